@@ -1,0 +1,276 @@
+//! The command line: clap types, the resolved context, dispatch, and the one
+//! place exit codes are decided (SPEC 4: 0 success, 1 nothing found or a
+//! check failed, 2 usage or configuration error). Only this module knows
+//! clap, stdout/stderr and exit codes.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use sota::lookup::{self, Lookup};
+use sota::matrix::{self, Found, LoadError, Matrix};
+use sota::milestones;
+use sota::output::{json, text};
+
+const EXAMPLES: &str = "\
+Examples:
+  sota                              every op in the matrix
+  sota fused-attention              one op in full: reference, route, oracle
+  sota src/kernels/attn.cu:120      the op(s) covering the file you are about to edit
+  sota marlin int4                  ranked search over slugs, titles, SOTA, papers, notes
+  sota milestones attention         the ladder, => reached, -> next
+  sota --catalog milestones         the built-in catalog, whatever the repository has
+
+The matrix is --matrix PATH, else $SOTA_MATRIX, else the nearest sota.toml at or
+above the current directory; without one, answers come from the built-in catalog.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "sota",
+    version,
+    about = "Check known art before you write a kernel: the prior-art matrix as a tool.",
+    subcommand_precedence_over_arg = true,
+    after_help = EXAMPLES
+)]
+struct Cli {
+    /// Read this matrix file instead of discovering sota.toml
+    #[arg(long, global = true, value_name = "PATH")]
+    matrix: Option<PathBuf>,
+
+    /// Answer from the built-in catalog, ignoring any sota.toml
+    #[arg(long, global = true, conflicts_with = "matrix")]
+    catalog: bool,
+
+    /// Print JSON for machines (every payload has a `schema` field)
+    #[arg(long, global = true)]
+    json: bool,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    /// An op slug, a file (path[:LINE[:COL]]; relative, absolute, `\` or `/`), or search words
+    #[arg(value_name = "SLUG|FILE|QUERY")]
+    query: Vec<String>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// The table of every op: slug, title, route, SOTA (the default)
+    List,
+    /// Milestone ladders: the rung reached on each capability and the next one
+    Milestones {
+        /// One ladder, rung by rung (=> reached, -> next)
+        axis: Option<String>,
+    },
+    /// Print the JSON Schema of sota.toml, for editor completion
+    Schema,
+}
+
+/// Why a run could not do its job (exit 2).
+enum Failure {
+    Matrix(LoadError),
+    Io(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Io(e)
+    }
+}
+
+/// The run's answer: found something, or looked and found nothing.
+enum Outcome {
+    Done,
+    NothingFound,
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match run(cli) {
+        Ok(Outcome::Done) => ExitCode::SUCCESS,
+        Ok(Outcome::NothingFound) => ExitCode::from(1),
+        Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Io(e)) => {
+            eprintln!("sota: {e}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Matrix(e)) => {
+            report_load_error(&e);
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// What every command receives: the working directory and the matrix.
+struct Context {
+    cwd: PathBuf,
+    json: bool,
+    matrix: Matrix,
+}
+
+fn run(cli: Cli) -> Result<Outcome, Failure> {
+    if let Some(Command::Schema) = cli.command {
+        out(matrix::schema::JSON)?;
+        return Ok(Outcome::Done);
+    }
+    let cwd = std::env::current_dir()?;
+    let matrix = if cli.catalog {
+        Matrix::catalog()
+    } else {
+        let env = std::env::var_os("SOTA_MATRIX").map(PathBuf::from);
+        match matrix::discover(&cwd, cli.matrix.as_deref(), env.as_deref()) {
+            Found::None => {
+                err(&text::catalog_notice(&cwd));
+                Matrix::catalog()
+            }
+            found => Matrix::load(found.path().expect("found a path")).map_err(Failure::Matrix)?,
+        }
+    };
+    let ctx = Context {
+        cwd,
+        json: cli.json,
+        matrix,
+    };
+    match cli.command {
+        Some(Command::Schema) => unreachable!("handled above"),
+        Some(Command::List) => list(&ctx),
+        Some(Command::Milestones { axis }) => milestones(&ctx, axis.as_deref()),
+        None if cli.query.is_empty() => list(&ctx),
+        None => lookup(&ctx, &cli.query.join(" ")),
+    }
+}
+
+fn list(ctx: &Context) -> Result<Outcome, Failure> {
+    if ctx.json {
+        out(&json::to_string(&json::list(&ctx.matrix)))?;
+    } else {
+        out(&text::list(&ctx.matrix))?;
+    }
+    Ok(Outcome::Done)
+}
+
+fn lookup(ctx: &Context, query: &str) -> Result<Outcome, Failure> {
+    let m = &ctx.matrix;
+    match lookup::lookup(m, query, &ctx.cwd) {
+        Lookup::Op(op) if ctx.json => out(&json::to_string(&json::op(m, op)))?,
+        Lookup::Op(op) => out(&text::op(m, op))?,
+        Lookup::File { path, hits } if ctx.json => {
+            out(&json::to_string(&json::file(m, &path, &hits)))?
+        }
+        Lookup::File { path, hits } => out(&text::file_hits(m, &path, &hits))?,
+        Lookup::Search { query, hits } if ctx.json => {
+            out(&json::to_string(&json::search(m, &query, &hits)))?
+        }
+        Lookup::Search { query, hits } => out(&text::search(m, &query, &hits))?,
+        Lookup::NotFound(nf) => {
+            if ctx.json {
+                out(&json::to_string(&json::not_found(m, &nf)))?;
+            } else {
+                err(text::not_found(&nf).trim_end());
+            }
+            return Ok(Outcome::NothingFound);
+        }
+    }
+    Ok(Outcome::Done)
+}
+
+fn milestones(ctx: &Context, axis: Option<&str>) -> Result<Outcome, Failure> {
+    let m = &ctx.matrix;
+    let Some(axis) = axis else {
+        let views = milestones::overview(m);
+        if ctx.json {
+            out(&json::to_string(&json::milestones(m, &views)))?;
+        } else {
+            out(&text::milestones_overview(m, &views))?;
+        }
+        return Ok(Outcome::Done);
+    };
+    match milestones::ladder(m, axis) {
+        Ok(view) if ctx.json => out(&json::to_string(&json::ladder(m, &view)))?,
+        Ok(view) => out(&text::ladder(m, &view))?,
+        Err(axes) => {
+            let dym = sota_suggest(axis, &axes);
+            if ctx.json {
+                out(&json::to_string(&json::unknown_axis(m, axis, &dym, &axes)))?;
+            } else {
+                let mut msg = format!("no ladder on axis `{axis}`");
+                if let Some(first) = dym.first() {
+                    msg.push_str(&format!("; did you mean `{first}`?"));
+                }
+                if axes.is_empty() {
+                    msg.push_str("\nthe matrix has no ladders yet");
+                } else {
+                    msg.push_str(&format!("\naxes: {}", axes.join(", ")));
+                }
+                err(&msg);
+            }
+            return Ok(Outcome::NothingFound);
+        }
+    }
+    Ok(Outcome::Done)
+}
+
+fn sota_suggest<'a>(input: &str, candidates: &[&'a str]) -> Vec<&'a str> {
+    sota::lookup::did_you_mean(input, candidates.iter().copied())
+}
+
+/// Write data to stdout; colour is stripped unless stdout is a terminal
+/// that wants it (`NO_COLOR`, `CLICOLOR` honoured).
+fn out(s: &str) -> io::Result<()> {
+    let mut stdout = anstream::stdout().lock();
+    stdout.write_all(s.as_bytes())?;
+    stdout.flush()
+}
+
+/// Write a message line to stderr.
+fn err(s: &str) {
+    let mut stderr = anstream::stderr().lock();
+    let _ = writeln!(stderr, "{s}");
+}
+
+fn report_load_error(e: &LoadError) {
+    match e {
+        LoadError::Io { path, error } => {
+            err(&format!(
+                "sota: cannot read the matrix {}: {error}\n  hint: pass an existing file with --matrix, fix $SOTA_MATRIX, or run without them to use the nearest sota.toml",
+                path.display()
+            ));
+        }
+        LoadError::Invalid(invalid) => {
+            let color = anstream::AutoStream::choice(&io::stderr()) != anstream::ColorChoice::Never;
+            let theme = if color {
+                miette::GraphicalTheme::unicode()
+            } else {
+                miette::GraphicalTheme::unicode_nocolor()
+            };
+            let handler = miette::GraphicalReportHandler::new_themed(theme)
+                .with_width(100)
+                .with_links(false);
+            let mut rendered = String::new();
+            for diag in invalid.diagnostics() {
+                let _ = handler.render_report(&mut rendered, &diag);
+                rendered.push('\n');
+            }
+            let n = invalid.problems.len();
+            rendered.push_str(&format!(
+                "sota: {} has {n} problem{}; nothing was read from it",
+                invalid.name,
+                if n == 1 { "" } else { "s" }
+            ));
+            let mut stderr = io::stderr().lock();
+            let _ = writeln!(stderr, "{rendered}");
+        }
+    }
+}

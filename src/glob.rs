@@ -1,0 +1,196 @@
+//! The one definition of sota's glob dialect (SPEC section 2), on top of
+//! ripgrep's `globset`.
+//!
+//! Globs are anchored at the root and matched against whole `/`-separated,
+//! root-relative paths, case-sensitively. `*`, `?` and classes never cross
+//! `/`; `**` as a whole segment spans segments; `{a,b}` alternates (empty
+//! alternatives allowed); `\` escapes; a trailing `/` means everything under
+//! that directory; a leading `/` is invalid. globset is configured explicitly
+//! so its OS-dependent defaults never leak in.
+
+use std::fmt;
+
+/// A validated glob from the matrix: the text as written and the globset
+/// pattern it compiles to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileGlob {
+    text: String,
+    glob: globset::Glob,
+}
+
+/// Why a glob is invalid, with the fix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobError {
+    pub message: String,
+    pub help: String,
+}
+
+impl FileGlob {
+    /// Validate a glob as written in `sota.toml`.
+    pub fn new(text: &str) -> Result<FileGlob, GlobError> {
+        if text.is_empty() {
+            return Err(GlobError {
+                message: "empty glob".into(),
+                help: "write a root-relative pattern such as `src/kernels/*.cu`".into(),
+            });
+        }
+        if text.starts_with('/') {
+            return Err(GlobError {
+                message: format!("glob `{text}` starts with `/`"),
+                help: format!(
+                    "globs are already anchored at the matrix root: write `{}`",
+                    text.trim_start_matches('/')
+                ),
+            });
+        }
+        if text.contains('\\') && !looks_escaped(text) {
+            // A Windows-style separator would silently be read as an escape.
+            return Err(GlobError {
+                message: format!("glob `{text}` uses `\\` as a path separator"),
+                help: format!("use `/` separators: `{}`", text.replace('\\', "/")),
+            });
+        }
+        let translated = translate(text);
+        let glob = globset::GlobBuilder::new(&translated)
+            .literal_separator(true)
+            .backslash_escape(true)
+            .empty_alternates(true)
+            .case_insensitive(false)
+            .build()
+            .map_err(|e| GlobError {
+                message: format!("invalid glob `{text}`: {}", kind_message(&e)),
+                help: "see the glob rules in `sota schema` or README: `*` `?` `**` `[a-z]` `[!a]` `{a,b}` `\\` and a trailing `/`".into(),
+            })?;
+        Ok(FileGlob {
+            text: text.to_owned(),
+            glob,
+        })
+    }
+
+    /// The glob as written in the matrix.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The globset pattern (after sota's rewrites).
+    pub fn globset_glob(&self) -> &globset::Glob {
+        &self.glob
+    }
+
+    /// Match one root-relative path. For many paths and many globs use
+    /// [`crate::index::OpIndex`], which compiles everything into one set.
+    pub fn is_match(&self, path: &str) -> bool {
+        self.glob.compile_matcher().is_match(path)
+    }
+}
+
+impl fmt::Display for FileGlob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// sota syntax → globset syntax. The only rewrite needed is the trailing `/`
+/// ("everything under this directory", like `dir/**`); globset already keeps
+/// `*`, `?` and classes (negated or not) inside one segment once
+/// `literal_separator` is on.
+fn translate(text: &str) -> String {
+    if text.ends_with('/') && !text.ends_with("\\/") {
+        format!("{text}**")
+    } else {
+        text.to_owned()
+    }
+}
+
+/// A backslash that escapes a glob metacharacter is intended; one before an
+/// ordinary path character is a Windows separator.
+fn looks_escaped(text: &str) -> bool {
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('*' | '?' | '[' | ']' | '{' | '}' | '\\' | ',' | '!' | '-') => {}
+                _ => return false,
+            }
+        }
+    }
+    true
+}
+
+fn kind_message(e: &globset::Error) -> String {
+    // globset's Display repeats the glob; keep only the reason.
+    e.kind().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(glob: &str, path: &str) -> bool {
+        FileGlob::new(glob).unwrap().is_match(path)
+    }
+
+    #[test]
+    fn star_and_question_stay_inside_one_segment() {
+        assert!(m("*.go", "x.go"));
+        assert!(!m("*.go", "cmd/x.go"));
+        assert!(m("a/?.cu", "a/b.cu"));
+        assert!(!m("a?b", "a/b"));
+    }
+
+    #[test]
+    fn double_star_spans_segments() {
+        assert!(m("**/*.cu", "k.cu"));
+        assert!(m("**/*.cu", "a/b/k.cu"));
+        assert!(m("src/**", "src/a/b.c"));
+        assert!(!m("src/**", "src"));
+        assert!(m("a/**/b", "a/b"));
+        assert!(m("a/**/b", "a/x/y/b"));
+    }
+
+    #[test]
+    fn classes_never_match_a_separator() {
+        assert!(m("k[a-z].cu", "kq.cu"));
+        assert!(!m("k[!a].cu", "k/.cu"));
+        assert!(m("k[!a].cu", "kb.cu"));
+        assert!(
+            !m("k[+-0].cu", "k/.cu"),
+            "a range spanning `/` must skip it"
+        );
+    }
+
+    #[test]
+    fn alternation_allows_an_empty_branch() {
+        assert!(m("x.cu{,h}", "x.cu"));
+        assert!(m("x.cu{,h}", "x.cuh"));
+        assert!(m("{a,b}/*.metal", "b/q.metal"));
+        assert!(!m("{a,b}/*.metal", "c/q.metal"));
+    }
+
+    #[test]
+    fn trailing_slash_means_everything_under() {
+        assert!(m("internal/metalgemm/", "internal/metalgemm/a.go"));
+        assert!(m("internal/metalgemm/", "internal/metalgemm/x/y.metal"));
+        assert!(!m("internal/metalgemm/", "internal/metalgemm"));
+        assert!(!m("internal/metalgemm/", "internal/metalgemmx/a.go"));
+    }
+
+    #[test]
+    fn matching_is_case_sensitive_and_anchored() {
+        assert!(!m("*.CU", "a.cu"));
+        assert!(!m("k.cu", "a/k.cu"));
+        assert!(m("a\\*b", "a*b"));
+        assert!(!m("a\\*b", "axb"));
+    }
+
+    #[test]
+    fn invalid_globs_are_rejected_with_a_fix() {
+        let e = FileGlob::new("/src/*.cu").unwrap_err();
+        assert!(e.help.contains("`src/*.cu`"), "{e:?}");
+        assert!(FileGlob::new("src/[a-").is_err());
+        assert!(FileGlob::new("{a,b").is_err(), "unclosed alternation");
+        assert!(FileGlob::new("").is_err());
+        let e = FileGlob::new("src\\k.cu").unwrap_err();
+        assert!(e.help.contains("src/k.cu"), "{e:?}");
+    }
+}

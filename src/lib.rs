@@ -1,0 +1,36 @@
+//! sota — the prior-art matrix as a tool.
+//!
+//! One maintained datum per repository, `sota.toml`, says for every
+//! operation the kernels perform which files implement it, the production
+//! reference to read first, the route (borrow / bind / stay-minimal) and the
+//! oracle that proves an implementation correct. Every surface reads the one
+//! [`Matrix`] loaded here.
+//!
+//! ```
+//! let matrix = sota::Matrix::from_str(r#"
+//! [project]
+//! name = "demo"
+//!
+//! [[op]]
+//! slug = "fused-attention"
+//! title = "Fused attention"
+//! sota = "FlashAttention"
+//! files = ["kernels/attn/"]
+//! "#, "sota.toml").unwrap();
+//!
+//! let mut index = sota::OpIndex::new(&matrix).unwrap();
+//! let hits = index.matches("kernels/attn/flash.cu");
+//! assert_eq!(matrix.ops[hits[0].op].slug.value, "fused-attention");
+//! ```
+
+pub mod catalog;
+pub mod glob;
+pub mod index;
+pub mod lookup;
+pub mod matrix;
+pub mod milestones;
+pub mod output;
+mod suggest;
+
+pub use index::OpIndex;
+pub use matrix::{LoadError, Matrix};

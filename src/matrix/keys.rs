@@ -1,0 +1,25 @@
+//! The keys the format defines, per table. The loader rejects anything else,
+//! and a test holds the JSON Schema to exactly these lists.
+
+pub const TOP: &[&str] = &["project", "kernels", "op", "ladder"];
+pub const PROJECT: &[&str] = &["name", "reviewed", "provenance", "fresh-days", "root"];
+pub const KERNELS: &[&str] = &["include", "exclude"];
+pub const OP: &[&str] = &[
+    "slug", "title", "files", "at", "where", "sota", "link", "route", "oracle", "check", "witness",
+    "papers", "note",
+];
+pub const LADDER: &[&str] = &["axis", "reached", "witness", "next-note", "rung"];
+pub const RUNG: &[&str] = &["name", "year", "summary", "cite", "link"];
+pub const CHECK: &[&str] = &["metric", "min", "max", "rtol", "atol"];
+
+/// Keys that bind a matrix to a project tree; the built-in catalog has none.
+pub const PROJECT_BINDINGS: &[(&str, &str)] = &[
+    ("kernels", "top"),
+    ("root", "project"),
+    ("files", "op"),
+    ("at", "op"),
+    ("route", "op"),
+    ("witness", "op"),
+    ("reached", "ladder"),
+    ("witness", "ladder"),
+];

@@ -1,0 +1,121 @@
+//! The prior-art matrix: finding `sota.toml`, loading it once, validating it
+//! strictly, and the typed model every surface reads.
+//!
+//! This is the only module that reads `sota.toml`.
+
+mod diagnostic;
+pub mod keys;
+mod model;
+mod parse;
+pub mod schema;
+
+use std::path::{Path, PathBuf};
+
+pub use diagnostic::{line_col, Code, InvalidMatrix, LoadError, Problem, ProblemDiagnostic};
+pub use model::*;
+
+/// The file name searched for.
+pub const FILE_NAME: &str = "sota.toml";
+
+impl Matrix {
+    /// Read and validate the matrix at `path`. Paths inside it are relative
+    /// to the directory holding it (or to `[project] root`).
+    pub fn load(path: impl AsRef<Path>) -> Result<Matrix, LoadError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|error| LoadError::Io {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let problem =
+                    Problem::new(Code::TomlSyntax, at..at + 1, "the file is not valid UTF-8")
+                        .label("invalid byte")
+                        .help("save sota.toml as UTF-8");
+                return Err(LoadError::invalid(path, &text, vec![problem]));
+            }
+        };
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        parse::parse(&text, path, &dir, Origin::Project, true)
+    }
+
+    /// Validate matrix text as if read from `file` (no filesystem checks).
+    pub fn from_str(text: &str, file: impl AsRef<Path>) -> Result<Matrix, LoadError> {
+        let file = file.as_ref();
+        let dir = file.parent().unwrap_or(Path::new("."));
+        parse::parse(text, file, dir, Origin::Project, false)
+    }
+
+    /// The built-in catalog of prior art, compiled into the binary.
+    pub fn catalog() -> Matrix {
+        parse::parse(
+            crate::catalog::TEXT,
+            Path::new(crate::catalog::PSEUDO_PATH),
+            Path::new("."),
+            Origin::Catalog,
+            false,
+        )
+        .expect("the built-in catalog is validated by its unit test")
+    }
+}
+
+#[cfg(test)]
+pub(crate) fn parse_catalog_for_test(text: &str) -> Result<Matrix, LoadError> {
+    parse::parse(
+        text,
+        Path::new("catalog.toml"),
+        Path::new("."),
+        Origin::Catalog,
+        false,
+    )
+}
+
+/// How the matrix file was chosen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// `--matrix PATH`.
+    Flag(PathBuf),
+    /// `$SOTA_MATRIX`.
+    Env(PathBuf),
+    /// The nearest `sota.toml` at or above the working directory.
+    Nearest(PathBuf),
+    /// None anywhere: surfaces fall back to the built-in catalog.
+    None,
+}
+
+impl Found {
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Found::Flag(p) | Found::Env(p) | Found::Nearest(p) => Some(p),
+            Found::None => None,
+        }
+    }
+}
+
+/// Find the matrix: `--matrix`, then `$SOTA_MATRIX`, then the nearest
+/// `sota.toml` at or above `cwd` (stopping at the filesystem root).
+/// `flag` and `env` paths are taken relative to `cwd`; whether they exist is
+/// for [`Matrix::load`] to say.
+pub fn discover(cwd: &Path, flag: Option<&Path>, env: Option<&Path>) -> Found {
+    if let Some(p) = flag {
+        return Found::Flag(cwd.join(p));
+    }
+    if let Some(p) = env.filter(|p| !p.as_os_str().is_empty()) {
+        return Found::Env(cwd.join(p));
+    }
+    let mut dir = Some(cwd);
+    while let Some(d) = dir {
+        let candidate = d.join(FILE_NAME);
+        if candidate.is_file() {
+            return Found::Nearest(candidate);
+        }
+        dir = d.parent();
+    }
+    Found::None
+}

@@ -1,0 +1,356 @@
+//! The validated, typed prior-art matrix. Holding a [`Matrix`] is proof that
+//! the file it came from passed every load-time check.
+
+use std::fmt;
+use std::ops::Range;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::glob::FileGlob;
+
+/// A value together with the byte range of the text it was read from, so
+/// later checks (coverage, anchors) can point back at `sota.toml:line:col`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Located<T> {
+    pub value: T,
+    pub span: Range<usize>,
+}
+
+impl<T> Located<T> {
+    pub fn new(value: T, span: Range<usize>) -> Self {
+        Located { value, span }
+    }
+}
+
+impl<T> std::ops::Deref for Located<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+/// Where a matrix came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A project's `sota.toml`.
+    Project,
+    /// The catalog compiled into the binary.
+    Catalog,
+}
+
+/// The loaded prior-art matrix.
+#[derive(Clone, Debug)]
+pub struct Matrix {
+    pub origin: Origin,
+    /// The matrix file (for the catalog, a pseudo path).
+    pub file: PathBuf,
+    /// The file's text, kept so later surfaces can cite `file:line:col`.
+    pub text: Arc<str>,
+    /// The directory all paths and globs are relative to.
+    pub root: PathBuf,
+    pub project: Project,
+    pub kernels: Option<Kernels>,
+    /// Ops in file order.
+    pub ops: Vec<Op>,
+    /// Ladders in file order.
+    pub ladders: Vec<Ladder>,
+}
+
+impl Matrix {
+    /// The op with this slug.
+    pub fn op(&self, slug: &str) -> Option<&Op> {
+        self.ops.iter().find(|op| op.slug.value == slug)
+    }
+
+    /// The ladder on this axis.
+    pub fn ladder(&self, axis: &str) -> Option<&Ladder> {
+        self.ladders.iter().find(|l| l.axis.value == axis)
+    }
+
+    /// Ops sorted by slug.
+    pub fn ops_sorted(&self) -> Vec<&Op> {
+        let mut ops: Vec<&Op> = self.ops.iter().collect();
+        ops.sort_by(|a, b| a.slug.value.cmp(&b.slug.value));
+        ops
+    }
+
+    /// Ladders whose `witness` is this op's slug.
+    pub fn ladders_witnessed_by<'a>(&'a self, slug: &'a str) -> impl Iterator<Item = &'a Ladder> {
+        self.ladders
+            .iter()
+            .filter(move |l| l.witness.as_ref().is_some_and(|w| w.value == slug))
+    }
+
+    /// The matrix file as shown to the user (relative to the working
+    /// directory when inside it).
+    pub fn display_name(&self) -> String {
+        crate::matrix::diagnostic::display_name(&self.file)
+    }
+
+    /// 1-based line and column of a span in the matrix file.
+    pub fn line_col(&self, span: &Range<usize>) -> (usize, usize) {
+        crate::matrix::diagnostic::line_col(&self.text, span.start)
+    }
+}
+
+/// `[project]`.
+#[derive(Clone, Debug)]
+pub struct Project {
+    pub name: String,
+    pub reviewed: Option<Located<Date>>,
+    pub provenance: Option<String>,
+    pub fresh_days: u32,
+}
+
+/// The default staleness window for `reviewed`, in days.
+pub const DEFAULT_FRESH_DAYS: u32 = 90;
+
+/// `[kernels]`: the population of files the matrix must cover.
+#[derive(Clone, Debug)]
+pub struct Kernels {
+    pub include: Vec<Located<FileGlob>>,
+    pub exclude: Vec<Located<FileGlob>>,
+}
+
+/// One `[[op]]` row.
+#[derive(Clone, Debug)]
+pub struct Op {
+    pub slug: Located<String>,
+    pub title: String,
+    pub files: Vec<Located<FileGlob>>,
+    pub at: Vec<Located<Anchor>>,
+    pub where_: Option<String>,
+    pub sota: String,
+    pub link: Option<Located<String>>,
+    pub route: Option<Located<Route>>,
+    pub oracle: Option<String>,
+    pub check: Vec<Located<Check>>,
+    pub witness: Vec<Located<Anchor>>,
+    pub papers: Vec<String>,
+    pub note: Option<String>,
+}
+
+/// How the project relates to the reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Route {
+    Borrow,
+    Bind,
+    StayMinimal,
+}
+
+impl Route {
+    pub const ALL: [Route; 3] = [Route::Borrow, Route::Bind, Route::StayMinimal];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Route::Borrow => "borrow",
+            Route::Bind => "bind",
+            Route::StayMinimal => "stay-minimal",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Route> {
+        Route::ALL.into_iter().find(|r| r.name() == text)
+    }
+
+    /// What choosing this route commits the project to.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Route::Borrow => {
+                "adapt the reference technique into our own kernel — only after a witness for the current path exists"
+            }
+            Route::Bind => "use the production library or format directly instead of writing our own",
+            Route::StayMinimal => {
+                "keep our own small, exact implementation; its contract (e.g. bit-exactness) is the value, not raw speed"
+            }
+        }
+    }
+}
+
+impl fmt::Display for Route {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A place in the tree: `path[:LINE][#symbol]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Anchor {
+    pub path: String,
+    pub line: Option<u32>,
+    pub symbol: Option<String>,
+}
+
+impl fmt::Display for Anchor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.path)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if let Some(symbol) = &self.symbol {
+            write!(f, "#{symbol}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One machine-checkable oracle bound (SPEC section 7).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Check {
+    Cosine { min: f64 },
+    MaxAbs { max: f64 },
+    MaxRel { max: f64 },
+    Allclose { rtol: f64, atol: f64 },
+    Argmax { min: f64 },
+    BitIdentity,
+}
+
+impl Check {
+    /// The metric names, as written in `sota.toml`.
+    pub const METRICS: [&'static str; 6] = [
+        "cosine",
+        "max-abs",
+        "max-rel",
+        "allclose",
+        "argmax",
+        "bit-identity",
+    ];
+
+    pub fn metric(&self) -> &'static str {
+        match self {
+            Check::Cosine { .. } => "cosine",
+            Check::MaxAbs { .. } => "max-abs",
+            Check::MaxRel { .. } => "max-rel",
+            Check::Allclose { .. } => "allclose",
+            Check::Argmax { .. } => "argmax",
+            Check::BitIdentity => "bit-identity",
+        }
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Check::Cosine { min } => write!(f, "cosine ≥ {min}"),
+            Check::MaxAbs { max } => write!(f, "max-abs ≤ {max}"),
+            Check::MaxRel { max } => write!(f, "max-rel ≤ {max}"),
+            Check::Allclose { rtol, atol } => write!(f, "allclose(rtol={rtol}, atol={atol})"),
+            Check::Argmax { min } => write!(f, "argmax agreement ≥ {min}"),
+            Check::BitIdentity => f.write_str("bit-identity"),
+        }
+    }
+}
+
+/// One `[[ladder]]`: a capability's dated SOTA arc.
+#[derive(Clone, Debug)]
+pub struct Ladder {
+    pub axis: Located<String>,
+    /// Index into `rungs` of the highest rung the project has reached.
+    pub reached: Option<usize>,
+    pub reached_span: Option<Range<usize>>,
+    /// An op slug or a path in the tree that backs `reached`.
+    pub witness: Option<Located<String>>,
+    pub next_note: Option<String>,
+    pub rungs: Vec<Rung>,
+}
+
+impl Ladder {
+    /// The rung after the reached one (or the first, if none is reached).
+    pub fn next(&self) -> Option<(usize, &Rung)> {
+        let i = self.reached.map_or(0, |r| r + 1);
+        self.rungs.get(i).map(|r| (i, r))
+    }
+
+    /// The reached rung with its index.
+    pub fn reached_rung(&self) -> Option<(usize, &Rung)> {
+        self.reached.map(|i| (i, &self.rungs[i]))
+    }
+}
+
+/// One `[[ladder.rung]]`.
+#[derive(Clone, Debug)]
+pub struct Rung {
+    pub name: String,
+    pub year: u16,
+    pub summary: String,
+    pub cite: Option<String>,
+    pub link: Option<String>,
+}
+
+/// A calendar date (TOML local date).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Date {
+    pub year: u16,
+    pub month: u8,
+    pub day: u8,
+}
+
+impl Date {
+    /// Days since 1970-01-01 (proleptic Gregorian), for date arithmetic.
+    pub fn days_since_epoch(self) -> i64 {
+        // Howard Hinnant's days_from_civil.
+        let y = i64::from(self.year) - i64::from(self.month <= 2);
+        let m = i64::from(self.month);
+        let d = i64::from(self.day);
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        era * 146_097 + doe - 719_468
+    }
+
+    /// Parse `YYYY-MM-DD`, checking the calendar.
+    pub fn parse(text: &str) -> Option<Date> {
+        let bytes = text.as_bytes();
+        if bytes.len() != 10 || bytes[4] != b'-' || bytes[7] != b'-' {
+            return None;
+        }
+        let year: u16 = text[0..4].parse().ok()?;
+        let month: u8 = text[5..7].parse().ok()?;
+        let day: u8 = text[8..10].parse().ok()?;
+        let date = Date { year, month, day };
+        date.is_valid().then_some(date)
+    }
+
+    fn is_valid(self) -> bool {
+        let leap = (self.year % 4 == 0 && self.year % 100 != 0) || self.year % 400 == 0;
+        let days = match self.month {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+            4 | 6 | 9 | 11 => 30,
+            2 if leap => 29,
+            2 => 28,
+            _ => return false,
+        };
+        (1..=days).contains(&self.day)
+    }
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn date_arithmetic_matches_the_calendar() {
+        let d = |s| Date::parse(s).unwrap().days_since_epoch();
+        assert_eq!(d("1970-01-01"), 0);
+        assert_eq!(d("2026-06-26") - d("2026-03-28"), 90);
+        assert_eq!(d("2024-03-01") - d("2024-02-28"), 2);
+        assert_eq!(Date::parse("2023-02-29"), None);
+        assert_eq!(Date::parse("2026-13-01"), None);
+        assert_eq!(Date::parse("26-01-01"), None);
+    }
+
+    #[test]
+    fn routes_round_trip_by_name() {
+        for r in Route::ALL {
+            assert_eq!(Route::parse(r.name()), Some(r));
+        }
+        assert_eq!(Route::parse("borow"), None);
+    }
+}

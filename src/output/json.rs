@@ -1,0 +1,384 @@
+//! Machine output: dedicated, versioned JSON types. Every payload carries a
+//! `schema` field naming its shape and version; fields are never renamed
+//! within a version.
+
+use serde::Serialize;
+
+use crate::lookup::{FileHit, NotFound, SearchHit};
+use crate::matrix::{Check, Matrix, Op, Origin};
+use crate::milestones::{LadderView, Mark, RungView};
+
+pub const LIST_SCHEMA: &str = "sota.list/v1";
+pub const OP_SCHEMA: &str = "sota.op/v1";
+pub const FILE_SCHEMA: &str = "sota.file/v1";
+pub const SEARCH_SCHEMA: &str = "sota.search/v1";
+pub const NOT_FOUND_SCHEMA: &str = "sota.not-found/v1";
+pub const MILESTONES_SCHEMA: &str = "sota.milestones/v1";
+pub const LADDER_SCHEMA: &str = "sota.ladder/v1";
+
+/// Where the answer came from.
+#[derive(Serialize)]
+pub struct SourceJson {
+    /// "project" or "catalog".
+    pub origin: &'static str,
+    /// The matrix file, or null for the catalog.
+    pub matrix: Option<String>,
+    pub project: String,
+}
+
+impl SourceJson {
+    pub fn of(matrix: &Matrix) -> Self {
+        SourceJson {
+            origin: match matrix.origin {
+                Origin::Project => "project",
+                Origin::Catalog => "catalog",
+            },
+            matrix: (matrix.origin == Origin::Project).then(|| matrix.display_name()),
+            project: matrix.project.name.clone(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct CheckJson {
+    pub metric: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rtol: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub atol: Option<f64>,
+}
+
+impl CheckJson {
+    fn of(check: &Check) -> Self {
+        let mut j = CheckJson {
+            metric: check.metric(),
+            min: None,
+            max: None,
+            rtol: None,
+            atol: None,
+        };
+        match *check {
+            Check::Cosine { min } | Check::Argmax { min } => j.min = Some(min),
+            Check::MaxAbs { max } | Check::MaxRel { max } => j.max = Some(max),
+            Check::Allclose { rtol, atol } => {
+                j.rtol = Some(rtol);
+                j.atol = Some(atol);
+            }
+            Check::BitIdentity => {}
+        }
+        j
+    }
+}
+
+/// One op, every field present (null or empty when absent).
+#[derive(Serialize)]
+pub struct OpJson {
+    pub slug: String,
+    pub title: String,
+    pub files: Vec<String>,
+    pub at: Vec<String>,
+    #[serde(rename = "where")]
+    pub where_: Option<String>,
+    pub sota: String,
+    pub link: Option<String>,
+    pub route: Option<&'static str>,
+    pub route_meaning: Option<&'static str>,
+    pub oracle: Option<String>,
+    pub check: Vec<CheckJson>,
+    pub witness: Vec<String>,
+    pub papers: Vec<String>,
+    pub note: Option<String>,
+    /// Axes of the ladders this op witnesses.
+    pub ladders: Vec<String>,
+    /// `file:line:col` of the op's slug in the matrix.
+    pub defined_at: String,
+}
+
+impl OpJson {
+    pub fn of(matrix: &Matrix, op: &Op) -> Self {
+        let (line, col) = matrix.line_col(&op.slug.span);
+        OpJson {
+            slug: op.slug.value.clone(),
+            title: op.title.clone(),
+            files: op
+                .files
+                .iter()
+                .map(|g| g.value.as_str().to_owned())
+                .collect(),
+            at: op.at.iter().map(|a| a.value.to_string()).collect(),
+            where_: op.where_.clone(),
+            sota: op.sota.clone(),
+            link: op.link.as_ref().map(|l| l.value.clone()),
+            route: op.route.as_ref().map(|r| r.value.name()),
+            route_meaning: op.route.as_ref().map(|r| r.value.meaning()),
+            oracle: op.oracle.clone(),
+            check: op.check.iter().map(|c| CheckJson::of(&c.value)).collect(),
+            witness: op.witness.iter().map(|a| a.value.to_string()).collect(),
+            papers: op.papers.clone(),
+            note: op.note.clone(),
+            ladders: matrix
+                .ladders_witnessed_by(&op.slug.value)
+                .map(|l| l.axis.value.clone())
+                .collect(),
+            defined_at: format!("{}:{line}:{col}", matrix.display_name()),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct ListJson {
+    pub schema: &'static str,
+    pub source: SourceJson,
+    pub ops: Vec<OpJson>,
+}
+
+pub fn list(matrix: &Matrix) -> ListJson {
+    ListJson {
+        schema: LIST_SCHEMA,
+        source: SourceJson::of(matrix),
+        ops: matrix
+            .ops_sorted()
+            .into_iter()
+            .map(|op| OpJson::of(matrix, op))
+            .collect(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct OpReportJson {
+    pub schema: &'static str,
+    pub source: SourceJson,
+    pub op: OpJson,
+}
+
+pub fn op(matrix: &Matrix, op: &Op) -> OpReportJson {
+    OpReportJson {
+        schema: OP_SCHEMA,
+        source: SourceJson::of(matrix),
+        op: OpJson::of(matrix, op),
+    }
+}
+
+#[derive(Serialize)]
+pub struct FileHitJson {
+    pub matched_by: String,
+    pub op: OpJson,
+}
+
+#[derive(Serialize)]
+pub struct FileJson {
+    pub schema: &'static str,
+    pub source: SourceJson,
+    /// The root-relative path that was matched.
+    pub path: String,
+    pub ops: Vec<FileHitJson>,
+}
+
+pub fn file(matrix: &Matrix, path: &str, hits: &[FileHit<'_>]) -> FileJson {
+    FileJson {
+        schema: FILE_SCHEMA,
+        source: SourceJson::of(matrix),
+        path: path.to_owned(),
+        ops: hits
+            .iter()
+            .map(|h| FileHitJson {
+                matched_by: h.glob.to_owned(),
+                op: OpJson::of(matrix, h.op),
+            })
+            .collect(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct SearchHitJson {
+    pub score: u32,
+    pub op: OpJson,
+}
+
+#[derive(Serialize)]
+pub struct SearchJson {
+    pub schema: &'static str,
+    pub source: SourceJson,
+    pub query: String,
+    pub hits: Vec<SearchHitJson>,
+}
+
+pub fn search(matrix: &Matrix, query: &str, hits: &[SearchHit<'_>]) -> SearchJson {
+    SearchJson {
+        schema: SEARCH_SCHEMA,
+        source: SourceJson::of(matrix),
+        query: query.to_owned(),
+        hits: hits
+            .iter()
+            .map(|h| SearchHitJson {
+                score: h.score,
+                op: OpJson::of(matrix, h.op),
+            })
+            .collect(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct NotFoundJson {
+    pub schema: &'static str,
+    pub source: SourceJson,
+    pub query: String,
+    pub path: Option<String>,
+    pub did_you_mean: Vec<String>,
+    pub slugs: Vec<String>,
+}
+
+pub fn not_found(matrix: &Matrix, nf: &NotFound<'_>) -> NotFoundJson {
+    NotFoundJson {
+        schema: NOT_FOUND_SCHEMA,
+        source: SourceJson::of(matrix),
+        query: nf.query.clone(),
+        path: nf.path.clone(),
+        did_you_mean: nf.did_you_mean.iter().map(|s| s.to_string()).collect(),
+        slugs: nf.slugs.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct RungJson {
+    pub level: usize,
+    pub name: String,
+    pub year: u16,
+    pub summary: String,
+    pub cite: Option<String>,
+    pub link: Option<String>,
+    /// "reached", "next", or null.
+    pub mark: Option<&'static str>,
+}
+
+impl RungJson {
+    fn of(r: &RungView<'_>) -> Self {
+        RungJson {
+            level: r.level,
+            name: r.rung.name.clone(),
+            year: r.rung.year,
+            summary: r.rung.summary.clone(),
+            cite: r.rung.cite.clone(),
+            link: r.rung.link.clone(),
+            mark: match r.mark {
+                Mark::Reached => Some("reached"),
+                Mark::Next => Some("next"),
+                Mark::None => None,
+            },
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct RungRefJson {
+    pub level: usize,
+    pub name: String,
+    pub year: u16,
+}
+
+fn rung_ref(r: &Option<RungView<'_>>) -> Option<RungRefJson> {
+    r.as_ref().map(|r| RungRefJson {
+        level: r.level,
+        name: r.rung.name.clone(),
+        year: r.rung.year,
+    })
+}
+
+#[derive(Serialize)]
+pub struct LadderSummaryJson {
+    pub axis: String,
+    /// The reached rung, or null when the project does not implement the axis.
+    pub reached: Option<RungRefJson>,
+    pub witness: Option<String>,
+    pub next: Option<RungRefJson>,
+    pub next_note: Option<String>,
+    pub rungs: usize,
+}
+
+impl LadderSummaryJson {
+    fn of(v: &LadderView<'_>) -> Self {
+        LadderSummaryJson {
+            axis: v.axis().to_owned(),
+            reached: rung_ref(&v.reached),
+            witness: v.ladder.witness.as_ref().map(|w| w.value.clone()),
+            next: rung_ref(&v.next),
+            next_note: v.ladder.next_note.clone(),
+            rungs: v.rungs.len(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct MilestonesJson {
+    pub schema: &'static str,
+    pub source: SourceJson,
+    pub ladders: Vec<LadderSummaryJson>,
+}
+
+pub fn milestones(matrix: &Matrix, views: &[LadderView<'_>]) -> MilestonesJson {
+    MilestonesJson {
+        schema: MILESTONES_SCHEMA,
+        source: SourceJson::of(matrix),
+        ladders: views.iter().map(LadderSummaryJson::of).collect(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct LadderJson {
+    pub schema: &'static str,
+    pub source: SourceJson,
+    pub axis: String,
+    pub reached: Option<RungRefJson>,
+    pub witness: Option<String>,
+    pub next: Option<RungRefJson>,
+    pub next_note: Option<String>,
+    pub rungs: Vec<RungJson>,
+}
+
+pub fn ladder(matrix: &Matrix, view: &LadderView<'_>) -> LadderJson {
+    LadderJson {
+        schema: LADDER_SCHEMA,
+        source: SourceJson::of(matrix),
+        axis: view.axis().to_owned(),
+        reached: rung_ref(&view.reached),
+        witness: view.ladder.witness.as_ref().map(|w| w.value.clone()),
+        next: rung_ref(&view.next),
+        next_note: view.ladder.next_note.clone(),
+        rungs: view.rungs.iter().map(RungJson::of).collect(),
+    }
+}
+
+/// Pretty JSON with a trailing newline.
+pub fn to_string<T: Serialize>(value: &T) -> String {
+    let mut s = serde_json::to_string_pretty(value).expect("report types serialize");
+    s.push('\n');
+    s
+}
+
+#[derive(Serialize)]
+pub struct UnknownAxisJson {
+    pub schema: &'static str,
+    pub source: SourceJson,
+    pub axis: String,
+    pub did_you_mean: Vec<String>,
+    pub axes: Vec<String>,
+}
+
+pub fn unknown_axis(
+    matrix: &Matrix,
+    axis: &str,
+    did_you_mean: &[&str],
+    axes: &[&str],
+) -> UnknownAxisJson {
+    UnknownAxisJson {
+        schema: NOT_FOUND_SCHEMA,
+        source: SourceJson::of(matrix),
+        axis: axis.to_owned(),
+        did_you_mean: did_you_mean.iter().map(|s| s.to_string()).collect(),
+        axes: axes.iter().map(|s| s.to_string()).collect(),
+    }
+}

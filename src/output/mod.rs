@@ -1,0 +1,50 @@
+//! The output layer: reports × format → text. Only this layer knows about
+//! JSON and colour. Styles are named by role and written as ANSI; the CLI
+//! prints through `anstream`, which strips them when stdout is not a
+//! terminal or `NO_COLOR` is set — colour is decided once, there.
+
+pub mod json;
+pub mod text;
+
+use anstyle::{AnsiColor, Color, Style};
+
+/// Styles by role; never raw colours at call sites.
+pub mod role {
+    use super::*;
+    pub const HEADING: Style = Style::new().bold();
+    pub const SLUG: Style = Style::new()
+        .bold()
+        .fg_color(Some(Color::Ansi(AnsiColor::Cyan)));
+    pub const ROUTE: Style = Style::new().fg_color(Some(Color::Ansi(AnsiColor::Magenta)));
+    pub const LINK: Style = Style::new()
+        .underline()
+        .fg_color(Some(Color::Ansi(AnsiColor::Blue)));
+    pub const DEBT: Style = Style::new().fg_color(Some(Color::Ansi(AnsiColor::Red)));
+    pub const REACHED: Style = Style::new()
+        .bold()
+        .fg_color(Some(Color::Ansi(AnsiColor::Green)));
+    pub const NEXT: Style = Style::new()
+        .bold()
+        .fg_color(Some(Color::Ansi(AnsiColor::Yellow)));
+    pub const DIM: Style = Style::new().dimmed();
+    pub const PLAIN: Style = Style::new();
+}
+
+/// `text` in `style`.
+pub fn paint(style: Style, text: &str) -> String {
+    if style == Style::new() {
+        return text.to_owned();
+    }
+    format!("{style}{text}{style:#}")
+}
+
+/// Display width of plain text (characters; kernel names are ASCII-ish).
+pub fn width(text: &str) -> usize {
+    text.chars().count()
+}
+
+/// `text` in `style`, padded with spaces to `cols` columns.
+pub fn cell(style: Style, text: &str, cols: usize) -> String {
+    let pad = cols.saturating_sub(width(text));
+    format!("{}{}", paint(style, text), " ".repeat(pad))
+}
