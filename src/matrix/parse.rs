@@ -37,13 +37,16 @@ pub(crate) fn parse(
             .iter()
             .map(|e| {
                 let span = e.span().unwrap_or(0..0);
-                Problem::new(
-                    Code::TomlSyntax,
-                    span,
-                    format!("invalid TOML: {}", e.message().trim()),
-                )
-                .label("cannot parse this")
-                .help("fix the TOML syntax; `sota schema` prints the format for editor completion")
+                let message = e.message().trim();
+                if message.starts_with("invalid date") || message.starts_with("invalid time") {
+                    // toml rejects impossible calendar dates while parsing.
+                    return Problem::new(Code::BadDate, span, message.to_owned())
+                        .label("not a calendar date")
+                        .help("write a real date as YYYY-MM-DD, e.g. `reviewed = 2026-06-26`");
+                }
+                Problem::new(Code::TomlSyntax, span, format!("invalid TOML: {message}"))
+                    .label("cannot parse this")
+                    .help("fix the TOML syntax; `sota schema` prints the format for editor completion")
             })
             .collect();
         return Err(LoadError::invalid(file, text, problems));
@@ -383,9 +386,11 @@ impl Walker {
                     format!("`{key}` in {} is not an http(s) URL: `{}`", ctx.name, link.value),
                 )
                 .label("expected http:// or https://")
-                .help(format!(
-                    "write the full URL the reader should open, e.g. `{key} = \"https://github.com/IST-DASLab/marlin\"`"
-                )),
+                .help(if !link.value.contains("://") && link.value.contains('.') {
+                    format!("write the full URL: `{key} = \"https://{}\"`", link.value)
+                } else {
+                    format!("write the full URL the reader should open, e.g. `{key} = \"https://github.com/IST-DASLab/marlin\"`")
+                }),
             );
             None
         }

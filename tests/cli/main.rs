@@ -1,0 +1,10 @@
+//! Integration tests: the real `sota` binary against real files in temp
+//! directories. One test target, so the suite links once.
+
+mod harness;
+
+mod catalog;
+mod discovery;
+mod fak_example;
+mod lookup;
+mod malformed;
