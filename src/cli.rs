@@ -66,10 +66,77 @@ enum Command {
     },
     /// Print the JSON Schema of sota.toml, for editor completion
     Schema,
+    /// The PRIOR_ART gate: name the reference when a change touches a kernel file
+    ///
+    /// Advisory: exits 0 whatever it finds, and on its own errors (a broken
+    /// matrix, no git), unless --strict. Silent when the repository has no
+    /// sota.toml, when an added staged line mentions `Prior-art:`, or when the
+    /// commit message carries a `Prior-art:` trailer that is not a placeholder.
+    Gate(GateArgs),
+    /// Install or remove the git hooks that run the gate
+    Hook {
+        #[command(subcommand)]
+        action: HookAction,
+    },
 }
 
+#[derive(clap::Args, Debug)]
+pub(crate) struct GateArgs {
+    /// Check the staged change (the default)
+    #[arg(long, conflicts_with_all = ["commit_msg", "paths", "range", "prepare_msg"])]
+    staged: bool,
+    /// Check the staged change and this commit message (the commit-msg hook)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["paths", "range", "prepare_msg"])]
+    commit_msg: Option<PathBuf>,
+    /// Check these paths instead of asking git
+    #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["range", "prepare_msg"])]
+    paths: Option<Vec<String>>,
+    /// Check every commit in a range (CI): those touching matched files without a valid trailer
+    #[arg(long, value_name = "A..B", conflicts_with = "prepare_msg")]
+    range: Option<String>,
+    /// Add the suggested trailers as comments to a commit message template (prepare-commit-msg hook)
+    #[arg(long, value_name = "FILE", hide = true)]
+    prepare_msg: Option<PathBuf>,
+    /// Exit 1 when there is an advisory, to block instead of advise
+    #[arg(long)]
+    strict: bool,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = GateFormat::Human)]
+    format: GateFormat,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GateFormat {
+    /// Full advisories for people
+    Human,
+    /// One line per op, at most 240 characters
+    Short,
+    /// Machine-readable (schema sota.gate/v1, sota.gate-range/v1)
+    Json,
+    /// GitHub Actions workflow annotations
+    Github,
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum HookAction {
+    /// Write pre-commit, prepare-commit-msg and commit-msg hooks (idempotent; existing hooks are kept and chained)
+    Install {
+        /// Make the installed gate block commits that lack a valid trailer
+        #[arg(long)]
+        strict: bool,
+        /// Refuse instead of chaining when a hook sota did not write exists
+        #[arg(long)]
+        no_chain: bool,
+    },
+    /// Remove sota's hooks and restore any hook they chained, byte for byte
+    Uninstall,
+}
+
+#[path = "cli_gate.rs"]
+mod gate_cmd;
+
 /// Why a run could not do its job (exit 2).
-enum Failure {
+pub(crate) enum Failure {
     Matrix(LoadError),
     Io(io::Error),
 }
@@ -80,10 +147,13 @@ impl From<io::Error> for Failure {
     }
 }
 
-/// The run's answer: found something, or looked and found nothing.
-enum Outcome {
+/// The run's answer: found something, or looked and found nothing (or a
+/// check failed).
+pub(crate) enum Outcome {
     Done,
     NothingFound,
+    /// Exit 2 after the command already said why.
+    Refused,
 }
 
 pub fn main() -> ExitCode {
@@ -101,6 +171,7 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
         Ok(Outcome::NothingFound) => ExitCode::from(1),
+        Ok(Outcome::Refused) => ExitCode::from(2),
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Io(e)) => {
             eprintln!("sota: {e}");
@@ -121,9 +192,14 @@ struct Context {
 }
 
 fn run(cli: Cli) -> Result<Outcome, Failure> {
-    if let Some(Command::Schema) = cli.command {
-        out(matrix::schema::JSON)?;
-        return Ok(Outcome::Done);
+    match &cli.command {
+        Some(Command::Schema) => {
+            out(matrix::schema::JSON)?;
+            return Ok(Outcome::Done);
+        }
+        Some(Command::Gate(args)) => return gate_cmd::run(cli.matrix.as_deref(), cli.json, args),
+        Some(Command::Hook { action }) => return gate_cmd::hook(action),
+        _ => {}
     }
     let cwd = std::env::current_dir()?;
     let matrix = if cli.catalog {
@@ -144,7 +220,9 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
         matrix,
     };
     match cli.command {
-        Some(Command::Schema) => unreachable!("handled above"),
+        Some(Command::Schema | Command::Gate(_) | Command::Hook { .. }) => {
+            unreachable!("handled above")
+        }
         Some(Command::List) => list(&ctx),
         Some(Command::Milestones { axis }) => milestones(&ctx, axis.as_deref()),
         None if cli.query.is_empty() => list(&ctx),
@@ -228,14 +306,14 @@ fn sota_suggest<'a>(input: &str, candidates: &[&'a str]) -> Vec<&'a str> {
 
 /// Write data to stdout; colour is stripped unless stdout is a terminal
 /// that wants it (`NO_COLOR`, `CLICOLOR` honoured).
-fn out(s: &str) -> io::Result<()> {
+pub(crate) fn out(s: &str) -> io::Result<()> {
     let mut stdout = anstream::stdout().lock();
     stdout.write_all(s.as_bytes())?;
     stdout.flush()
 }
 
 /// Write a message line to stderr.
-fn err(s: &str) {
+pub(crate) fn err(s: &str) {
     let mut stderr = anstream::stderr().lock();
     let _ = writeln!(stderr, "{s}");
 }

@@ -24,13 +24,18 @@
 //! ```
 
 pub mod catalog;
+pub mod gate;
+pub mod git;
 pub mod glob;
+pub mod hooks;
 pub mod index;
 pub mod lookup;
 pub mod matrix;
 pub mod milestones;
 pub mod output;
 mod suggest;
+pub mod trailer;
+pub mod write;
 
 pub use index::OpIndex;
 pub use matrix::{LoadError, Matrix};

@@ -53,7 +53,7 @@ pub struct CheckJson {
 }
 
 impl CheckJson {
-    fn of(check: &Check) -> Self {
+    pub fn of(check: &Check) -> Self {
         let mut j = CheckJson {
             metric: check.metric(),
             min: None,

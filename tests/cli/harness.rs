@@ -69,6 +69,14 @@ impl Sota {
         self
     }
 
+    /// The same directory, with one more environment variable (borrowing).
+    pub fn clone_env(&self, key: &str, value: &str) -> SotaRef<'_> {
+        SotaRef {
+            base: self,
+            extra: (key.into(), value.into()),
+        }
+    }
+
     pub fn env(mut self, key: &str, value: &str) -> Self {
         self.env.push((key.into(), value.into()));
         self
@@ -80,21 +88,74 @@ impl Sota {
 
     pub fn run_in(&self, cwd: &Path, args: &[&str]) -> Run {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_sota"));
-        cmd.args(args)
-            .current_dir(cwd)
+        cmd.args(args);
+        self.exec(cmd, cwd)
+    }
+
+    /// Run `git` in the current directory with the same isolated environment
+    /// (and `sota` on PATH, for installed hooks).
+    pub fn git(&self, args: &[&str]) -> Run {
+        let mut cmd = Command::new("git");
+        cmd.args(args);
+        self.exec(cmd, &self.cwd)
+    }
+
+    /// `git init` with a fixed branch name.
+    pub fn git_init(self) -> Self {
+        self.git(&["init", "-q", "-b", "main"]).success();
+        self
+    }
+
+    /// Stage everything and commit with a message (hooks bypassed).
+    pub fn commit(&self, message: &str) -> &Self {
+        self.git(&["add", "-A"]).success();
+        self.git(&["commit", "-q", "--no-verify", "-m", message])
+            .success();
+        self
+    }
+
+    fn exec(&self, cmd: Command, cwd: &Path) -> Run {
+        self.exec_with(cmd, cwd, None)
+    }
+
+    fn exec_with(&self, mut cmd: Command, cwd: &Path, extra: Option<&(String, String)>) -> Run {
+        let bin_dir = Path::new(env!("CARGO_BIN_EXE_sota"))
+            .parent()
+            .unwrap()
+            .to_path_buf();
+        let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        )))
+        .unwrap();
+        cmd.current_dir(cwd)
             .env_remove("SOTA_MATRIX")
+            .env_remove("SOTA_BIN")
             .env_remove("CLICOLOR_FORCE")
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_INDEX_FILE")
+            .env_remove("GIT_WORK_TREE")
+            .env_remove("GIT_EDITOR")
+            .env_remove("EDITOR")
+            .env_remove("VISUAL")
+            .env("PATH", path)
             .env("NO_COLOR", "1")
             .env("HOME", self.dir.path())
-            .env("GIT_CONFIG_NOSYSTEM", "1");
-        for (k, v) in &self.env {
+            .env("XDG_CONFIG_HOME", self.dir.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "Ada")
+            .env("GIT_AUTHOR_EMAIL", "ada@example.org")
+            .env("GIT_AUTHOR_DATE", "2026-06-01T12:00:00Z")
+            .env("GIT_COMMITTER_NAME", "Ada")
+            .env("GIT_COMMITTER_EMAIL", "ada@example.org")
+            .env("GIT_COMMITTER_DATE", "2026-06-01T12:00:00Z");
+        for (k, v) in self.env.iter().chain(extra) {
             cmd.env(k, v);
         }
-        let out = cmd.output().expect("run sota");
+        let out = cmd.output().expect("run command");
         Run {
             code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
-            stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         }
     }
 }
@@ -148,3 +209,17 @@ name = "FlashAttention-2"
 year = 2023
 summary = "better work partitioning"
 "#;
+
+/// A borrowed [`Sota`] with one extra environment variable.
+pub struct SotaRef<'a> {
+    base: &'a Sota,
+    extra: (String, String),
+}
+
+impl SotaRef<'_> {
+    pub fn git(&self, args: &[&str]) -> Run {
+        let mut cmd = Command::new("git");
+        cmd.args(args);
+        self.base.exec_with(cmd, &self.base.cwd, Some(&self.extra))
+    }
+}

@@ -6,5 +6,7 @@ mod harness;
 mod catalog;
 mod discovery;
 mod fak_example;
+mod gate;
+mod hooks;
 mod lookup;
 mod malformed;

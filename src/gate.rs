@@ -1,0 +1,372 @@
+//! The PRIOR_ART gate (SPEC 3.3): which ops a change touches, whether the
+//! change or its message records the prior art consulted, and the
+//! advisories to print. Pure: git output and message text come in, reports
+//! go out.
+
+use std::collections::BTreeMap;
+
+use globset::Candidate;
+
+use crate::git::{Commit, GitPath};
+use crate::index::OpIndex;
+use crate::matrix::{Matrix, Op};
+use crate::trailer::{self, Stamp, Trailer};
+
+/// One op a change touches, with the files that matched and the trailer to
+/// paste.
+#[derive(Debug)]
+pub struct Advisory<'m> {
+    pub op: &'m Op,
+    /// Matched paths, root-relative, in the order seen (deduplicated).
+    pub paths: Vec<String>,
+    pub suggestion: String,
+}
+
+/// Why the gate stayed quiet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Silence {
+    /// An added line of the staged diff mentions `Prior-art:`.
+    StagedLine,
+    /// The commit message carries a valid trailer.
+    Trailer(Trailer),
+}
+
+/// The gate's verdict on one change.
+#[derive(Debug)]
+pub struct GateReport<'m> {
+    /// Every op the change touches, sorted by slug (even when silenced).
+    pub touched: Vec<Advisory<'m>>,
+    pub silenced: Option<Silence>,
+    /// A placeholder trailer that was present but did not count.
+    pub placeholder: Option<Trailer>,
+    /// Whether git's own trailer parser sees a `Prior-art` trailer (only
+    /// known when a message was checked and git could be asked).
+    pub git_sees_trailer: Option<bool>,
+}
+
+impl GateReport<'_> {
+    /// The advisories to print: the touched ops, unless silenced.
+    pub fn advisories(&self) -> &[Advisory<'_>] {
+        if self.silenced.is_some() {
+            &[]
+        } else {
+            &self.touched
+        }
+    }
+}
+
+/// The ops touched by a set of root-relative paths, one advisory per op,
+/// sorted by slug.
+pub fn touched<'m, I>(matrix: &'m Matrix, index: &mut OpIndex, paths: I) -> Vec<Advisory<'m>>
+where
+    I: IntoIterator<Item = GitPath>,
+{
+    let mut by_op: BTreeMap<&str, (usize, Vec<String>)> = BTreeMap::new();
+    for path in paths {
+        let os_path = path.to_path();
+        let candidate = Candidate::new(&os_path);
+        for m in index.matches_candidate(&candidate) {
+            let op = &matrix.ops[m.op];
+            let entry = by_op
+                .entry(op.slug.value.as_str())
+                .or_insert((m.op, Vec::new()));
+            let shown = path.display();
+            if !entry.1.contains(&shown) {
+                entry.1.push(shown);
+            }
+        }
+    }
+    by_op
+        .into_values()
+        .map(|(i, paths)| {
+            let op = &matrix.ops[i];
+            Advisory {
+                op,
+                paths,
+                suggestion: suggest_trailer(op),
+            }
+        })
+        .collect()
+}
+
+/// Judge one change: the ops it touches, and whether an added staged line
+/// or the commit message (when known) records the prior art.
+pub fn judge<'m>(
+    touched: Vec<Advisory<'m>>,
+    staged_line: bool,
+    message: Option<&str>,
+    comment: &str,
+) -> GateReport<'m> {
+    let stamp = message.map(|m| trailer::stamp(m, comment));
+    let placeholder = match &stamp {
+        Some(Stamp::Placeholder(t)) => Some(t.clone()),
+        _ => None,
+    };
+    let silenced = if staged_line {
+        Some(Silence::StagedLine)
+    } else if let Some(Stamp::Valid(t)) = stamp {
+        Some(Silence::Trailer(t))
+    } else {
+        None
+    };
+    GateReport {
+        touched,
+        silenced,
+        placeholder,
+        git_sees_trailer: None,
+    }
+}
+
+/// A commit of a range that touches matched files without a valid trailer.
+#[derive(Debug)]
+pub struct Finding<'m> {
+    pub commit: Commit,
+    pub stamp: Stamp,
+    pub touched: Vec<Advisory<'m>>,
+}
+
+/// `--range`: every commit that touches a matched file and lacks a valid
+/// `Prior-art:` trailer, newest first.
+pub fn range_findings<'m>(
+    matrix: &'m Matrix,
+    index: &mut OpIndex,
+    commits: Vec<Commit>,
+    comment: &str,
+) -> Vec<Finding<'m>> {
+    commits
+        .into_iter()
+        .filter_map(|commit| {
+            let touched = touched(matrix, index, commit.paths.iter().cloned());
+            if touched.is_empty() {
+                return None;
+            }
+            let stamp = trailer::stamp(&commit.message, comment);
+            (!stamp.is_valid()).then_some(Finding {
+                commit,
+                stamp,
+                touched,
+            })
+        })
+        .collect()
+}
+
+/// The ready-to-paste trailer for an op: the reference, where it lives,
+/// and the oracle that holds it.
+/// `Prior-art: Marlin (IST-DASLab/marlin); oracle cosine ≥ 0.995`
+pub fn suggest_trailer(op: &Op) -> String {
+    let reference = op.sota.split(';').next().unwrap_or(&op.sota).trim();
+    let mut s = format!("{}: {reference}", trailer::KEY);
+    if let Some(link) = &op.link {
+        s.push_str(&format!(" ({})", short_link(&link.value)));
+    }
+    let oracle = if op.check.is_empty() {
+        op.oracle.clone()
+    } else {
+        Some(
+            op.check
+                .iter()
+                .map(|c| c.value.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        )
+    };
+    if let Some(oracle) = oracle {
+        s.push_str("; oracle ");
+        s.push_str(&oracle);
+    }
+    s
+}
+
+/// `https://github.com/IST-DASLab/marlin/tree/x` → `IST-DASLab/marlin`;
+/// other hosts → host + path.
+pub fn short_link(link: &str) -> String {
+    let rest = link
+        .trim_start_matches("https://")
+        .trim_start_matches("http://")
+        .trim_end_matches('/');
+    if let Some(path) = rest.strip_prefix("github.com/") {
+        let parts: Vec<&str> = path.split('/').take(2).collect();
+        if parts.len() == 2 {
+            return parts.join("/");
+        }
+    }
+    rest.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOML: &str = r#"
+[project]
+name = "t"
+
+[[op]]
+slug = "int4-gemm"
+title = "INT4 GEMM"
+files = ["k/*int4*.cu", "k/common.cuh"]
+sota = "Marlin mixed-precision INT4 kernel; AutoAWQ"
+link = "https://github.com/IST-DASLab/marlin"
+route = "borrow"
+oracle = "f32 dequant reference"
+check = [{ metric = "cosine", min = 0.995 }]
+
+[[op]]
+slug = "attn"
+title = "Attention"
+files = ["k/attn/", "k/common.cuh"]
+sota = "FlashAttention"
+oracle = "naive attention, cosine ≥ 0.999"
+"#;
+
+    fn paths(ps: &[&str]) -> Vec<GitPath> {
+        ps.iter()
+            .map(|p| GitPath::from_bytes(p.as_bytes()))
+            .collect()
+    }
+
+    #[test]
+    fn one_advisory_per_op_sorted_with_every_matched_file() {
+        let m = Matrix::from_str(TOML, "sota.toml").unwrap();
+        let mut idx = OpIndex::new(&m).unwrap();
+        let t = touched(
+            &m,
+            &mut idx,
+            paths(&[
+                "k/common.cuh",
+                "k/w4_int4.cu",
+                "README.md",
+                "k/attn/a.cu",
+                "k/common.cuh",
+            ]),
+        );
+        let slugs: Vec<&str> = t.iter().map(|a| a.op.slug.value.as_str()).collect();
+        assert_eq!(slugs, ["attn", "int4-gemm"]);
+        assert_eq!(t[1].paths, ["k/common.cuh", "k/w4_int4.cu"]);
+        assert_eq!(t[0].paths, ["k/common.cuh", "k/attn/a.cu"]);
+    }
+
+    #[test]
+    fn suggestions_name_reference_repo_and_oracle() {
+        let m = Matrix::from_str(TOML, "sota.toml").unwrap();
+        assert_eq!(
+            suggest_trailer(&m.ops[0]),
+            "Prior-art: Marlin mixed-precision INT4 kernel (IST-DASLab/marlin); oracle cosine ≥ 0.995"
+        );
+        assert_eq!(
+            suggest_trailer(&m.ops[1]),
+            "Prior-art: FlashAttention; oracle naive attention, cosine ≥ 0.999"
+        );
+    }
+
+    #[test]
+    fn silencing_rules() {
+        let m = Matrix::from_str(TOML, "sota.toml").unwrap();
+        let mut idx = OpIndex::new(&m).unwrap();
+        let mk = |idx: &mut OpIndex| touched(&m, idx, paths(&["k/attn/a.cu"]));
+        let r = judge(mk(&mut idx), false, None, "#");
+        assert_eq!(r.advisories().len(), 1);
+        let r = judge(mk(&mut idx), true, None, "#");
+        assert_eq!(r.silenced, Some(Silence::StagedLine));
+        assert!(r.advisories().is_empty());
+        let r = judge(mk(&mut idx), false, Some("fix\n\nPrior-art: n/a\n"), "#");
+        assert!(r.silenced.is_none());
+        assert_eq!(r.placeholder.as_ref().unwrap().value, "n/a");
+        let r = judge(
+            mk(&mut idx),
+            false,
+            Some("fix\n\nPrior-art: none found - novel X; oracle cpuref cosine ≥ 0.999\n"),
+            "#",
+        );
+        assert!(matches!(r.silenced, Some(Silence::Trailer(_))));
+    }
+
+    #[test]
+    fn short_links() {
+        assert_eq!(
+            short_link("https://github.com/IST-DASLab/marlin"),
+            "IST-DASLab/marlin"
+        );
+        assert_eq!(
+            short_link("https://github.com/ggml-org/llama.cpp/tree/master/ggml"),
+            "ggml-org/llama.cpp"
+        );
+        assert_eq!(
+            short_link("https://www.usenix.org/conference/osdi22/"),
+            "www.usenix.org/conference/osdi22"
+        );
+    }
+}
+
+/// The commit message template with the suggested trailers added as
+/// comment lines, just above git's own comment block (or at the end).
+/// Returns `None` when there is nothing to add.
+pub fn with_suggestions(
+    message: &str,
+    advisories: &[Advisory<'_>],
+    comment: &str,
+) -> Option<String> {
+    if advisories.is_empty() || message.contains("PRIOR_ART: this commit touches") {
+        return None;
+    }
+    let mut block = String::new();
+    block.push('\n');
+    block.push_str(&format!(
+        "{comment} PRIOR_ART: this commit touches kernel files. Keep a trailer naming what you read\n"
+    ));
+    block.push_str(&format!(
+        "{comment} (uncomment and edit), or `Prior-art: none found - <why>; oracle <how>`:\n"
+    ));
+    for a in advisories {
+        block.push_str(&format!("{comment} {}\n", a.suggestion));
+    }
+    block.push_str(&format!("{comment}\n"));
+    let mut offset = 0;
+    for line in message.split_inclusive('\n') {
+        if line.starts_with(comment) {
+            let mut out = String::with_capacity(message.len() + block.len());
+            out.push_str(&message[..offset]);
+            out.push_str(&block);
+            out.push_str(&message[offset..]);
+            return Some(out);
+        }
+        offset += line.len();
+    }
+    let mut out = message.to_owned();
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&block);
+    Some(out)
+}
+
+#[cfg(test)]
+mod template_tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_go_above_gits_comment_block_as_comments() {
+        let m = Matrix::from_str(
+            "[project]\nname='t'\n[[op]]\nslug='a'\ntitle='A'\nsota='FlashAttention'\nfiles=['k/*']\n",
+            "sota.toml",
+        )
+        .unwrap();
+        let mut idx = OpIndex::new(&m).unwrap();
+        let adv = touched(&m, &mut idx, [GitPath::from_bytes(b"k/x.cu")]);
+        let template = "\n# Please enter the commit message for your changes.\n#\n";
+        let out = with_suggestions(template, &adv, "#").unwrap();
+        assert_eq!(
+            out,
+            "\n\n# PRIOR_ART: this commit touches kernel files. Keep a trailer naming what you read\n# (uncomment and edit), or `Prior-art: none found - <why>; oracle <how>`:\n# Prior-art: FlashAttention\n#\n# Please enter the commit message for your changes.\n#\n"
+        );
+        assert!(
+            with_suggestions(&out, &adv, "#").is_none(),
+            "never added twice"
+        );
+        // Stripping comment lines leaves the message as it was: nothing is
+        // committed unless the user uncomments it.
+        let kept: String = out.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(kept, "");
+        assert!(with_suggestions(template, &[], "#").is_none());
+    }
+}

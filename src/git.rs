@@ -1,0 +1,366 @@
+//! The one place that runs `git`. Every call uses `-z` (or a NUL/record
+//! separated format) and reads bytes, so spaces, newlines and non-UTF-8
+//! bytes in path names survive; nothing here parses human-oriented output.
+//!
+//! The child inherits the environment on purpose: inside a hook, git's own
+//! `GIT_DIR` / `GIT_INDEX_FILE` (a temporary index during `git commit -a`)
+//! must be followed.
+
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::trailer;
+
+/// Why a git call failed.
+#[derive(Debug)]
+pub enum GitError {
+    /// No `git` executable on PATH.
+    Missing,
+    /// git ran and refused (not a repository, bad revision, …).
+    Failed {
+        args: String,
+        stderr: String,
+    },
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for GitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GitError::Missing => f.write_str("git is not installed or not on PATH"),
+            GitError::Failed { args, stderr } => {
+                let first = stderr
+                    .lines()
+                    .map(str::trim)
+                    .find(|l| !l.is_empty())
+                    .unwrap_or("");
+                let first = first
+                    .trim_start_matches("fatal: ")
+                    .trim_start_matches("error: ");
+                let cmd: String = args
+                    .split_whitespace()
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                write!(f, "`git {cmd}` failed: {first}")
+            }
+            GitError::Io(e) => write!(f, "running git: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for GitError {}
+
+/// A path as git printed it: raw bytes, relative to the directory git ran in.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GitPath(Vec<u8>);
+
+impl GitPath {
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        GitPath(bytes.to_vec())
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The path as an OS path (exact bytes on Unix).
+    pub fn to_path(&self) -> PathBuf {
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStringExt;
+            PathBuf::from(OsString::from_vec(self.0.clone()))
+        }
+        #[cfg(not(unix))]
+        {
+            PathBuf::from(String::from_utf8_lossy(&self.0).into_owned())
+        }
+    }
+
+    /// For display: lossy UTF-8.
+    pub fn display(&self) -> String {
+        String::from_utf8_lossy(&self.0).into_owned()
+    }
+}
+
+/// What the index holds that HEAD does not.
+#[derive(Debug, Default)]
+pub struct Staged {
+    /// Every path touched: added, modified, deleted; a rename as its old and
+    /// its new path. Relative to the directory git ran in.
+    pub paths: Vec<GitPath>,
+    /// Whether an added line of the staged diff mentions `Prior-art:`.
+    pub adds_prior_art: bool,
+}
+
+/// One commit of a range.
+#[derive(Debug, Clone)]
+pub struct Commit {
+    pub hash: String,
+    pub subject: String,
+    /// The whole raw message (subject, blank line, body).
+    pub message: String,
+    /// `Prior-art` values as git's own trailer parser sees them.
+    pub git_trailers: Vec<String>,
+    /// Files touched (merges: none). Relative to the directory git ran in.
+    pub paths: Vec<GitPath>,
+}
+
+/// git, run in one directory.
+#[derive(Clone, Debug)]
+pub struct Git {
+    dir: PathBuf,
+}
+
+impl Git {
+    /// Run git in `dir`. With `relative`, pathspecs and output are limited
+    /// to and relative to that directory.
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Git { dir: dir.into() }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new("git");
+        cmd.current_dir(&self.dir)
+            .args(["-c", "core.quotePath=false", "-c", "diff.noprefix=false"])
+            .args(args)
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    /// Run to completion and return stdout.
+    fn output(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
+        let out = self.command(args).output().map_err(spawn_error)?;
+        if !out.status.success() {
+            return Err(GitError::Failed {
+                args: args.join(" "),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            });
+        }
+        Ok(out.stdout)
+    }
+
+    /// The staged change, in one git process: the raw (`-z`) list of paths
+    /// followed by the `-U0` patch, scanned for added `Prior-art:` lines.
+    /// Limited to and relative to this directory (`--relative`).
+    pub fn staged(&self) -> Result<Staged, GitError> {
+        let args = [
+            "diff",
+            "--cached",
+            "--relative",
+            "--no-renames",
+            "--no-color",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--ignore-submodules=none",
+            "-U0",
+            "--patch-with-raw",
+            "-z",
+        ];
+        let mut child = self
+            .command(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(spawn_error)?;
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut reader = BufReader::with_capacity(1 << 16, stdout);
+        let mut staged = Staged::default();
+
+        // Raw part: ":<meta>\0<path>\0" per entry, then "\0" before the patch.
+        let mut field = Vec::new();
+        loop {
+            field.clear();
+            let n = reader.read_until(0, &mut field).map_err(GitError::Io)?;
+            if n == 0 {
+                break;
+            }
+            if field.first() == Some(&b':') {
+                let mut path = Vec::new();
+                reader.read_until(0, &mut path).map_err(GitError::Io)?;
+                if path.last() == Some(&0) {
+                    path.pop();
+                }
+                staged.paths.push(GitPath(path));
+            } else {
+                // The lone NUL that separates the raw part from the patch.
+                break;
+            }
+        }
+
+        // Patch part: only '+' lines inside hunks are added text.
+        let mut in_hunk = false;
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            let n = reader.read_until(b'\n', &mut line).map_err(GitError::Io)?;
+            if n == 0 {
+                break;
+            }
+            if line.starts_with(b"diff --git ") {
+                in_hunk = false;
+            } else if line.starts_with(b"@@") {
+                in_hunk = true;
+            } else if in_hunk && line.first() == Some(&b'+') && trailer::mentions(&line[1..]) {
+                staged.adds_prior_art = true;
+                break;
+            }
+        }
+        // Drain (or stop early): the answer is known.
+        drop(reader);
+        let status = child.wait().map_err(GitError::Io)?;
+        if !status.success() && !staged.adds_prior_art {
+            let mut stderr = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                let _ = e.read_to_string(&mut stderr);
+            }
+            if stderr.contains("--no-index") {
+                // Outside a repository git falls back to `diff --no-index`.
+                stderr = format!("not a git repository: {}", self.dir.display());
+            }
+            return Err(GitError::Failed {
+                args: args.join(" "),
+                stderr,
+            });
+        }
+        Ok(staged)
+    }
+
+    /// Every commit in a revision range (`A..B`, or anything `git log`
+    /// takes), newest first, with the files it touched (`--no-renames`;
+    /// merges touch none) relative to this directory.
+    pub fn commits(&self, range: &str, extra: &[&str]) -> Result<Vec<Commit>, GitError> {
+        // Records: RS hash US raw-message US git-trailers US, then the -z
+        // name list.
+        let format =
+            "--format=%x1e%H%x1f%B%x1f%(trailers:key=Prior-art,valueonly,separator=%x1d)%x1f";
+        let mut args = vec![
+            "log",
+            "--no-renames",
+            "--relative",
+            "--name-only",
+            "-z",
+            "--no-color",
+            format,
+        ];
+        args.extend_from_slice(extra);
+        args.push(range);
+        args.push("--");
+        let out = self.output(&args)?;
+        let mut commits = Vec::new();
+        for record in out.split(|&b| b == 0x1e).filter(|r| !r.is_empty()) {
+            let mut parts = record.splitn(4, |&b| b == 0x1f);
+            let hash = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
+            let message = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
+            let trailers = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
+            let names = parts.next().unwrap_or_default();
+            let paths = names
+                .split(|&b| b == 0)
+                .map(|p| p.strip_prefix(b"\n").unwrap_or(p))
+                .filter(|p| !p.is_empty())
+                .map(GitPath::from_bytes)
+                .collect();
+            commits.push(Commit {
+                subject: message.lines().next().unwrap_or("").to_owned(),
+                hash,
+                message,
+                git_trailers: trailers
+                    .split('\u{1d}')
+                    .map(|t| t.trim().to_owned())
+                    .filter(|t| !t.is_empty())
+                    .collect(),
+                paths,
+            });
+        }
+        Ok(commits)
+    }
+
+    /// `Prior-art` values that `git interpret-trailers --parse` finds in a
+    /// message (git's own, stricter trailer rules).
+    pub fn parse_trailers(&self, message: &str) -> Result<Vec<String>, GitError> {
+        use std::io::Write;
+        let mut child = self
+            .command(&["interpret-trailers", "--parse"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(spawn_error)?;
+        {
+            let mut stdin = child.stdin.take().expect("piped stdin");
+            stdin.write_all(message.as_bytes()).map_err(GitError::Io)?;
+        }
+        let out = child.wait_with_output().map_err(GitError::Io)?;
+        if !out.status.success() {
+            return Err(GitError::Failed {
+                args: "interpret-trailers --parse".into(),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            });
+        }
+        Ok(String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                k.trim()
+                    .eq_ignore_ascii_case(trailer::KEY)
+                    .then(|| v.trim().to_owned())
+            })
+            .collect())
+    }
+
+    /// `git config --get KEY`, or `None` when unset.
+    pub fn config(&self, key: &str) -> Option<String> {
+        let out = self.command(&["config", "--get", key]).output().ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    }
+
+    /// The comment prefix git strips from messages (`core.commentChar`).
+    pub fn comment_prefix(&self) -> String {
+        match self.config("core.commentChar").as_deref() {
+            None | Some("") | Some("auto") => "#".to_owned(),
+            Some(c) => c.to_owned(),
+        }
+    }
+
+    /// The hooks directory git really uses (honours `core.hooksPath` and
+    /// worktrees), as an absolute path.
+    pub fn hooks_dir(&self) -> Result<PathBuf, GitError> {
+        let out = self.output(&["rev-parse", "--path-format=absolute", "--git-path", "hooks"])?;
+        let text = String::from_utf8_lossy(&out).trim().to_owned();
+        let path = PathBuf::from(text);
+        Ok(if path.is_absolute() {
+            path
+        } else {
+            self.dir.join(path)
+        })
+    }
+
+    /// The top of the work tree.
+    pub fn toplevel(&self) -> Result<PathBuf, GitError> {
+        let out = self.output(&["rev-parse", "--show-toplevel"])?;
+        Ok(PathBuf::from(String::from_utf8_lossy(&out).trim()))
+    }
+
+    /// Whether the repository is a shallow clone.
+    pub fn is_shallow(&self) -> bool {
+        self.output(&["rev-parse", "--is-shallow-repository"])
+            .map(|o| o.starts_with(b"true"))
+            .unwrap_or(false)
+    }
+}
+
+fn spawn_error(e: std::io::Error) -> GitError {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        GitError::Missing
+    } else {
+        GitError::Io(e)
+    }
+}

@@ -1,0 +1,461 @@
+//! Renderings of the PRIOR_ART gate: human, short (one line per op, at most
+//! 240 characters), JSON, and GitHub Actions workflow annotations.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::json::{CheckJson, SourceJson};
+use super::{cell, paint, role};
+use crate::gate::{Advisory, Finding, GateReport, Silence};
+use crate::matrix::Matrix;
+use crate::trailer::Stamp;
+
+pub const GATE_SCHEMA: &str = "sota.gate/v1";
+pub const RANGE_SCHEMA: &str = "sota.gate-range/v1";
+
+/// Longest line `--format short` prints.
+pub const SHORT_MAX: usize = 240;
+
+fn paths_phrase(paths: &[String]) -> String {
+    match paths {
+        [] => String::new(),
+        [one] => one.clone(),
+        [first, rest @ ..] => format!("{first} (+{} more)", rest.len()),
+    }
+}
+
+fn field(out: &mut String, name: &str, value: &str) {
+    let _ = writeln!(out, "  {}{value}", cell(role::DIM, name, 9));
+}
+
+/// The human advisory for one change.
+pub fn human(report: &GateReport<'_>) -> String {
+    let mut out = String::new();
+    let advisories = report.advisories();
+    for a in advisories {
+        let _ = writeln!(
+            out,
+            "{} {} touches {} — {}",
+            paint(role::NEXT, "PRIOR_ART:"),
+            paths_phrase(&a.paths),
+            paint(role::SLUG, &a.op.slug.value),
+            a.op.title
+        );
+        field(&mut out, "read", &a.op.sota);
+        if let Some(link) = &a.op.link {
+            field(&mut out, "", &paint(role::LINK, &link.value));
+        }
+        match &a.op.route {
+            Some(r) => field(
+                &mut out,
+                "route",
+                &format!(
+                    "{} — {}",
+                    paint(role::ROUTE, r.value.name()),
+                    r.value.meaning()
+                ),
+            ),
+            None => field(&mut out, "route", &paint(role::DEBT, "undecided")),
+        }
+        match &a.op.oracle {
+            Some(o) => field(&mut out, "oracle", o),
+            None => field(
+                &mut out,
+                "oracle",
+                &paint(role::DEBT, "none yet: a kernel with no oracle is not done"),
+            ),
+        }
+        field(&mut out, "trailer", &paint(role::HEADING, &a.suggestion));
+        out.push('\n');
+    }
+    if let Some(p) = &report.placeholder {
+        let _ = writeln!(
+            out,
+            "{} `Prior-art: {}` (message line {}) is a placeholder and does not count: name what you read, or write `Prior-art: none found - <what is novel>; oracle <how it is checked>`",
+            paint(role::DEBT, "placeholder:"),
+            p.value,
+            p.line
+        );
+    }
+    if !advisories.is_empty() {
+        let _ = writeln!(
+            out,
+            "{}",
+            paint(
+                role::DIM,
+                "Advisory: add the trailer line to the commit message to record what you consulted (or `Prior-art: none found - …; oracle …`)."
+            )
+        );
+    }
+    out
+}
+
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut s: String = text.chars().take(max.saturating_sub(1)).collect();
+    s.push('…');
+    s
+}
+
+/// One line per op, at most [`SHORT_MAX`] characters, the suggested
+/// trailer kept whole where possible.
+pub fn short(report: &GateReport<'_>) -> String {
+    let mut out = String::new();
+    for a in report.advisories() {
+        let head = format!("PRIOR_ART {}: {}", a.op.slug.value, paths_phrase(&a.paths));
+        let link =
+            a.op.link
+                .as_ref()
+                .map(|l| format!(" ({})", l.value))
+                .unwrap_or_default();
+        let route = a.op.route.as_ref().map_or("undecided", |r| r.value.name());
+        let tail = format!(" · {}", a.suggestion);
+        let mut sota = a.op.sota.clone();
+        let mut line = format!("{head} → read {sota}{link} · route {route}{tail}");
+        // Shorten the prose before the actionable parts.
+        while line.chars().count() > SHORT_MAX && sota.chars().count() > 24 {
+            sota = clip(&sota, sota.chars().count() - 8);
+            line = format!("{head} → read {sota}{link} · route {route}{tail}");
+        }
+        let _ = writeln!(out, "{}", clip(&line, SHORT_MAX));
+    }
+    if let Some(p) = &report.placeholder {
+        let _ = writeln!(
+            out,
+            "{}",
+            clip(
+                &format!(
+                    "PRIOR_ART placeholder: `Prior-art: {}` does not count",
+                    p.value
+                ),
+                SHORT_MAX
+            )
+        );
+    }
+    out
+}
+
+/// Escape a workflow-command message (GitHub Actions).
+fn gh_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escape a workflow-command property value (GitHub Actions).
+fn gh_prop(s: &str) -> String {
+    gh_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+fn gh_line(level: &str, file: &str, title: &str, message: &str) -> String {
+    format!(
+        "::{level} file={},title={}::{}\n",
+        gh_prop(file),
+        gh_prop(title),
+        gh_data(message)
+    )
+}
+
+fn gh_message(a: &Advisory<'_>) -> String {
+    let mut m = format!("{} — read {}", a.op.title, a.op.sota);
+    if let Some(link) = &a.op.link {
+        let _ = write!(m, " ({})", link.value);
+    }
+    if let Some(r) = &a.op.route {
+        let _ = write!(m, "\nroute: {}", r.value.name());
+    }
+    if let Some(o) = &a.op.oracle {
+        let _ = write!(m, "\noracle: {o}");
+    }
+    if a.paths.len() > 1 {
+        let _ = write!(m, "\nfiles: {}", a.paths.join(", "));
+    }
+    let _ = write!(m, "\nadd to the commit message: {}", a.suggestion);
+    m
+}
+
+/// GitHub Actions annotations, one per op, on the first matched file.
+/// `prefix` turns root-relative paths into repository-relative ones.
+pub fn github(report: &GateReport<'_>, prefix: &str) -> String {
+    let mut out = String::new();
+    for a in report.advisories() {
+        let file = format!(
+            "{prefix}{}",
+            a.paths.first().map(String::as_str).unwrap_or("")
+        );
+        out.push_str(&gh_line(
+            "warning",
+            &file,
+            &format!("PRIOR_ART {}", a.op.slug.value),
+            &gh_message(a),
+        ));
+    }
+    out
+}
+
+#[derive(Serialize)]
+pub struct AdvisoryJson {
+    pub slug: String,
+    pub title: String,
+    pub paths: Vec<String>,
+    pub sota: String,
+    pub link: Option<String>,
+    pub route: Option<&'static str>,
+    pub route_meaning: Option<&'static str>,
+    pub oracle: Option<String>,
+    pub check: Vec<CheckJson>,
+    pub suggested_trailer: String,
+}
+
+impl AdvisoryJson {
+    fn of(a: &Advisory<'_>) -> Self {
+        AdvisoryJson {
+            slug: a.op.slug.value.clone(),
+            title: a.op.title.clone(),
+            paths: a.paths.clone(),
+            sota: a.op.sota.clone(),
+            link: a.op.link.as_ref().map(|l| l.value.clone()),
+            route: a.op.route.as_ref().map(|r| r.value.name()),
+            route_meaning: a.op.route.as_ref().map(|r| r.value.meaning()),
+            oracle: a.op.oracle.clone(),
+            check: a.op.check.iter().map(|c| CheckJson::of(&c.value)).collect(),
+            suggested_trailer: a.suggestion.clone(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct TrailerJson {
+    pub value: String,
+    pub line: usize,
+}
+
+#[derive(Serialize)]
+pub struct SilenceJson {
+    /// "staged-line" or "trailer".
+    pub by: &'static str,
+    pub trailer: Option<TrailerJson>,
+}
+
+#[derive(Serialize)]
+pub struct GateJson {
+    pub schema: &'static str,
+    pub source: SourceJson,
+    /// "staged", "commit-msg" or "paths".
+    pub mode: &'static str,
+    pub strict: bool,
+    /// Ops the change touches (whether or not silenced), sorted by slug.
+    pub touched: Vec<String>,
+    pub silenced: Option<SilenceJson>,
+    pub placeholder: Option<TrailerJson>,
+    /// Whether `git interpret-trailers --parse` sees a Prior-art trailer in
+    /// the message (null when no message was checked).
+    pub git_sees_trailer: Option<bool>,
+    /// What to print: empty when silenced.
+    pub advisories: Vec<AdvisoryJson>,
+}
+
+pub fn json(
+    matrix: &Matrix,
+    report: &GateReport<'_>,
+    mode: &'static str,
+    strict: bool,
+) -> GateJson {
+    GateJson {
+        schema: GATE_SCHEMA,
+        source: SourceJson::of(matrix),
+        mode,
+        strict,
+        touched: report
+            .touched
+            .iter()
+            .map(|a| a.op.slug.value.clone())
+            .collect(),
+        silenced: report.silenced.as_ref().map(|s| match s {
+            Silence::StagedLine => SilenceJson {
+                by: "staged-line",
+                trailer: None,
+            },
+            Silence::Trailer(t) => SilenceJson {
+                by: "trailer",
+                trailer: Some(TrailerJson {
+                    value: t.value.clone(),
+                    line: t.line,
+                }),
+            },
+        }),
+        placeholder: report.placeholder.as_ref().map(|t| TrailerJson {
+            value: t.value.clone(),
+            line: t.line,
+        }),
+        git_sees_trailer: report.git_sees_trailer,
+        advisories: report.advisories().iter().map(AdvisoryJson::of).collect(),
+    }
+}
+
+// ─── --range ────────────────────────────────────────────────────────────────
+
+fn short_hash(h: &str) -> &str {
+    &h[..h.len().min(10)]
+}
+
+fn stamp_phrase(stamp: &Stamp) -> String {
+    match stamp {
+        Stamp::Placeholder(t) => format!("placeholder `Prior-art: {}`", t.value),
+        Stamp::Missing => "no Prior-art trailer".to_owned(),
+        Stamp::Valid(_) => "stamped".to_owned(),
+    }
+}
+
+fn slugs(f: &Finding<'_>) -> String {
+    f.touched
+        .iter()
+        .map(|a| a.op.slug.value.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn range_human(range: &str, findings: &[Finding<'_>]) -> String {
+    let mut out = String::new();
+    if findings.is_empty() {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "{} {} commit{} in {range} touch kernel files without a valid Prior-art: trailer\n",
+        paint(role::NEXT, "PRIOR_ART:"),
+        findings.len(),
+        if findings.len() == 1 { "" } else { "s" }
+    );
+    for f in findings {
+        let _ = writeln!(
+            out,
+            "  {} {}",
+            paint(role::SLUG, short_hash(&f.commit.hash)),
+            f.commit.subject
+        );
+        let _ = writeln!(
+            out,
+            "    {} · ops: {}",
+            paint(role::DEBT, &stamp_phrase(&f.stamp)),
+            slugs(f)
+        );
+        for a in &f.touched {
+            let _ = writeln!(out, "    {}", paint(role::DIM, &a.suggestion));
+        }
+    }
+    out
+}
+
+pub fn range_short(findings: &[Finding<'_>]) -> String {
+    let mut out = String::new();
+    for f in findings {
+        let line = format!(
+            "PRIOR_ART {} {}: {} · ops {}",
+            short_hash(&f.commit.hash),
+            f.commit.subject,
+            stamp_phrase(&f.stamp),
+            slugs(f)
+        );
+        let _ = writeln!(out, "{}", clip(&line, SHORT_MAX));
+    }
+    out
+}
+
+pub fn range_github(findings: &[Finding<'_>], prefix: &str) -> String {
+    let mut out = String::new();
+    for f in findings {
+        let file = f
+            .touched
+            .first()
+            .and_then(|a| a.paths.first())
+            .map(String::as_str)
+            .unwrap_or("");
+        let mut msg = format!(
+            "{} {}: {}",
+            short_hash(&f.commit.hash),
+            f.commit.subject,
+            stamp_phrase(&f.stamp)
+        );
+        for a in &f.touched {
+            let _ = write!(msg, "\n{}: {}", a.op.slug.value, a.suggestion);
+        }
+        out.push_str(&gh_line(
+            "warning",
+            &format!("{prefix}{file}"),
+            &format!("PRIOR_ART {}", short_hash(&f.commit.hash)),
+            &msg,
+        ));
+    }
+    out
+}
+
+#[derive(Serialize)]
+pub struct FindingJson {
+    pub hash: String,
+    pub subject: String,
+    /// "placeholder" or "missing".
+    pub stamp: &'static str,
+    pub trailer: Option<String>,
+    pub git_trailers: Vec<String>,
+    pub ops: Vec<AdvisoryJson>,
+}
+
+#[derive(Serialize)]
+pub struct RangeJson {
+    pub schema: &'static str,
+    pub source: SourceJson,
+    pub range: String,
+    pub strict: bool,
+    pub commits: Vec<FindingJson>,
+}
+
+pub fn range_json(
+    matrix: &Matrix,
+    range: &str,
+    strict: bool,
+    findings: &[Finding<'_>],
+) -> RangeJson {
+    RangeJson {
+        schema: RANGE_SCHEMA,
+        source: SourceJson::of(matrix),
+        range: range.to_owned(),
+        strict,
+        commits: findings
+            .iter()
+            .map(|f| FindingJson {
+                hash: f.commit.hash.clone(),
+                subject: f.commit.subject.clone(),
+                stamp: f.stamp.kind(),
+                trailer: f.stamp.trailer().map(|t| t.value.clone()),
+                git_trailers: f.commit.git_trailers.clone(),
+                ops: f.touched.iter().map(AdvisoryJson::of).collect(),
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn github_escapes_follow_the_workflow_command_rules() {
+        assert_eq!(gh_data("50% a\nb"), "50%25 a%0Ab");
+        assert_eq!(gh_prop("a:b,c"), "a%3Ab%2Cc");
+        assert_eq!(
+            gh_line("warning", "k/a,b.cu", "PRIOR_ART x", "m1\nm2"),
+            "::warning file=k/a%2Cb.cu,title=PRIOR_ART x::m1%0Am2\n"
+        );
+    }
+
+    #[test]
+    fn clipping_never_exceeds_the_limit() {
+        let long = "x".repeat(500);
+        assert_eq!(clip(&long, SHORT_MAX).chars().count(), SHORT_MAX);
+        assert_eq!(clip("short", SHORT_MAX), "short");
+    }
+}

@@ -1,0 +1,364 @@
+//! `sota gate` against real git repositories: staged paths, silencing,
+//! placeholders, modes, formats, and never standing in the way.
+
+use crate::harness::{Sota, SMALL};
+
+/// A repository with the small matrix committed and nothing staged.
+fn repo() -> Sota {
+    let p = Sota::new()
+        .git_init()
+        .file("sota.toml", SMALL)
+        .file("README.md", "demo\n")
+        .file("kernels/attn/flash.cu", "__global__ void flash_fwd() {}\n")
+        .file("kernels/gemm/w4a16_int4.cu", "// int4\n");
+    p.commit("initial");
+    p
+}
+
+fn stage(p: &Sota, path: &str, contents: &str) {
+    let full = p.path().join(path);
+    std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+    std::fs::write(full, contents).unwrap();
+    p.git(&["add", "--", path]).success();
+}
+
+#[test]
+fn a_staged_kernel_file_names_its_reference_route_oracle_and_trailer() {
+    let p = repo();
+    stage(
+        &p,
+        "kernels/attn/flash.cu",
+        "__global__ void flash_fwd() { /* v2 */ }\n",
+    );
+    stage(&p, "README.md", "more\n");
+    let run = p.run(&["gate"]);
+    run.success();
+    insta::assert_snapshot!("gate_human", run.stdout);
+    let short = p.run(&["gate", "--format", "short"]);
+    assert_eq!(short.stdout.lines().count(), 1);
+    assert!(short
+        .stdout
+        .starts_with("PRIOR_ART fused-attention: kernels/attn/flash.cu → read FlashAttention"));
+}
+
+#[test]
+fn nothing_staged_that_matters_is_silent() {
+    let p = repo();
+    stage(&p, "README.md", "docs only\n");
+    let run = p.run(&["gate"]);
+    run.success();
+    assert!(run.stdout.is_empty() && run.stderr.is_empty(), "{run:?}");
+}
+
+#[test]
+fn one_advisory_per_op_deduplicated_and_sorted() {
+    let p = repo().file("kernels/common.cuh", "");
+    p.git(&["add", "kernels/common.cuh"]).success();
+    stage(&p, "kernels/gemm/w4a16_int4.cu", "// changed\n");
+    let v = p.run(&["gate", "--json"]).json();
+    let slugs: Vec<&str> = v["advisories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["slug"].as_str().unwrap())
+        .collect();
+    assert_eq!(slugs, ["fused-attention", "int4-gemm"]);
+    assert_eq!(
+        v["advisories"][1]["paths"],
+        serde_json::json!(["kernels/common.cuh", "kernels/gemm/w4a16_int4.cu"])
+    );
+}
+
+#[test]
+fn renames_count_old_and_new_paths_and_deletions_count() {
+    let p = repo();
+    p.git(&["mv", "kernels/gemm/w4a16_int4.cu", "moved.cu"])
+        .success();
+    let v = p.run(&["gate", "--json"]).json();
+    assert_eq!(
+        v["touched"],
+        serde_json::json!(["int4-gemm"]),
+        "the old path of a rename matches"
+    );
+
+    let p = repo();
+    p.git(&["rm", "-q", "kernels/attn/flash.cu"]).success();
+    let v = p.run(&["gate", "--json"]).json();
+    assert_eq!(
+        v["touched"],
+        serde_json::json!(["fused-attention"]),
+        "a deletion counts"
+    );
+}
+
+#[test]
+fn odd_file_names_survive() {
+    let p = repo();
+    for name in [
+        "kernels/attn/with space.cu",
+        "kernels/attn/new\nline.cu",
+        "kernels/attn/ünï.cu",
+    ] {
+        stage(&p, name, "x\n");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let raw = std::ffi::OsStr::from_bytes(b"kernels/attn/bad\xff.cu");
+        std::fs::write(p.path().join(raw), "x").unwrap();
+        p.git(&["add", "-A"]).success();
+    }
+    let v = p.run(&["gate", "--json"]).json();
+    let paths: Vec<&str> = v["advisories"][0]["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    assert!(paths.contains(&"kernels/attn/with space.cu"), "{paths:?}");
+    assert!(paths.contains(&"kernels/attn/new\nline.cu"), "{paths:?}");
+    assert!(paths.contains(&"kernels/attn/ünï.cu"), "{paths:?}");
+    #[cfg(unix)]
+    assert!(
+        paths.iter().any(|p| p.starts_with("kernels/attn/bad")),
+        "{paths:?}"
+    );
+}
+
+#[test]
+fn an_added_prior_art_line_silences_but_a_removed_one_does_not() {
+    let p = repo();
+    stage(&p, "kernels/attn/flash.cu", "// PRIOR-ART: FlashAttention-2 (Dao-AILab/flash-attention)\n__global__ void flash_fwd() {}\n");
+    let run = p.run(&["gate", "--json"]);
+    let v = run.json();
+    assert_eq!(v["silenced"]["by"], "staged-line");
+    assert!(v["advisories"].as_array().unwrap().is_empty());
+    assert!(p.run(&["gate"]).stdout.is_empty());
+    p.commit("with note");
+
+    // Removing that line is not adding one.
+    stage(
+        &p,
+        "kernels/attn/flash.cu",
+        "__global__ void flash_fwd() {}\n",
+    );
+    assert!(p.run(&["gate", "--json"]).json()["silenced"].is_null());
+}
+
+fn msg(p: &Sota, text: &str) -> String {
+    let path = p.path().join("MSG");
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn the_commit_message_trailer_silences_and_placeholders_are_called_out() {
+    let p = repo();
+    stage(&p, "kernels/attn/flash.cu", "// v2\n");
+
+    let ok = msg(&p, "Tune attention\n\nPrior-art: FlashAttention-2 (Dao-AILab/flash-attention); oracle cosine ≥ 0.999\n");
+    let run = p.run(&["gate", "--commit-msg", &ok]);
+    run.success();
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+
+    let na = msg(&p, "Tune attention\n\nPrior-art: n/a\n");
+    let run = p.run(&["gate", "--commit-msg", &na]);
+    run.success();
+    assert!(run
+        .stdout
+        .contains("PRIOR_ART: kernels/attn/flash.cu touches fused-attention"));
+    assert!(
+        run.stdout
+            .contains("`Prior-art: n/a` (message line 3) is a placeholder and does not count"),
+        "{}",
+        run.stdout
+    );
+
+    let none_found = msg(
+        &p,
+        "Tune\n\nPrior-art: none found - novel tiling; oracle cpuref cosine ≥ 0.999\n",
+    );
+    assert!(p
+        .run(&["gate", "--commit-msg", &none_found])
+        .stdout
+        .is_empty());
+
+    let commented = msg(&p, "Tune\n\n# Prior-art: FlashAttention\n");
+    assert!(
+        !p.run(&["gate", "--commit-msg", &commented])
+            .stdout
+            .is_empty(),
+        "comment lines do not count"
+    );
+}
+
+#[test]
+fn json_says_whether_gits_own_trailer_parser_sees_the_trailer() {
+    let p = repo();
+    stage(&p, "kernels/attn/flash.cu", "// v2\n");
+    let cases = [
+        ("Tune\n\nPrior-art: FlashAttention\n", true),
+        (
+            "Tune\n\nSigned-off-by: Ada <ada@example.org>\nPrior-art: FlashAttention\n",
+            true,
+        ),
+        // Not in the last paragraph: git ignores it, sota (lenient) accepts it.
+        (
+            "Tune\n\nPrior-art: FlashAttention\n\nMore explanation after it.\n",
+            false,
+        ),
+    ];
+    for (text, git_sees) in cases {
+        let file = msg(&p, text);
+        let v = p.run(&["gate", "--commit-msg", &file, "--json"]).json();
+        assert_eq!(v["silenced"]["by"], "trailer", "{text:?}");
+        assert_eq!(v["git_sees_trailer"], git_sees, "{text:?}");
+        // Hold the flag to git itself.
+        let parsed = p.git(&["interpret-trailers", "--parse", &file]);
+        assert_eq!(
+            parsed.stdout.to_lowercase().contains("prior-art:"),
+            git_sees,
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
+fn explicit_paths_need_no_git() {
+    let p = Sota::new().file("sota.toml", SMALL).cwd("kernels");
+    let v = p
+        .run(&["gate", "--paths", "attn/flash.cu", "../README.md", "--json"])
+        .json();
+    assert_eq!(v["mode"], "paths");
+    assert_eq!(v["touched"], serde_json::json!(["fused-attention"]));
+}
+
+#[test]
+fn the_gate_never_blocks_unless_strict() {
+    let p = repo();
+    stage(&p, "kernels/attn/flash.cu", "// v2\n");
+    assert_eq!(p.run(&["gate"]).code, 0);
+    let strict = p.run(&["gate", "--strict"]);
+    assert_eq!(strict.code, 1);
+    assert!(strict.stdout.contains("PRIOR_ART"));
+
+    // A broken matrix: one warning line, exit 0, even with --strict.
+    std::fs::write(p.path().join("sota.toml"), "[project]\nname = 3\n").unwrap();
+    for args in [&["gate"][..], &["gate", "--strict"]] {
+        let run = p.run(args);
+        assert_eq!(run.code, 0, "{run:?}");
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(
+            run.stderr.contains("sota.toml has 1 problem"),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn no_matrix_or_no_git_lets_everything_through() {
+    let p = Sota::new().git_init().file("k.cu", "");
+    p.git(&["add", "-A"]).success();
+    let run = p.run(&["gate", "--strict"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (0, "", ""),
+        "no sota.toml: silent"
+    );
+
+    let p = repo().env("PATH", "/nonexistent");
+    let run = p.run(&["gate", "--strict"]);
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stderr.contains("git is not installed"),
+        "{}",
+        run.stderr
+    );
+
+    let p = Sota::new().file("sota.toml", SMALL);
+    let run = p.run(&["gate"]);
+    assert_eq!(run.code, 0, "not a repository");
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+}
+
+#[test]
+fn github_format_is_a_workflow_annotation_per_op() {
+    let p = repo();
+    stage(&p, "kernels/attn/flash.cu", "// v2\n");
+    let run = p.run(&["gate", "--format", "github"]);
+    run.success();
+    insta::assert_snapshot!("gate_github", run.stdout);
+    for line in run.stdout.lines() {
+        assert!(line.starts_with("::warning file="), "{line}");
+        let (props, message) = line["::warning ".len()..].split_once("::").unwrap();
+        assert!(
+            props
+                .split(',')
+                .all(|kv| kv.starts_with("file=") || kv.starts_with("title=")),
+            "{props}"
+        );
+        assert!(!message.contains('\n'));
+    }
+}
+
+#[test]
+fn short_lines_stay_within_240_characters() {
+    let long = SMALL.replace(
+        "sota = \"FlashAttention; FlashInfer\"",
+        &format!("sota = \"{}\"", "FlashAttention ".repeat(30)),
+    );
+    let p = Sota::new()
+        .git_init()
+        .file("sota.toml", &long)
+        .file("kernels/attn/a.cu", "");
+    p.git(&["add", "-A"]).success();
+    let run = p.run(&["gate", "--format", "short"]);
+    let line = run.stdout.lines().next().unwrap();
+    assert!(
+        line.chars().count() <= 240,
+        "{} chars: {line}",
+        line.chars().count()
+    );
+    assert!(
+        line.contains("Prior-art: FlashAttention"),
+        "the trailer suggestion survives: {line}"
+    );
+}
+
+#[test]
+fn range_names_exactly_the_commits_without_a_valid_trailer() {
+    let p = repo();
+    let base = p.git(&["rev-parse", "HEAD"]).stdout.trim().to_owned();
+    std::fs::write(p.path().join("kernels/attn/flash.cu"), "// a\n").unwrap();
+    p.commit("Stamped attention change\n\nPrior-art: FlashAttention-2 (Dao-AILab/flash-attention)");
+    std::fs::write(p.path().join("kernels/gemm/w4a16_int4.cu"), "// b\n").unwrap();
+    p.commit("Placeholder gemm change\n\nPrior-art: TBD");
+    std::fs::write(p.path().join("README.md"), "docs\n").unwrap();
+    p.commit("Docs only");
+    std::fs::write(p.path().join("kernels/attn/flash.cu"), "// c\n").unwrap();
+    p.commit("Unstamped attention change");
+    let range = format!("{base}..HEAD");
+
+    let v = p.run(&["gate", "--range", &range, "--json"]).json();
+    assert_eq!(v["schema"], "sota.gate-range/v1");
+    let named: Vec<(&str, &str)> = v["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["subject"].as_str().unwrap(), c["stamp"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("Unstamped attention change", "missing"),
+            ("Placeholder gemm change", "placeholder")
+        ]
+    );
+    let human = p.run(&["gate", "--range", &range]);
+    human.success();
+    assert!(human.stdout.contains("2 commits in"), "{}", human.stdout);
+    assert_eq!(p.run(&["gate", "--range", &range, "--strict"]).code, 1);
+    let gh = p.run(&["gate", "--range", &range, "--format", "github"]);
+    assert_eq!(gh.stdout.lines().count(), 2);
+}
