@@ -40,6 +40,12 @@ pub(super) fn run(
     if matches!(found, Found::Nearest(_)) && !inside_same_repo(path, &cwd) {
         return Ok(Outcome::Done);
     }
+    // Start git before loading the matrix: reading a large index and loading
+    // a large matrix overlap. The root is the matrix's directory unless
+    // `[project] root` moves it (then git is asked again, below).
+    let wants_staged = args.paths.is_none() && args.range.is_none();
+    let guess_root = absolute(path.parent().unwrap_or(Path::new(".")), &cwd);
+    let pending = wants_staged.then(|| Git::new(&guess_root).spawn_staged());
     let matrix = match Matrix::load(path) {
         Ok(m) => m,
         Err(LoadError::Invalid(invalid)) => {
@@ -75,7 +81,12 @@ pub(super) fn run(
             "paths",
         )
     } else {
-        let staged = match git.staged() {
+        let staged = match pending {
+            Some(Ok(p)) if same_dir(p.dir(), &root) => p.finish(),
+            Some(Err(e)) => Err(e),
+            _ => git.staged(),
+        };
+        let staged = match staged {
             Ok(s) => s,
             Err(e) => return skip(&e.to_string()),
         };
@@ -160,7 +171,7 @@ fn print_report(
 fn range_mode(
     matrix: &Matrix,
     git: &Git,
-    index: &mut OpIndex,
+    index: &mut OpIndex<'_>,
     range: &str,
     format: GateFormat,
     strict: bool,
@@ -200,6 +211,10 @@ fn repo_prefix(git: &Git) -> String {
         }
         _ => String::new(),
     }
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
 }
 
 fn absolute(path: &Path, cwd: &Path) -> PathBuf {

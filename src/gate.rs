@@ -5,8 +5,6 @@
 
 use std::collections::BTreeMap;
 
-use globset::Candidate;
-
 use crate::git::{Commit, GitPath};
 use crate::index::OpIndex;
 use crate::matrix::{Matrix, Op};
@@ -57,15 +55,13 @@ impl GateReport<'_> {
 
 /// The ops touched by a set of root-relative paths, one advisory per op,
 /// sorted by slug.
-pub fn touched<'m, I>(matrix: &'m Matrix, index: &mut OpIndex, paths: I) -> Vec<Advisory<'m>>
+pub fn touched<'m, I>(matrix: &'m Matrix, index: &mut OpIndex<'_>, paths: I) -> Vec<Advisory<'m>>
 where
     I: IntoIterator<Item = GitPath>,
 {
     let mut by_op: BTreeMap<&str, (usize, Vec<String>)> = BTreeMap::new();
     for path in paths {
-        let os_path = path.to_path();
-        let candidate = Candidate::new(&os_path);
-        for m in index.matches_candidate(&candidate) {
+        for m in index.matches_bytes(path.as_bytes()) {
             let op = &matrix.ops[m.op];
             let entry = by_op
                 .entry(op.slug.value.as_str())
@@ -129,7 +125,7 @@ pub struct Finding<'m> {
 /// `Prior-art:` trailer, newest first.
 pub fn range_findings<'m>(
     matrix: &'m Matrix,
-    index: &mut OpIndex,
+    index: &mut OpIndex<'_>,
     commits: Vec<Commit>,
     comment: &str,
 ) -> Vec<Finding<'m>> {
@@ -263,7 +259,7 @@ oracle = "naive attention, cosine ≥ 0.999"
     fn silencing_rules() {
         let m = Matrix::from_str(TOML, "sota.toml").unwrap();
         let mut idx = OpIndex::new(&m).unwrap();
-        let mk = |idx: &mut OpIndex| touched(&m, idx, paths(&["k/attn/a.cu"]));
+        let mk = |idx: &mut OpIndex<'_>| touched(&m, idx, paths(&["k/attn/a.cu"]));
         let r = judge(mk(&mut idx), false, None, "#");
         assert_eq!(r.advisories().len(), 1);
         let r = judge(mk(&mut idx), true, None, "#");

@@ -108,68 +108,35 @@ pub struct Commit {
     pub paths: Vec<GitPath>,
 }
 
-/// git, run in one directory.
-#[derive(Clone, Debug)]
-pub struct Git {
+const STAGED_ARGS: [&str; 11] = [
+    "diff",
+    "--cached",
+    "--relative",
+    "--no-renames",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--ignore-submodules=none",
+    "-U0",
+    "--patch-with-raw",
+    "-z",
+];
+
+/// A running `git diff --cached`; [`PendingStaged::finish`] reads it.
+pub struct PendingStaged {
+    child: std::process::Child,
     dir: PathBuf,
 }
 
-impl Git {
-    /// Run git in `dir`. With `relative`, pathspecs and output are limited
-    /// to and relative to that directory.
-    pub fn new(dir: impl Into<PathBuf>) -> Self {
-        Git { dir: dir.into() }
-    }
-
+impl PendingStaged {
+    /// The directory git runs in.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new("git");
-        cmd.current_dir(&self.dir)
-            .args(["-c", "core.quotePath=false", "-c", "diff.noprefix=false"])
-            .args(args)
-            .stdin(Stdio::null());
-        cmd
-    }
-
-    /// Run to completion and return stdout.
-    fn output(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
-        let out = self.command(args).output().map_err(spawn_error)?;
-        if !out.status.success() {
-            return Err(GitError::Failed {
-                args: args.join(" "),
-                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-            });
-        }
-        Ok(out.stdout)
-    }
-
-    /// The staged change, in one git process: the raw (`-z`) list of paths
-    /// followed by the `-U0` patch, scanned for added `Prior-art:` lines.
-    /// Limited to and relative to this directory (`--relative`).
-    pub fn staged(&self) -> Result<Staged, GitError> {
-        let args = [
-            "diff",
-            "--cached",
-            "--relative",
-            "--no-renames",
-            "--no-color",
-            "--no-ext-diff",
-            "--no-textconv",
-            "--ignore-submodules=none",
-            "-U0",
-            "--patch-with-raw",
-            "-z",
-        ];
-        let mut child = self
-            .command(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(spawn_error)?;
-        let stdout = child.stdout.take().expect("piped stdout");
+    /// Read git's answer.
+    pub fn finish(mut self) -> Result<Staged, GitError> {
+        let stdout = self.child.stdout.take().expect("piped stdout");
         let mut reader = BufReader::with_capacity(1 << 16, stdout);
         let mut staged = Staged::default();
 
@@ -212,12 +179,12 @@ impl Git {
                 break;
             }
         }
-        // Drain (or stop early): the answer is known.
+        // Stop reading: the answer is known (git may see a closed pipe).
         drop(reader);
-        let status = child.wait().map_err(GitError::Io)?;
+        let status = self.child.wait().map_err(GitError::Io)?;
         if !status.success() && !staged.adds_prior_art {
             let mut stderr = String::new();
-            if let Some(mut e) = child.stderr.take() {
+            if let Some(mut e) = self.child.stderr.take() {
                 let _ = e.read_to_string(&mut stderr);
             }
             if stderr.contains("--no-index") {
@@ -225,11 +192,82 @@ impl Git {
                 stderr = format!("not a git repository: {}", self.dir.display());
             }
             return Err(GitError::Failed {
-                args: args.join(" "),
+                args: STAGED_ARGS.join(" "),
                 stderr,
             });
         }
         Ok(staged)
+    }
+}
+
+impl Drop for PendingStaged {
+    fn drop(&mut self) {
+        // An abandoned run (the matrix moved the root) must not linger.
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// git, run in one directory.
+#[derive(Clone, Debug)]
+pub struct Git {
+    dir: PathBuf,
+}
+
+impl Git {
+    /// Run git in `dir`. With `relative`, pathspecs and output are limited
+    /// to and relative to that directory.
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Git { dir: dir.into() }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new("git");
+        cmd.current_dir(&self.dir)
+            .args(["-c", "core.quotePath=false", "-c", "diff.noprefix=false"])
+            .args(args)
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    /// Run to completion and return stdout.
+    fn output(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
+        let out = self.command(args).output().map_err(spawn_error)?;
+        if !out.status.success() {
+            return Err(GitError::Failed {
+                args: args.join(" "),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            });
+        }
+        Ok(out.stdout)
+    }
+
+    /// The staged change, in one git process: the raw (`-z`) list of paths
+    /// followed by the `-U0` patch, scanned for added `Prior-art:` lines.
+    /// Limited to and relative to this directory (`--relative`).
+    pub fn staged(&self) -> Result<Staged, GitError> {
+        self.spawn_staged()?.finish()
+    }
+
+    /// Start [`Git::staged`] and return at once, so the caller can load the
+    /// matrix while git reads the index (the two overlap on two cores).
+    pub fn spawn_staged(&self) -> Result<PendingStaged, GitError> {
+        let child = self
+            .command(&STAGED_ARGS)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(spawn_error)?;
+        Ok(PendingStaged {
+            child,
+            dir: self.dir.clone(),
+        })
     }
 
     /// Every commit in a revision range (`A..B`, or anything `git log`

@@ -11,11 +11,12 @@
 use std::fmt;
 
 /// A validated glob from the matrix: the text as written and the globset
-/// pattern it compiles to.
-#[derive(Clone, Debug, PartialEq)]
+/// syntax it translates to. Compiling to a matcher is left to the index,
+/// which does it only for globs a lookup can reach.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileGlob {
     text: String,
-    glob: globset::Glob,
+    translated: String,
 }
 
 /// Why a glob is invalid, with the fix.
@@ -51,19 +52,19 @@ impl FileGlob {
             });
         }
         let translated = translate(text);
-        let glob = globset::GlobBuilder::new(&translated)
-            .literal_separator(true)
-            .backslash_escape(true)
-            .empty_alternates(true)
-            .case_insensitive(false)
-            .build()
-            .map_err(|e| GlobError {
+        // Plain globs (no classes, at most one level of balanced braces, no
+        // dangling escape) are always accepted by globset, so a large matrix
+        // loads without building thousands of globs; anything else is
+        // checked by globset itself. A test holds the fast path to globset.
+        if !is_plain(&translated) {
+            build(&translated).map_err(|e| GlobError {
                 message: format!("invalid glob `{text}`: {}", kind_message(&e)),
                 help: "see the glob rules in `sota schema` or README: `*` `?` `**` `[a-z]` `[!a]` `{a,b}` `\\` and a trailing `/`".into(),
             })?;
+        }
         Ok(FileGlob {
             text: text.to_owned(),
-            glob,
+            translated,
         })
     }
 
@@ -72,15 +73,21 @@ impl FileGlob {
         &self.text
     }
 
-    /// The globset pattern (after sota's rewrites).
-    pub fn globset_glob(&self) -> &globset::Glob {
-        &self.glob
+    /// The glob in globset syntax (after sota's rewrites).
+    pub fn translated(&self) -> &str {
+        &self.translated
+    }
+
+    /// The globset pattern, built with sota's options. Validated at load,
+    /// so this cannot fail for a `FileGlob`.
+    pub fn globset_glob(&self) -> globset::Glob {
+        build(&self.translated).expect("validated when the matrix was loaded")
     }
 
     /// Match one root-relative path. For many paths and many globs use
     /// [`crate::index::OpIndex`], which compiles everything into one set.
     pub fn is_match(&self, path: &str) -> bool {
-        self.glob.compile_matcher().is_match(path)
+        self.globset_glob().compile_matcher().is_match(path)
     }
 }
 
@@ -88,6 +95,43 @@ impl fmt::Display for FileGlob {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)
     }
+}
+
+/// globset, configured explicitly so its OS-dependent defaults never leak in.
+fn build(translated: &str) -> Result<globset::Glob, globset::Error> {
+    globset::GlobBuilder::new(translated)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .empty_alternates(true)
+        .case_insensitive(false)
+        .build()
+}
+
+/// Whether a glob is in the plain subset globset always accepts: no
+/// character classes, braces balanced and not nested, no dangling `\`.
+fn is_plain(glob: &str) -> bool {
+    let mut depth = 0u8;
+    let mut chars = glob.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.next().is_none() => return false,
+            '[' | ']' => return false,
+            '{' => {
+                depth += 1;
+                if depth > 1 {
+                    return false;
+                }
+            }
+            '}' => {
+                if depth == 0 {
+                    return false;
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+    }
+    depth == 0
 }
 
 /// sota syntax → globset syntax. The only rewrite needed is the trailing `/`
@@ -181,6 +225,27 @@ mod tests {
         assert!(!m("k.cu", "a/k.cu"));
         assert!(m("a\\*b", "a*b"));
         assert!(!m("a\\*b", "axb"));
+    }
+
+    #[test]
+    fn the_plain_fast_path_only_accepts_what_globset_accepts() {
+        // Every string over an alphabet of glob metacharacters up to length
+        // 5: whatever the fast path accepts, globset must build.
+        let alphabet = ['a', '/', '*', '?', '{', '}', ',', '\\', '[', ']', '!', '-'];
+        let mut stack: Vec<String> = vec![String::new()];
+        let mut checked = 0;
+        while let Some(s) = stack.pop() {
+            if is_plain(&s) {
+                assert!(build(&s).is_ok(), "plain but rejected by globset: {s:?}");
+            }
+            checked += 1;
+            if s.chars().count() < 5 {
+                for c in alphabet {
+                    stack.push(format!("{s}{c}"));
+                }
+            }
+        }
+        assert!(checked > 200_000);
     }
 
     #[test]

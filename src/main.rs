@@ -5,3 +5,6 @@ mod cli;
 fn main() -> std::process::ExitCode {
     cli::main()
 }
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
