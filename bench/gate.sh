@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The PRIOR_ART gate on a 100,000-file repository with a 1,000-op matrix and
+# a staged change, side by side with `git diff --cached --name-only` alone
+# (SPEC 5: within 1.3x). Needs hyperfine and python3.
+# Usage: bench/gate.sh [DIR]   (DIR defaults to bench/work/big; generated once)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=${1:-$here/work/big}
+cd "$here/.."
+cargo build --release --locked --quiet
+bin=$PWD/target/release/sota
+[ -d "$repo/.git" ] || python3 "$here/synth.py" "$repo"
+cd "$repo"
+out=$(mktemp)
+hyperfine -N --warmup 20 --runs 200 --export-json "$out" \
+  --command-name 'git diff --cached --name-only' 'git diff --cached --name-only' \
+  --command-name 'sota gate'                     "$bin gate" \
+  --command-name 'sota gate --format short'      "$bin gate --format short" \
+  --command-name 'sota gate --paths (no git)'    "$bin gate --paths src/mod7/file0.cu" \
+  >/dev/null
+"$here/medians.py" "$out"
+python3 - "$out" <<'PY'
+import json, sys
+r = {x["command"]: x["median"] for x in json.load(open(sys.argv[1]))["results"]}
+print(f"\nratio sota gate / git diff --cached --name-only: {r['sota gate'] / r['git diff --cached --name-only']:.2f}")
+PY
