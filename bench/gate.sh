@@ -24,3 +24,7 @@ import json, sys
 r = {x["command"]: x["median"] for x in json.load(open(sys.argv[1]))["results"]}
 print(f"\nratio sota gate / git diff --cached --name-only: {r['sota gate'] / r['git diff --cached --name-only']:.2f}")
 PY
+
+echo
+echo "Interleaved cross-check (bench/paired.py):"
+"$here/paired.py" --runs 200 'git diff --cached --name-only' "$bin gate"

@@ -5,6 +5,3 @@ mod cli;
 fn main() -> std::process::ExitCode {
     cli::main()
 }
-
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

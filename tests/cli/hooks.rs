@@ -228,3 +228,39 @@ fn hook_outside_a_repository_is_a_configuration_error() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("not inside a git repository"));
 }
+
+#[test]
+fn commit_dash_a_follows_gits_temporary_index() {
+    // `git commit -a` stages into a temporary index (GIT_INDEX_FILE) that
+    // only the hooks see; the unstaged kernel edit must still be found.
+    let p = repo();
+    p.run(&["hook", "install"]).success();
+    std::fs::write(
+        p.path().join("kernels/attn/flash.cu"),
+        "// edited, not staged\n",
+    )
+    .unwrap();
+    let run = p.git(&["commit", "-a", "-m", "all at once"]);
+    run.success();
+    assert!(
+        run.stderr
+            .contains("PRIOR_ART: kernels/attn/flash.cu touches fused-attention"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn worktrees_share_the_repositorys_hooks() {
+    let p = repo();
+    p.git(&["worktree", "add", "-q", "wt", "-b", "side"])
+        .success();
+    let wt = p.path().join("wt");
+    let install = p.run_in(&wt, &["hook", "install"]);
+    install.success();
+    assert!(
+        p.path().join(".git/hooks/commit-msg").exists(),
+        "{}",
+        install.stdout
+    );
+}
