@@ -6,7 +6,8 @@
 DIR gets a git repository with FILES tracked files spread over OPS module
 directories (CUDA/Metal kernels, headers, Go/Rust/Python sources, docs), a
 sota.toml with OPS ops (three globs each: a per-module `*.cu`, a per-module
-`*.cuh`, and a `**` glob for the op's headers anywhere) and a [kernels]
+`*.cuh`, and the module's header directory, or for every 50th op a `**`
+glob for its headers anywhere) and a [kernels]
 population, one commit, and a staged change of STAGED files (a third of
 them kernels). With --commits N it also appends N commits of history that
 touch a few files each, a quarter of them with a `Prior-art:` trailer, built
@@ -49,8 +50,11 @@ def matrix(ops):
            "[kernels]", 'include = ["src/**/*.cu", "src/**/*.cuh", "src/**/*.metal"]',
            'exclude = ["src/mod0/**"]', ""]
     for m in range(ops):
+        # A mix like real matrices: per-directory wildcards, a whole
+        # directory (trailing /), and every 50th op a `**` glob.
+        third = f'"**/op{m}_*.h"' if m % 50 == 0 else f'"include/mod{m}/"'
         out += ["[[op]]", f'slug = "op-{m}"', f'title = "Synthetic operation {m}"',
-                f'files = ["src/mod{m}/*.cu", "src/mod{m}/*.cuh", "include/**/op{m}_*.h"]',
+                f'files = ["src/mod{m}/*.cu", "src/mod{m}/*.cuh", {third}]',
                 f'at = ["src/mod{m}/file0.cu"]',
                 f'sota = "Reference kernel {m}"', f'link = "https://example.org/ref/{m}"',
                 'route = "bind"', 'oracle = "f32 reference (cosine >= 0.999)"', ""]

@@ -73,6 +73,15 @@ enum Command {
     /// sota.toml, when an added staged line mentions `Prior-art:`, or when the
     /// commit message carries a `Prior-art:` trailer that is not a placeholder.
     Gate(GateArgs),
+    /// The coverage scorecard: every kernel file covered, every row backed by the tree, one debt number
+    Coverage {
+        /// Exit 1 when there is hard debt (for CI)
+        #[arg(long)]
+        check: bool,
+        /// Judge freshness against this date (YYYY-MM-DD) instead of today
+        #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
+        today: Option<sota::matrix::Date>,
+    },
     /// Install or remove the git hooks that run the gate
     Hook {
         #[command(subcommand)]
@@ -134,6 +143,14 @@ pub(crate) enum HookAction {
 
 #[path = "cli_gate.rs"]
 mod gate_cmd;
+
+#[path = "cli_coverage.rs"]
+mod coverage_cmd;
+
+fn parse_date(s: &str) -> Result<sota::matrix::Date, String> {
+    sota::matrix::Date::parse(s)
+        .ok_or_else(|| format!("`{s}` is not a date: write YYYY-MM-DD, e.g. 2026-06-26"))
+}
 
 /// Why a run could not do its job (exit 2).
 pub(crate) enum Failure {
@@ -199,6 +216,9 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
         }
         Some(Command::Gate(args)) => return gate_cmd::run(cli.matrix.as_deref(), cli.json, args),
         Some(Command::Hook { action }) => return gate_cmd::hook(action),
+        Some(Command::Coverage { check, today }) => {
+            return coverage_cmd::run(cli.matrix.as_deref(), cli.json, *check, *today)
+        }
         _ => {}
     }
     let cwd = std::env::current_dir()?;
@@ -220,7 +240,9 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
         matrix,
     };
     match cli.command {
-        Some(Command::Schema | Command::Gate(_) | Command::Hook { .. }) => {
+        Some(
+            Command::Schema | Command::Gate(_) | Command::Hook { .. } | Command::Coverage { .. },
+        ) => {
             unreachable!("handled above")
         }
         Some(Command::List) => list(&ctx),

@@ -200,6 +200,36 @@ impl PendingStaged {
     }
 }
 
+/// A running `git ls-files -z`.
+pub struct PendingFiles {
+    child: std::process::Child,
+    dir: PathBuf,
+}
+
+impl PendingFiles {
+    /// The tracked paths, as git listed them (index order: sorted).
+    pub fn finish(self) -> Result<Vec<GitPath>, GitError> {
+        let out = self.child.wait_with_output().map_err(GitError::Io)?;
+        if !out.status.success() {
+            let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+            return Err(GitError::Failed {
+                args: "ls-files -z".into(),
+                stderr: if stderr.contains("not a git repository") {
+                    format!("not a git repository: {}", self.dir.display())
+                } else {
+                    stderr
+                },
+            });
+        }
+        Ok(out
+            .stdout
+            .split(|&b| b == 0)
+            .filter(|p| !p.is_empty())
+            .map(GitPath::from_bytes)
+            .collect())
+    }
+}
+
 impl Drop for PendingStaged {
     fn drop(&mut self) {
         // An abandoned run (the matrix moved the root) must not linger.
@@ -265,6 +295,23 @@ impl Git {
             .spawn()
             .map_err(spawn_error)?;
         Ok(PendingStaged {
+            child,
+            dir: self.dir.clone(),
+        })
+    }
+
+    /// Start `git ls-files -z` here and return at once (see
+    /// [`PendingFiles::finish`]): every path in the index under this
+    /// directory, relative to it — sparse-checkout entries and submodules
+    /// (as one path) included.
+    pub fn spawn_ls_files(&self) -> Result<PendingFiles, GitError> {
+        let child = self
+            .command(&["ls-files", "-z"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(spawn_error)?;
+        Ok(PendingFiles {
             child,
             dir: self.dir.clone(),
         })

@@ -95,7 +95,27 @@ impl<'m> OpIndex<'m> {
         self.matches_prepared(path, &candidate)
     }
 
+    /// Every (op, glob) pair whose glob matches the path, sorted — not just
+    /// the first glob per op (for dead-glob accounting).
+    pub fn all_hits(&mut self, path: &[u8]) -> &[(usize, usize)] {
+        let os_path = bytes_to_path(path);
+        let candidate = Candidate::new(&os_path);
+        self.collect_hits(path, &candidate);
+        &self.hits
+    }
+
     fn matches_prepared(&mut self, path: &[u8], candidate: &Candidate<'_>) -> Vec<OpMatch> {
+        self.collect_hits(path, candidate);
+        let mut out: Vec<OpMatch> = Vec::with_capacity(self.hits.len());
+        for &(op, glob) in &self.hits {
+            if out.last().is_none_or(|m| m.op != op) {
+                out.push(OpMatch { op, glob });
+            }
+        }
+        out
+    }
+
+    fn collect_hits(&mut self, path: &[u8], candidate: &Candidate<'_>) {
         self.hits.clear();
         // The root bucket, then one per ancestor directory.
         let mut ends = vec![0];
@@ -129,13 +149,6 @@ impl<'m> OpIndex<'m> {
                 .extend(self.scratch.iter().map(|&i| bucket.owners[i]));
         }
         self.hits.sort_unstable();
-        let mut out: Vec<OpMatch> = Vec::with_capacity(self.hits.len());
-        for &(op, glob) in &self.hits {
-            if out.last().is_none_or(|m| m.op != op) {
-                out.push(OpMatch { op, glob });
-            }
-        }
-        out
     }
 
     /// Whether any op matches the path.

@@ -24,6 +24,7 @@
 //! ```
 
 pub mod catalog;
+pub mod coverage;
 pub mod gate;
 pub mod git;
 pub mod glob;

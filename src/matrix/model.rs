@@ -299,6 +299,21 @@ impl Date {
         era * 146_097 + doe - 719_468
     }
 
+    /// The date `days` after 1970-01-01 (inverse of `days_since_epoch`).
+    pub fn from_days_since_epoch(days: i64) -> Date {
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+        let year = (yoe + era * 400 + i64::from(month <= 2)) as u16;
+        Date { year, month, day }
+    }
+
     /// Parse `YYYY-MM-DD`, checking the calendar.
     pub fn parse(text: &str) -> Option<Date> {
         let bytes = text.as_bytes();
@@ -344,6 +359,10 @@ mod tests {
         assert_eq!(Date::parse("2023-02-29"), None);
         assert_eq!(Date::parse("2026-13-01"), None);
         assert_eq!(Date::parse("26-01-01"), None);
+        for s in ["1970-01-01", "2000-02-29", "2026-11-30", "2100-03-01"] {
+            let d = Date::parse(s).unwrap();
+            assert_eq!(Date::from_days_since_epoch(d.days_since_epoch()), d);
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 mod harness;
 
 mod catalog;
+mod coverage;
 mod discovery;
 mod fak_example;
 mod gate;

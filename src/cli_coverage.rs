@@ -1,0 +1,119 @@
+//! `sota coverage`: gather the tracked files (git index, or a walk outside
+//! git), score the matrix, print, and decide `--check`'s exit code.
+
+use std::path::{Path, PathBuf};
+
+use sota::coverage::{self, Tracked};
+use sota::git::{Git, GitError};
+use sota::matrix::{self, Date, Matrix};
+use sota::output::{coverage as render, json};
+
+use super::{err, out, Failure, Outcome};
+
+pub(super) fn run(
+    flag: Option<&Path>,
+    json_flag: bool,
+    check: bool,
+    today: Option<Date>,
+) -> Result<Outcome, Failure> {
+    let cwd = std::env::current_dir()?;
+    let env = std::env::var_os("SOTA_MATRIX").map(PathBuf::from);
+    let found = matrix::discover(&cwd, flag, env.as_deref());
+    let Some(path) = found.path() else {
+        err(&format!(
+            "sota coverage: no sota.toml at or above {}; the scorecard needs a project matrix (see `sota schema` and examples/fak/sota.toml)",
+            cwd.display()
+        ));
+        return Ok(Outcome::Refused);
+    };
+    // List the index while the matrix loads (they overlap on two cores).
+    let guess_root = absolute(path.parent().unwrap_or(Path::new(".")), &cwd);
+    let pending = Git::new(&guess_root).spawn_ls_files();
+    let matrix = Matrix::load(path).map_err(Failure::Matrix)?;
+    let root = absolute(&matrix.root, &cwd);
+    let listed = match pending {
+        Ok(p) if same_dir(&guess_root, &root) => p.finish(),
+        Ok(_) => Git::new(&root).spawn_ls_files().and_then(|p| p.finish()),
+        Err(e) => Err(e),
+    };
+    let (mut tracked, tracked_from): (Vec<Vec<u8>>, Tracked) = match listed {
+        Ok(paths) => (
+            paths.into_iter().map(|p| p.as_bytes().to_vec()).collect(),
+            Tracked::GitIndex,
+        ),
+        Err(GitError::Missing) => (walk(&root), Tracked::Walk),
+        Err(GitError::Failed { stderr, .. }) if stderr.contains("not a git repository") => {
+            (walk(&root), Tracked::Walk)
+        }
+        Err(e) => {
+            err(&format!("sota coverage: {e}"));
+            return Ok(Outcome::Refused);
+        }
+    };
+    tracked.sort_unstable();
+    tracked.dedup();
+    let today = today.unwrap_or_else(clock_today);
+    let report = coverage::score(
+        &matrix,
+        &coverage::Input {
+            tracked: &tracked,
+            tracked_from,
+            today,
+        },
+    );
+    if json_flag {
+        out(&json::to_string(&render::json(&matrix, &report)))?;
+    } else {
+        out(&render::human(&matrix, &report))?;
+    }
+    Ok(if check && report.hard_debt > 0 {
+        Outcome::NothingFound
+    } else {
+        Outcome::Done
+    })
+}
+
+/// Today's date (UTC) from the system clock.
+fn clock_today() -> Date {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    Date::from_days_since_epoch((secs / 86_400) as i64)
+}
+
+/// Every file under `root` that is not ignored (.gitignore, .ignore,
+/// hidden files), root-relative with `/` separators — for trees outside git.
+fn walk(root: &Path) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for entry in ignore::WalkBuilder::new(root)
+        .require_git(false)
+        .build()
+        .flatten()
+    {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Ok(rel) = entry.path().strip_prefix(root) else {
+            continue;
+        };
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        out.push(parts.join("/").into_bytes());
+    }
+    out
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
+}
+
+fn absolute(path: &Path, cwd: &Path) -> PathBuf {
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    }
+}

@@ -1,0 +1,728 @@
+//! The coverage scorecard (SPEC 3.4): every kernel file covered, every row
+//! pointing at real code with a link, a route and an oracle, ladders backed
+//! by the tree, the review fresh — folded into one `sota_debt` integer.
+//!
+//! Pure apart from reading the files the matrix names (existence, symbols):
+//! the tracked-file list and today's date are passed in.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+
+use globset::{Candidate, GlobSet, GlobSetBuilder};
+
+use crate::index::OpIndex;
+use crate::matrix::{Anchor, Date, Located, Matrix, Route};
+
+/// File extensions that make up the population without `[kernels]`.
+pub const DEFAULT_KERNEL_EXTENSIONS: &[&str] =
+    &["cu", "cuh", "metal", "hip", "cl", "comp", "wgsl", "ptx"];
+
+/// How far (in lines) a symbol may move from its `:LINE` before the anchor
+/// has drifted.
+pub const DRIFT_WINDOW: u32 = 10;
+
+/// KPI groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Group {
+    Complete,
+    Honest,
+    Fresh,
+}
+
+impl Group {
+    pub const ALL: [Group; 3] = [Group::Complete, Group::Honest, Group::Fresh];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Group::Complete => "complete",
+            Group::Honest => "honest",
+            Group::Fresh => "fresh",
+        }
+    }
+}
+
+/// The KPIs, in report order. Names are stable and used verbatim in JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kpi {
+    AtExists,
+    HasLink,
+    HasOracle,
+    HasRoute,
+    TreeCoverage,
+    LadderWitness,
+    DeadGlobs,
+    BorrowWitness,
+    AnchorDrift,
+    Freshness,
+}
+
+impl Kpi {
+    pub const ALL: [Kpi; 10] = [
+        Kpi::AtExists,
+        Kpi::HasLink,
+        Kpi::HasOracle,
+        Kpi::HasRoute,
+        Kpi::TreeCoverage,
+        Kpi::LadderWitness,
+        Kpi::DeadGlobs,
+        Kpi::BorrowWitness,
+        Kpi::AnchorDrift,
+        Kpi::Freshness,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kpi::AtExists => "at_exists",
+            Kpi::HasLink => "has_link",
+            Kpi::HasOracle => "has_oracle",
+            Kpi::HasRoute => "has_route",
+            Kpi::TreeCoverage => "tree_coverage",
+            Kpi::LadderWitness => "ladder_witness",
+            Kpi::DeadGlobs => "dead_globs",
+            Kpi::BorrowWitness => "borrow_witness",
+            Kpi::AnchorDrift => "anchor_drift",
+            Kpi::Freshness => "freshness",
+        }
+    }
+
+    pub fn group(self) -> Group {
+        match self {
+            Kpi::AtExists | Kpi::HasLink | Kpi::HasOracle | Kpi::HasRoute => Group::Complete,
+            Kpi::TreeCoverage
+            | Kpi::LadderWitness
+            | Kpi::DeadGlobs
+            | Kpi::BorrowWitness
+            | Kpi::AnchorDrift => Group::Honest,
+            Kpi::Freshness => Group::Fresh,
+        }
+    }
+
+    /// Hard debt fails `--check`; soft debt only lowers the grade.
+    pub fn hard(self) -> bool {
+        matches!(
+            self,
+            Kpi::AtExists
+                | Kpi::HasLink
+                | Kpi::HasOracle
+                | Kpi::HasRoute
+                | Kpi::TreeCoverage
+                | Kpi::LadderWitness
+        )
+    }
+
+    /// What the KPI holds the matrix to.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kpi::AtExists => "every `at` entry exists, and its #symbol occurs in the file",
+            Kpi::HasLink => "every op has an http(s) link to read",
+            Kpi::HasOracle => "every op names the oracle that proves it correct",
+            Kpi::HasRoute => "every op has a route: borrow, bind or stay-minimal",
+            Kpi::TreeCoverage => "every kernel file is matched by some op's `files`",
+            Kpi::LadderWitness => "every reached rung is backed by the tree",
+            Kpi::DeadGlobs => "every op glob matches some tracked file",
+            Kpi::BorrowWitness => "every borrow op has an existing witness",
+            Kpi::AnchorDrift => "every `:LINE#symbol` anchor is within ±10 lines of its symbol",
+            Kpi::Freshness => "`reviewed` is within `fresh-days` of today",
+        }
+    }
+}
+
+/// One offending item.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Item {
+    /// The op or ladder it belongs to, if any.
+    pub owner: Option<String>,
+    /// The path, glob or anchor in question.
+    pub subject: String,
+    /// What is wrong, and what is true now.
+    pub why: String,
+    /// `file:line:col` in the matrix, when it points at a matrix value.
+    pub at: Option<String>,
+}
+
+/// One KPI's result.
+#[derive(Clone, Debug)]
+pub struct KpiResult {
+    pub kpi: Kpi,
+    pub debt: usize,
+    pub detail: String,
+    pub items: Vec<Item>,
+}
+
+/// Where the population came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Population {
+    /// `[kernels]` include minus exclude.
+    Kernels,
+    /// No `[kernels]`: files with [`DEFAULT_KERNEL_EXTENSIONS`].
+    DefaultExtensions,
+}
+
+/// Where the tracked-file list came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tracked {
+    /// The git index (`git ls-files`).
+    GitIndex,
+    /// A walk of the directory honouring ignore files (no git repository).
+    Walk,
+}
+
+/// The whole scorecard.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub today: Date,
+    pub population: Population,
+    pub tracked_from: Tracked,
+    pub tracked_files: usize,
+    /// Kernel files (population), sorted.
+    pub kernel_files: Vec<String>,
+    /// Kernel files no op covers, sorted.
+    pub uncovered: Vec<String>,
+    pub kpis: Vec<KpiResult>,
+    pub sota_debt: usize,
+    pub hard_debt: usize,
+}
+
+impl Report {
+    /// A (0), B (≤2), C (≤5), D (≤10), F.
+    pub fn grade(&self) -> char {
+        grade(self.sota_debt)
+    }
+
+    pub fn debt_of(&self, group: Group) -> usize {
+        self.kpis
+            .iter()
+            .filter(|k| k.kpi.group() == group)
+            .map(|k| k.debt)
+            .sum()
+    }
+}
+
+pub fn grade(debt: usize) -> char {
+    match debt {
+        0 => 'A',
+        1..=2 => 'B',
+        3..=5 => 'C',
+        6..=10 => 'D',
+        _ => 'F',
+    }
+}
+
+/// Everything the scorecard needs besides the matrix.
+pub struct Input<'a> {
+    /// Tracked paths, root-relative, `/`-separated, as bytes.
+    pub tracked: &'a [Vec<u8>],
+    pub tracked_from: Tracked,
+    pub today: Date,
+}
+
+/// Compute the scorecard.
+pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
+    let loc = |span: &std::ops::Range<usize>| {
+        let (l, c) = matrix.line_col(span);
+        Some(format!("{}:{l}:{c}", matrix.display_name()))
+    };
+    let files = FileCache::new(&matrix.root, input.tracked);
+
+    // ── complete ────────────────────────────────────────────────────────
+    let mut at_items = Vec::new();
+    let mut drift_items = Vec::new();
+    for op in &matrix.ops {
+        let slug = &op.slug.value;
+        if op.at.is_empty() {
+            at_items.push(Item {
+                owner: Some(slug.clone()),
+                subject: "at".into(),
+                why: "no `at` entries: say where the project performs this op".into(),
+                at: loc(&op.slug.span),
+            });
+        }
+        for a in &op.at {
+            if let Some(why) = files.anchor_problem(&a.value) {
+                at_items.push(Item {
+                    owner: Some(slug.clone()),
+                    subject: a.value.to_string(),
+                    why,
+                    at: loc(&a.span),
+                });
+            }
+            if let (Some(line), Some(symbol)) = (a.value.line, &a.value.symbol) {
+                if let Some(why) = files.drift(&a.value.path, line, symbol) {
+                    drift_items.push(Item {
+                        owner: Some(slug.clone()),
+                        subject: a.value.to_string(),
+                        why,
+                        at: loc(&a.span),
+                    });
+                }
+            }
+        }
+    }
+    let missing = |what: &str, pick: &dyn Fn(&crate::matrix::Op) -> bool, why: &str| -> Vec<Item> {
+        matrix
+            .ops
+            .iter()
+            .filter(|op| !pick(op))
+            .map(|op| Item {
+                owner: Some(op.slug.value.clone()),
+                subject: what.to_owned(),
+                why: why.to_owned(),
+                at: loc(&op.slug.span),
+            })
+            .collect()
+    };
+    let link_items = missing(
+        "link",
+        &|op| op.link.is_some(),
+        "no link: add `link = \"https://…\"` to the reference to read",
+    );
+    let oracle_items = missing(
+        "oracle",
+        &|op| op.oracle.is_some(),
+        "no oracle: a kernel with no oracle is not done",
+    );
+    let route_items = missing(
+        "route",
+        &|op| op.route.is_some(),
+        "no route: decide borrow, bind or stay-minimal",
+    );
+
+    // ── honest: population, coverage, dead globs ───────────────────────
+    let (population, kernel_set) = population(matrix);
+    let mut index = OpIndex::new(matrix).ok();
+    let mut glob_hit: Vec<Vec<bool>> = matrix
+        .ops
+        .iter()
+        .map(|op| vec![false; op.files.len()])
+        .collect();
+    let mut kernel_files = Vec::new();
+    let mut uncovered = Vec::new();
+    let mut scratch = Vec::new();
+    for path in input.tracked {
+        let hits: &[(usize, usize)] = match index.as_mut() {
+            Some(i) => i.all_hits(path),
+            None => &[],
+        };
+        for &(op, glob) in hits {
+            glob_hit[op][glob] = true;
+        }
+        let covered = !hits.is_empty();
+        if kernel_set.contains(path, &mut scratch) {
+            let shown = String::from_utf8_lossy(path).into_owned();
+            if !covered {
+                uncovered.push(shown.clone());
+            }
+            kernel_files.push(shown);
+        }
+    }
+    kernel_files.sort();
+    uncovered.sort();
+    let coverage_items: Vec<Item> = uncovered
+        .iter()
+        .map(|p| Item {
+            owner: None,
+            subject: p.clone(),
+            why: "no op's `files` match this kernel file".into(),
+            at: None,
+        })
+        .collect();
+    let mut dead_items = Vec::new();
+    for (op_i, op) in matrix.ops.iter().enumerate() {
+        for (g_i, glob) in op.files.iter().enumerate() {
+            if !glob_hit[op_i][g_i] {
+                dead_items.push(Item {
+                    owner: Some(op.slug.value.clone()),
+                    subject: glob.value.as_str().to_owned(),
+                    why: "matches no tracked file".into(),
+                    at: loc(&glob.span),
+                });
+            }
+        }
+    }
+
+    // ── honest: witnesses ───────────────────────────────────────────────
+    let mut ladder_items = Vec::new();
+    for ladder in &matrix.ladders {
+        let (Some(reached), Some(witness)) = (ladder.reached, &ladder.witness) else {
+            continue;
+        };
+        let rung = &ladder.rungs[reached].name;
+        let why = match matrix.op(&witness.value) {
+            Some(op) if op.at.is_empty() => {
+                Some(format!("witness op `{}` has no `at` paths", op.slug.value))
+            }
+            Some(op) => {
+                let gone: Vec<String> = op
+                    .at
+                    .iter()
+                    .filter(|a| !files.exists(&a.value.path))
+                    .map(|a| a.value.path.clone())
+                    .collect();
+                (!gone.is_empty()).then(|| {
+                    format!(
+                        "witness op `{}` points at missing {}",
+                        op.slug.value,
+                        gone.join(", ")
+                    )
+                })
+            }
+            None if files.exists(&witness.value) => None,
+            None => Some(format!(
+                "`{}` is neither an op slug nor a path in the tree",
+                witness.value
+            )),
+        };
+        if let Some(why) = why {
+            ladder_items.push(Item {
+                owner: Some(ladder.axis.value.clone()),
+                subject: format!("reached = \"{rung}\""),
+                why: format!("{why}; the rung is not backed"),
+                at: loc(&witness.span),
+            });
+        }
+    }
+    let mut borrow_items = Vec::new();
+    for op in matrix
+        .ops
+        .iter()
+        .filter(|op| op.route.as_ref().is_some_and(|r| r.value == Route::Borrow))
+    {
+        if !op
+            .witness
+            .iter()
+            .any(|w| files.anchor_problem(&w.value).is_none())
+        {
+            let why = if op.witness.is_empty() {
+                "borrow with no witness: borrow only after a witness (a test holding the oracle) exists".to_owned()
+            } else {
+                let listed: Vec<String> = op.witness.iter().map(|w| w.value.to_string()).collect();
+                format!("no witness exists yet ({})", listed.join(", "))
+            };
+            borrow_items.push(Item {
+                owner: Some(op.slug.value.clone()),
+                subject: "witness".into(),
+                why,
+                at: op.route.as_ref().and_then(|r| loc(&r.span)),
+            });
+        }
+    }
+
+    // ── fresh ───────────────────────────────────────────────────────────
+    let mut fresh_items = Vec::new();
+    let fresh_days = matrix.project.fresh_days;
+    match &matrix.project.reviewed {
+        None => fresh_items.push(Item {
+            owner: None,
+            subject: "reviewed".into(),
+            why: format!("no `reviewed` date: add `reviewed = {}` to [project] once the rows are checked against the field", input.today),
+            at: None,
+        }),
+        Some(Located { value: reviewed, span }) => {
+            let age = input.today.days_since_epoch() - reviewed.days_since_epoch();
+            if age > i64::from(fresh_days) {
+                fresh_items.push(Item {
+                    owner: None,
+                    subject: format!("reviewed = {reviewed}"),
+                    why: format!("{age} days old (fresh-days = {fresh_days}): re-check the rows against the field"),
+                    at: loc(span),
+                });
+            }
+        }
+    }
+
+    let n_ops = matrix.ops.len();
+    let n_at: usize = matrix.ops.iter().map(|o| o.at.len().max(1)).sum();
+    let n_globs: usize = matrix.ops.iter().map(|o| o.files.len()).sum();
+    let n_borrow = matrix
+        .ops
+        .iter()
+        .filter(|o| o.route.as_ref().is_some_and(|r| r.value == Route::Borrow))
+        .count();
+    let n_reached = matrix
+        .ladders
+        .iter()
+        .filter(|l| l.reached.is_some())
+        .count();
+    let n_anchors: usize = matrix
+        .ops
+        .iter()
+        .flat_map(|o| &o.at)
+        .filter(|a| a.value.line.is_some() && a.value.symbol.is_some())
+        .count();
+    let mut kpis = vec![
+        result(Kpi::AtExists, at_items, format!("of {n_at} `at` entries")),
+        result(Kpi::HasLink, link_items, format!("of {n_ops} ops")),
+        result(Kpi::HasOracle, oracle_items, format!("of {n_ops} ops")),
+        result(Kpi::HasRoute, route_items, format!("of {n_ops} ops")),
+        result(
+            Kpi::TreeCoverage,
+            coverage_items,
+            format!("of {} kernel files", kernel_files.len()),
+        ),
+        result(
+            Kpi::LadderWitness,
+            ladder_items,
+            format!("of {n_reached} reached rungs"),
+        ),
+        result(Kpi::DeadGlobs, dead_items, format!("of {n_globs} globs")),
+        result(
+            Kpi::BorrowWitness,
+            borrow_items,
+            format!("of {n_borrow} borrow ops"),
+        ),
+        result(
+            Kpi::AnchorDrift,
+            drift_items,
+            format!("of {n_anchors} :LINE#symbol anchors"),
+        ),
+        result(
+            Kpi::Freshness,
+            fresh_items,
+            match &matrix.project.reviewed {
+                Some(r) => format!(
+                    "of 1 review date (reviewed {}, fresh-days {fresh_days})",
+                    r.value
+                ),
+                None => "of 1 review date (none recorded)".to_owned(),
+            },
+        ),
+    ];
+    for k in &mut kpis {
+        k.items.sort();
+    }
+    let sota_debt = kpis.iter().map(|k| k.debt).sum();
+    let hard_debt = kpis.iter().filter(|k| k.kpi.hard()).map(|k| k.debt).sum();
+    Report {
+        today: input.today,
+        population,
+        tracked_from: input.tracked_from,
+        tracked_files: input.tracked.len(),
+        kernel_files,
+        uncovered,
+        kpis,
+        sota_debt,
+        hard_debt,
+    }
+}
+
+fn result(kpi: Kpi, items: Vec<Item>, of: String) -> KpiResult {
+    let debt = items.len();
+    KpiResult {
+        kpi,
+        debt,
+        detail: format!("{debt} {of}"),
+        items,
+    }
+}
+
+/// The kernel population matcher: `[kernels]` include minus exclude, or the
+/// default extensions.
+enum KernelSet {
+    Globs { include: GlobSet, exclude: GlobSet },
+    Extensions,
+}
+
+impl KernelSet {
+    fn contains(&self, path: &[u8], scratch: &mut Vec<usize>) -> bool {
+        match self {
+            KernelSet::Extensions => {
+                let name = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
+                match name.iter().rposition(|&b| b == b'.') {
+                    Some(dot) if dot > 0 => {
+                        let ext = &name[dot + 1..];
+                        DEFAULT_KERNEL_EXTENSIONS
+                            .iter()
+                            .any(|e| e.as_bytes() == ext)
+                    }
+                    _ => false,
+                }
+            }
+            KernelSet::Globs { include, exclude } => {
+                let p = bytes_path(path);
+                let c = Candidate::new(&p);
+                include.matches_candidate_into(&c, scratch);
+                !scratch.is_empty() && !exclude.is_match_candidate(&c)
+            }
+        }
+    }
+}
+
+fn population(matrix: &Matrix) -> (Population, KernelSet) {
+    match &matrix.kernels {
+        Some(k) => {
+            let set = |globs: &[Located<crate::glob::FileGlob>]| {
+                let mut b = GlobSetBuilder::new();
+                for g in globs {
+                    b.add(g.value.globset_glob());
+                }
+                b.build().unwrap_or_else(|_| GlobSet::empty())
+            };
+            (
+                Population::Kernels,
+                KernelSet::Globs {
+                    include: set(&k.include),
+                    exclude: set(&k.exclude),
+                },
+            )
+        }
+        None => (Population::DefaultExtensions, KernelSet::Extensions),
+    }
+}
+
+fn bytes_path(bytes: &[u8]) -> std::path::PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::path::PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+    }
+    #[cfg(not(unix))]
+    {
+        std::path::PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+/// Existence and symbol checks against the tree, each file read once.
+struct FileCache<'a> {
+    root: &'a Path,
+    tracked: &'a [Vec<u8>],
+    texts: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<String>>>>,
+}
+
+impl<'a> FileCache<'a> {
+    fn new(root: &'a Path, tracked: &'a [Vec<u8>]) -> Self {
+        FileCache {
+            root,
+            tracked,
+            texts: Default::default(),
+        }
+    }
+
+    /// On disk, or in the index (a sparse checkout leaves tracked files off
+    /// disk): a file, or a directory some tracked path lies under.
+    fn exists(&self, path: &str) -> bool {
+        let trimmed = path.trim_end_matches('/');
+        if self.root.join(trimmed).exists() {
+            return true;
+        }
+        let needle = trimmed.as_bytes();
+        let i = self.tracked.partition_point(|p| p.as_slice() < needle);
+        self.tracked.get(i).is_some_and(|p| {
+            p.as_slice() == needle || (p.starts_with(needle) && p.get(needle.len()) == Some(&b'/'))
+        })
+    }
+
+    fn text(&self, path: &str) -> Option<std::rc::Rc<String>> {
+        if let Some(t) = self.texts.borrow().get(path) {
+            return t.clone();
+        }
+        let t = std::fs::read(self.root.join(path))
+            .ok()
+            .map(|b| std::rc::Rc::new(String::from_utf8_lossy(&b).into_owned()));
+        self.texts.borrow_mut().insert(path.to_owned(), t.clone());
+        t
+    }
+
+    /// Why an anchor does not hold, or `None` when it does.
+    fn anchor_problem(&self, a: &Anchor) -> Option<String> {
+        if !self.exists(&a.path) {
+            return Some(format!("{} does not exist", a.path));
+        }
+        let symbol = a.symbol.as_ref()?;
+        match self.text(&a.path) {
+            Some(text) if symbol_lines(&text, symbol).is_empty() => {
+                Some(format!("symbol `{symbol}` does not occur in {}", a.path))
+            }
+            Some(_) => None,
+            // In the index but not on disk (sparse checkout), or a directory.
+            None => None,
+        }
+    }
+
+    /// Why `path:LINE#symbol` has drifted, or `None`.
+    fn drift(&self, path: &str, line: u32, symbol: &str) -> Option<String> {
+        let text = self.text(path)?;
+        let lines = symbol_lines(&text, symbol);
+        if lines.is_empty() {
+            return Some(format!("`{symbol}` is gone from {path}"));
+        }
+        if lines.iter().any(|&l| l.abs_diff(line) <= DRIFT_WINDOW) {
+            return None;
+        }
+        let nearest = lines
+            .iter()
+            .min_by_key(|&&l| l.abs_diff(line))
+            .copied()
+            .unwrap_or(0);
+        Some(format!("`{symbol}` is now at line {nearest}, not near {line}: update the anchor to {path}:{nearest}#{symbol}"))
+    }
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// 1-based lines where `symbol` occurs as a whole identifier.
+pub fn symbol_lines(text: &str, symbol: &str) -> Vec<u32> {
+    let bytes = text.as_bytes();
+    let mut out = BTreeSet::new();
+    let mut from = 0;
+    while let Some(pos) = text[from..].find(symbol) {
+        let start = from + pos;
+        let end = start + symbol.len();
+        let before_ok =
+            start == 0 || !is_ident(bytes[start - 1]) || !is_ident(symbol.as_bytes()[0]);
+        let after_ok = end >= bytes.len()
+            || !is_ident(bytes[end])
+            || !is_ident(*symbol.as_bytes().last().unwrap_or(&b' '));
+        if before_ok && after_ok {
+            let line = bytes[..start].iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+            out.insert(line);
+        }
+        from = start + symbol.len().max(1);
+    }
+    out.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols_match_whole_identifiers_only() {
+        let text =
+            "fn k_awq_gemv() {}\nfn k_awq_gemv_v2() {}\n// calls k_awq_gemv\nmy_k_awq_gemv();\n";
+        assert_eq!(symbol_lines(text, "k_awq_gemv"), vec![1, 3]);
+        assert_eq!(symbol_lines("Foo::bar();\n", "Foo::bar"), vec![1]);
+        assert!(symbol_lines("abc", "b").is_empty());
+    }
+
+    #[test]
+    fn grades_follow_the_debt() {
+        assert_eq!(
+            [0, 1, 2, 3, 5, 6, 10, 11].map(grade),
+            ['A', 'B', 'B', 'C', 'C', 'D', 'D', 'F']
+        );
+    }
+
+    #[test]
+    fn kpi_names_are_unique_and_groups_match_the_spec() {
+        let names: BTreeSet<&str> = Kpi::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(names.len(), Kpi::ALL.len());
+        let hard: Vec<&str> = Kpi::ALL
+            .iter()
+            .filter(|k| k.hard())
+            .map(|k| k.name())
+            .collect();
+        assert_eq!(
+            hard,
+            [
+                "at_exists",
+                "has_link",
+                "has_oracle",
+                "has_route",
+                "tree_coverage",
+                "ladder_witness"
+            ]
+        );
+    }
+}

@@ -1,0 +1,224 @@
+//! Renderings of the coverage scorecard: a human summary (long item lists
+//! capped) and the full, deterministic JSON payload.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::json::SourceJson;
+use super::{cell, paint, role};
+use crate::coverage::{Group, Item, Population, Report, Tracked, DEFAULT_KERNEL_EXTENSIONS};
+use crate::matrix::Matrix;
+
+pub const COVERAGE_SCHEMA: &str = "sota.coverage/v1";
+
+/// How many items per KPI the human form shows.
+pub const ITEM_CAP: usize = 10;
+
+fn population_phrase(report: &Report) -> String {
+    let source = match report.tracked_from {
+        Tracked::GitIndex => "tracked files (git index)",
+        Tracked::Walk => "files (no git repository: walked, ignore files honoured)",
+    };
+    match report.population {
+        Population::Kernels => format!(
+            "[kernels] include minus exclude: {} kernel files of {} {source}",
+            report.kernel_files.len(),
+            report.tracked_files
+        ),
+        Population::DefaultExtensions => format!(
+            "no [kernels] table, so the default kernel extensions ({}): {} kernel files of {} {source}",
+            DEFAULT_KERNEL_EXTENSIONS.iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(" "),
+            report.kernel_files.len(),
+            report.tracked_files
+        ),
+    }
+}
+
+fn item_line(item: &Item) -> String {
+    let mut s = String::new();
+    if let Some(owner) = &item.owner {
+        let _ = write!(s, "{}: ", paint(role::SLUG, owner));
+    }
+    let _ = write!(s, "{} — {}", item.subject, item.why);
+    if let Some(at) = &item.at {
+        let _ = write!(s, "  {}", paint(role::DIM, at));
+    }
+    s
+}
+
+pub fn human(matrix: &Matrix, report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} — {} ({}), {}",
+        paint(role::HEADING, "sota coverage"),
+        matrix.project.name,
+        matrix.display_name(),
+        report.today
+    );
+    let _ = writeln!(out, "population: {}\n", population_phrase(report));
+    let grade = report.grade();
+    let grade_style = if grade == 'A' {
+        role::REACHED
+    } else if report.hard_debt > 0 {
+        role::DEBT
+    } else {
+        role::NEXT
+    };
+    let _ = writeln!(
+        out,
+        "  grade {} · sota_debt {} · hard {} · {}\n",
+        paint(grade_style, &grade.to_string()),
+        report.sota_debt,
+        report.hard_debt,
+        Group::ALL
+            .iter()
+            .map(|g| format!("{} {}", g.name(), report.debt_of(*g)))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    );
+    for group in Group::ALL {
+        let _ = writeln!(out, "  {}", paint(role::HEADING, group.name()));
+        for k in report.kpis.iter().filter(|k| k.kpi.group() == group) {
+            let (mark, style) = if k.debt == 0 {
+                ("✓", role::REACHED)
+            } else {
+                ("✗", role::DEBT)
+            };
+            let _ = writeln!(
+                out,
+                "    {} {} {:>4}  {}  {}",
+                paint(style, mark),
+                cell(role::PLAIN, k.kpi.name(), 14),
+                k.debt,
+                cell(role::DIM, if k.kpi.hard() { "hard" } else { "soft" }, 4),
+                k.detail
+            );
+            for item in k.items.iter().take(ITEM_CAP) {
+                let _ = writeln!(out, "        {}", item_line(item));
+            }
+            if k.items.len() > ITEM_CAP {
+                let _ = writeln!(
+                    out,
+                    "        … and {} more (`--json` lists all)",
+                    k.items.len() - ITEM_CAP
+                );
+            }
+        }
+    }
+    if report.hard_debt > 0 {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            paint(role::DIM, "Hard debt fails `sota coverage --check`; fix the rows above in sota.toml (or the tree).")
+        );
+    }
+    out
+}
+
+#[derive(Serialize)]
+pub struct ItemJson<'a> {
+    pub owner: Option<&'a str>,
+    pub subject: &'a str,
+    pub why: &'a str,
+    pub at: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+pub struct KpiJson<'a> {
+    pub name: &'static str,
+    pub group: &'static str,
+    pub hard: bool,
+    pub description: &'static str,
+    pub debt: usize,
+    pub detail: &'a str,
+    pub items: Vec<ItemJson<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct PopulationJson<'a> {
+    /// "kernels" or "default-extensions".
+    pub source: &'static str,
+    /// The extensions used when `source` is "default-extensions".
+    pub extensions: Option<&'static [&'static str]>,
+    /// "git-index" or "walk".
+    pub tracked_from: &'static str,
+    pub tracked_files: usize,
+    pub kernel_files: &'a [String],
+    pub uncovered: &'a [String],
+}
+
+#[derive(Serialize)]
+pub struct DebtByGroup {
+    pub complete: usize,
+    pub honest: usize,
+    pub fresh: usize,
+}
+
+#[derive(Serialize)]
+pub struct CoverageJson<'a> {
+    pub schema: &'static str,
+    pub source: SourceJson,
+    /// The date freshness was judged against (`--today`, or the clock).
+    pub today: String,
+    pub sota_debt: usize,
+    pub hard_debt: usize,
+    pub grade: String,
+    pub debt_by_group: DebtByGroup,
+    pub population: PopulationJson<'a>,
+    pub kpis: Vec<KpiJson<'a>>,
+}
+
+pub fn json<'a>(matrix: &Matrix, report: &'a Report) -> CoverageJson<'a> {
+    CoverageJson {
+        schema: COVERAGE_SCHEMA,
+        source: SourceJson::of(matrix),
+        today: report.today.to_string(),
+        sota_debt: report.sota_debt,
+        hard_debt: report.hard_debt,
+        grade: report.grade().to_string(),
+        debt_by_group: DebtByGroup {
+            complete: report.debt_of(Group::Complete),
+            honest: report.debt_of(Group::Honest),
+            fresh: report.debt_of(Group::Fresh),
+        },
+        population: PopulationJson {
+            source: match report.population {
+                Population::Kernels => "kernels",
+                Population::DefaultExtensions => "default-extensions",
+            },
+            extensions: (report.population == Population::DefaultExtensions)
+                .then_some(DEFAULT_KERNEL_EXTENSIONS),
+            tracked_from: match report.tracked_from {
+                Tracked::GitIndex => "git-index",
+                Tracked::Walk => "walk",
+            },
+            tracked_files: report.tracked_files,
+            kernel_files: &report.kernel_files,
+            uncovered: &report.uncovered,
+        },
+        kpis: report
+            .kpis
+            .iter()
+            .map(|k| KpiJson {
+                name: k.kpi.name(),
+                group: k.kpi.group().name(),
+                hard: k.kpi.hard(),
+                description: k.kpi.describe(),
+                debt: k.debt,
+                detail: &k.detail,
+                items: k
+                    .items
+                    .iter()
+                    .map(|i| ItemJson {
+                        owner: i.owner.as_deref(),
+                        subject: &i.subject,
+                        why: &i.why,
+                        at: i.at.as_deref(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
