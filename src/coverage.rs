@@ -8,10 +8,9 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-use globset::{Candidate, GlobSet, GlobSetBuilder};
-
 use crate::index::OpIndex;
 use crate::matrix::{Anchor, Date, Located, Matrix, Route};
+use crate::paths::PathList;
 
 /// File extensions that make up the population without `[kernels]`.
 pub const DEFAULT_KERNEL_EXTENSIONS: &[&str] =
@@ -210,8 +209,8 @@ pub fn grade(debt: usize) -> char {
 
 /// Everything the scorecard needs besides the matrix.
 pub struct Input<'a> {
-    /// Tracked paths, root-relative, `/`-separated, as bytes.
-    pub tracked: &'a [Vec<u8>],
+    /// Tracked paths, root-relative, `/`-separated, sorted.
+    pub tracked: &'a PathList,
     pub tracked_from: Tracked,
     pub today: Date,
 }
@@ -288,7 +287,7 @@ pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
     );
 
     // ── honest: population, coverage, dead globs ───────────────────────
-    let (population, kernel_set) = population(matrix);
+    let (population, mut kernel_set) = population(matrix);
     let mut index = OpIndex::new(matrix).ok();
     let mut glob_hit: Vec<Vec<bool>> = matrix
         .ops
@@ -297,8 +296,7 @@ pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
         .collect();
     let mut kernel_files = Vec::new();
     let mut uncovered = Vec::new();
-    let mut scratch = Vec::new();
-    for path in input.tracked {
+    for path in input.tracked.iter() {
         let hits: &[(usize, usize)] = match index.as_mut() {
             Some(i) => i.all_hits(path),
             None => &[],
@@ -307,7 +305,7 @@ pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
             glob_hit[op][glob] = true;
         }
         let covered = !hits.is_empty();
-        if kernel_set.contains(path, &mut scratch) {
+        if kernel_set.contains(path) {
             let shown = String::from_utf8_lossy(path).into_owned();
             if !covered {
                 uncovered.push(shown.clone());
@@ -515,15 +513,18 @@ fn result(kpi: Kpi, items: Vec<Item>, of: String) -> KpiResult {
     }
 }
 
-/// The kernel population matcher: `[kernels]` include minus exclude, or the
-/// default extensions.
-enum KernelSet {
-    Globs { include: GlobSet, exclude: GlobSet },
+/// The kernel population matcher: `[kernels]` include minus exclude (each
+/// an index over its globs, like the ops'), or the default extensions.
+enum KernelSet<'m> {
+    Globs {
+        include: Box<OpIndex<'m>>,
+        exclude: Box<OpIndex<'m>>,
+    },
     Extensions,
 }
 
-impl KernelSet {
-    fn contains(&self, path: &[u8], scratch: &mut Vec<usize>) -> bool {
+impl KernelSet<'_> {
+    fn contains(&mut self, path: &[u8]) -> bool {
         match self {
             KernelSet::Extensions => {
                 let name = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
@@ -538,30 +539,23 @@ impl KernelSet {
                 }
             }
             KernelSet::Globs { include, exclude } => {
-                let p = bytes_path(path);
-                let c = Candidate::new(&p);
-                include.matches_candidate_into(&c, scratch);
-                !scratch.is_empty() && !exclude.is_match_candidate(&c)
+                !include.all_hits(path).is_empty() && exclude.all_hits(path).is_empty()
             }
         }
     }
 }
 
-fn population(matrix: &Matrix) -> (Population, KernelSet) {
+fn population(matrix: &Matrix) -> (Population, KernelSet<'_>) {
     match &matrix.kernels {
         Some(k) => {
-            let set = |globs: &[Located<crate::glob::FileGlob>]| {
-                let mut b = GlobSetBuilder::new();
-                for g in globs {
-                    b.add(g.value.globset_glob());
-                }
-                b.build().unwrap_or_else(|_| GlobSet::empty())
-            };
+            fn index(globs: &[Located<crate::glob::FileGlob>]) -> OpIndex<'_> {
+                OpIndex::from_globs(globs.iter().enumerate().map(|(i, g)| ((0, i), &g.value)))
+            }
             (
                 Population::Kernels,
                 KernelSet::Globs {
-                    include: set(&k.include),
-                    exclude: set(&k.exclude),
+                    include: Box::new(index(&k.include)),
+                    exclude: Box::new(index(&k.exclude)),
                 },
             )
         }
@@ -569,27 +563,15 @@ fn population(matrix: &Matrix) -> (Population, KernelSet) {
     }
 }
 
-fn bytes_path(bytes: &[u8]) -> std::path::PathBuf {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        std::path::PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
-    }
-    #[cfg(not(unix))]
-    {
-        std::path::PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
-    }
-}
-
 /// Existence and symbol checks against the tree, each file read once.
 struct FileCache<'a> {
     root: &'a Path,
-    tracked: &'a [Vec<u8>],
+    tracked: &'a PathList,
     texts: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<String>>>>,
 }
 
 impl<'a> FileCache<'a> {
-    fn new(root: &'a Path, tracked: &'a [Vec<u8>]) -> Self {
+    fn new(root: &'a Path, tracked: &'a PathList) -> Self {
         FileCache {
             root,
             tracked,
@@ -604,11 +586,7 @@ impl<'a> FileCache<'a> {
         if self.root.join(trimmed).exists() {
             return true;
         }
-        let needle = trimmed.as_bytes();
-        let i = self.tracked.partition_point(|p| p.as_slice() < needle);
-        self.tracked.get(i).is_some_and(|p| {
-            p.as_slice() == needle || (p.starts_with(needle) && p.get(needle.len()) == Some(&b'/'))
-        })
+        self.tracked.contains_file_or_dir(trimmed.as_bytes())
     }
 
     fn text(&self, path: &str) -> Option<std::rc::Rc<String>> {

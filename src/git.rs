@@ -207,8 +207,8 @@ pub struct PendingFiles {
 }
 
 impl PendingFiles {
-    /// The tracked paths, as git listed them (index order: sorted).
-    pub fn finish(self) -> Result<Vec<GitPath>, GitError> {
+    /// The tracked paths, as git listed them.
+    pub fn finish(self) -> Result<crate::paths::PathList, GitError> {
         let out = self.child.wait_with_output().map_err(GitError::Io)?;
         if !out.status.success() {
             let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -221,12 +221,7 @@ impl PendingFiles {
                 },
             });
         }
-        Ok(out
-            .stdout
-            .split(|&b| b == 0)
-            .filter(|p| !p.is_empty())
-            .map(GitPath::from_bytes)
-            .collect())
+        Ok(crate::paths::PathList::from_nul_separated(out.stdout))
     }
 }
 

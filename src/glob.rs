@@ -107,6 +107,12 @@ fn build(translated: &str) -> Result<globset::Glob, globset::Error> {
         .build()
 }
 
+/// A glob fragment (a file-name tail of a validated glob) built with the
+/// same options, for the index.
+pub(crate) fn build_for_index(text: &str) -> Result<globset::Glob, globset::Error> {
+    build(text)
+}
+
 /// Whether a glob is in the plain subset globset always accepts: no
 /// character classes, braces balanced and not nested, no dangling `\`.
 fn is_plain(glob: &str) -> bool {

@@ -34,6 +34,7 @@ pub mod lookup;
 pub mod matrix;
 pub mod milestones;
 pub mod output;
+pub mod paths;
 mod suggest;
 pub mod trailer;
 pub mod write;

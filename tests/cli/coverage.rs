@@ -133,7 +133,12 @@ fn a_clean_matrix_has_no_debt_and_grade_a() {
 }
 
 /// (KPI, matrix, an extra tracked file, what the item says).
-type Case = (&'static str, String, Option<(&'static str, &'static str)>, &'static str);
+type Case = (
+    &'static str,
+    String,
+    Option<(&'static str, &'static str)>,
+    &'static str,
+);
 
 /// Each defect, made in turn, shows up as exactly its KPI.
 #[test]
