@@ -287,32 +287,11 @@ pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
     );
 
     // ── honest: population, coverage, dead globs ───────────────────────
-    let (population, mut kernel_set) = population(matrix);
-    let mut index = OpIndex::new(matrix).ok();
-    let mut glob_hit: Vec<Vec<bool>> = matrix
-        .ops
-        .iter()
-        .map(|op| vec![false; op.files.len()])
-        .collect();
-    let mut kernel_files = Vec::new();
-    let mut uncovered = Vec::new();
-    for path in input.tracked.iter() {
-        let hits: &[(usize, usize)] = match index.as_mut() {
-            Some(i) => i.all_hits(path),
-            None => &[],
-        };
-        for &(op, glob) in hits {
-            glob_hit[op][glob] = true;
-        }
-        let covered = !hits.is_empty();
-        if kernel_set.contains(path) {
-            let shown = String::from_utf8_lossy(path).into_owned();
-            if !covered {
-                uncovered.push(shown.clone());
-            }
-            kernel_files.push(shown);
-        }
-    }
+    let population = population_kind(matrix);
+    let scan = scan_tree(matrix, input.tracked);
+    let glob_hit = scan.glob_hit;
+    let mut kernel_files = scan.kernel_files;
+    let mut uncovered = scan.uncovered;
     kernel_files.sort();
     uncovered.sort();
     let coverage_items: Vec<Item> = uncovered
@@ -510,6 +489,103 @@ fn result(kpi: Kpi, items: Vec<Item>, of: String) -> KpiResult {
         debt,
         detail: format!("{debt} {of}"),
         items,
+    }
+}
+
+/// What one pass over the tracked files finds.
+struct Scan {
+    /// Per op, per glob: matched some tracked file.
+    glob_hit: Vec<Vec<bool>>,
+    kernel_files: Vec<String>,
+    uncovered: Vec<String>,
+}
+
+/// Match every tracked path against the op index and the population. Large
+/// trees are split across the available cores, each with its own index
+/// (their lazy caches are per thread); results merge in path order.
+fn scan_tree(matrix: &Matrix, tracked: &PathList) -> Scan {
+    const PER_THREAD: usize = 20_000;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(tracked.len().div_ceil(PER_THREAD))
+        .max(1);
+    let chunk = tracked.len().div_ceil(threads).max(1);
+    let ranges: Vec<std::ops::Range<usize>> = (0..threads)
+        .map(|t| (t * chunk).min(tracked.len())..((t + 1) * chunk).min(tracked.len()))
+        .collect();
+    let parts: Vec<Scan> = if threads == 1 {
+        vec![scan_range(matrix, tracked, 0..tracked.len())]
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = ranges
+                .into_iter()
+                .map(|r| s.spawn(move || scan_range(matrix, tracked, r)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("scan thread"))
+                .collect()
+        })
+    };
+    let mut merged = Scan {
+        glob_hit: matrix
+            .ops
+            .iter()
+            .map(|op| vec![false; op.files.len()])
+            .collect(),
+        kernel_files: Vec::new(),
+        uncovered: Vec::new(),
+    };
+    for part in parts {
+        for (all, some) in merged.glob_hit.iter_mut().zip(part.glob_hit) {
+            for (a, b) in all.iter_mut().zip(some) {
+                *a |= b;
+            }
+        }
+        merged.kernel_files.extend(part.kernel_files);
+        merged.uncovered.extend(part.uncovered);
+    }
+    merged
+}
+
+fn scan_range(matrix: &Matrix, tracked: &PathList, range: std::ops::Range<usize>) -> Scan {
+    let mut kernel_set = population(matrix).1;
+    let mut index = OpIndex::new(matrix).ok();
+    let mut scan = Scan {
+        glob_hit: matrix
+            .ops
+            .iter()
+            .map(|op| vec![false; op.files.len()])
+            .collect(),
+        kernel_files: Vec::new(),
+        uncovered: Vec::new(),
+    };
+    for i in range {
+        let path = tracked.get(i);
+        let hits: &[(usize, usize)] = match index.as_mut() {
+            Some(idx) => idx.all_hits(path),
+            None => &[],
+        };
+        for &(op, glob) in hits {
+            scan.glob_hit[op][glob] = true;
+        }
+        let covered = !hits.is_empty();
+        if kernel_set.contains(path) {
+            let shown = String::from_utf8_lossy(path).into_owned();
+            if !covered {
+                scan.uncovered.push(shown.clone());
+            }
+            scan.kernel_files.push(shown);
+        }
+    }
+    scan
+}
+
+fn population_kind(matrix: &Matrix) -> Population {
+    if matrix.kernels.is_some() {
+        Population::Kernels
+    } else {
+        Population::DefaultExtensions
     }
 }
 
