@@ -27,15 +27,18 @@ pub(super) fn run(
         ));
         return Ok(Outcome::Refused);
     };
-    // List the index while the matrix loads (they overlap on two cores).
+    // Read the index while the matrix loads (they overlap on two cores):
+    // in-process when the index is a plain one, else through `git ls-files`.
     let guess_root = absolute(path.parent().unwrap_or(Path::new(".")), &cwd);
-    let pending = Git::new(&guess_root).spawn_ls_files();
+    let reader = std::thread::spawn({
+        let dir = guess_root.clone();
+        move || list_tracked(&dir)
+    });
     let matrix = Matrix::load(path).map_err(Failure::Matrix)?;
     let root = absolute(&matrix.root, &cwd);
-    let listed = match pending {
-        Ok(p) if same_dir(&guess_root, &root) => p.finish(),
-        Ok(_) => Git::new(&root).spawn_ls_files().and_then(|p| p.finish()),
-        Err(e) => Err(e),
+    let listed = match reader.join() {
+        Ok(listed) if same_dir(&guess_root, &root) => listed,
+        _ => list_tracked(&root),
     };
     let (tracked, tracked_from): (PathList, Tracked) = match listed {
         Ok(paths) => (paths, Tracked::GitIndex),
@@ -70,6 +73,21 @@ pub(super) fn run(
     // The process ends here: skip freeing 100,000 paths one by one.
     std::mem::forget((report, tracked, matrix));
     Ok(outcome)
+}
+
+/// The paths in the index under `dir`, relative to it.
+fn list_tracked(dir: &Path) -> Result<PathList, GitError> {
+    let git = Git::new(dir);
+    let loc = git.index_location()?;
+    if let Ok(bytes) = std::fs::read(&loc.index) {
+        if let Some(list) = sota::index_file::read_paths(&bytes, loc.hash_len, &loc.prefix) {
+            return Ok(list);
+        }
+    } else if !loc.index.exists() {
+        // A repository with nothing staged yet has no index file.
+        return Ok(PathList::default());
+    }
+    git.spawn_ls_files()?.finish()
 }
 
 /// Today's date (UTC) from the system clock.

@@ -200,6 +200,15 @@ impl PendingStaged {
     }
 }
 
+/// See [`Git::index_location`].
+#[derive(Clone, Debug)]
+pub struct IndexLocation {
+    pub index: PathBuf,
+    pub hash_len: usize,
+    /// e.g. `sub/dir/`, or empty at the top of the work tree.
+    pub prefix: Vec<u8>,
+}
+
 /// A running `git ls-files -z`.
 pub struct PendingFiles {
     child: std::process::Child,
@@ -309,6 +318,33 @@ impl Git {
         Ok(PendingFiles {
             child,
             dir: self.dir.clone(),
+        })
+    }
+
+    /// Where the index file is (honouring worktrees and `GIT_INDEX_FILE`),
+    /// the hash length in bytes, and this directory's path prefix inside
+    /// the work tree — what reading the index in-process needs.
+    pub fn index_location(&self) -> Result<IndexLocation, GitError> {
+        let out = self.output(&[
+            "rev-parse",
+            "--path-format=absolute",
+            "--git-path",
+            "index",
+            "--show-object-format",
+            "--show-prefix",
+        ])?;
+        let text = String::from_utf8_lossy(&out);
+        let mut lines = text.lines();
+        let index = PathBuf::from(lines.next().unwrap_or_default());
+        let hash_len = match lines.next().unwrap_or("sha1") {
+            "sha256" => 32,
+            _ => 20,
+        };
+        let prefix = lines.next().unwrap_or("").as_bytes().to_vec();
+        Ok(IndexLocation {
+            index,
+            hash_len,
+            prefix,
         })
     }
 

@@ -30,6 +30,7 @@ pub mod git;
 pub mod glob;
 pub mod hooks;
 pub mod index;
+pub mod index_file;
 pub mod lookup;
 pub mod matrix;
 pub mod milestones;

@@ -31,6 +31,17 @@ impl PathList {
         }
     }
 
+    /// From a buffer and the (start, end) span of each path in it; sorted
+    /// and deduplicated if needed.
+    pub fn from_spans(bytes: Vec<u8>, spans: Vec<(usize, usize)>) -> PathList {
+        let list = PathList { bytes, spans };
+        if list.is_sorted() {
+            list.dedup()
+        } else {
+            PathList::from_paths(list.iter().map(<[u8]>::to_vec).collect())
+        }
+    }
+
     /// From separate paths (sorted and deduplicated here).
     pub fn from_paths(mut paths: Vec<Vec<u8>>) -> PathList {
         paths.sort_unstable();

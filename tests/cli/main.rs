@@ -9,5 +9,6 @@ mod discovery;
 mod fak_example;
 mod gate;
 mod hooks;
+mod index_file;
 mod lookup;
 mod malformed;
