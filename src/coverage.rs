@@ -548,9 +548,35 @@ fn scan_tree(matrix: &Matrix, tracked: &PathList) -> Scan {
     merged
 }
 
+/// Owner ids of the `[kernels]` globs in the combined index (op owners are
+/// op indices, all smaller).
+const INCLUDE: usize = usize::MAX - 1;
+const EXCLUDE: usize = usize::MAX;
+
 fn scan_range(matrix: &Matrix, tracked: &PathList, range: std::ops::Range<usize>) -> Scan {
-    let mut kernel_set = population(matrix).1;
-    let mut index = OpIndex::new(matrix).ok();
+    // One index answers both questions per path: which op globs match, and
+    // whether the path is in the [kernels] population.
+    let ops = matrix.ops.iter().enumerate().flat_map(|(op_i, op)| {
+        op.files
+            .iter()
+            .enumerate()
+            .map(move |(glob_i, g)| ((op_i, glob_i), &g.value))
+    });
+    let kernels = matrix.kernels.iter().flat_map(|k| {
+        let inc = k
+            .include
+            .iter()
+            .enumerate()
+            .map(|(i, g)| ((INCLUDE, i), &g.value));
+        let exc = k
+            .exclude
+            .iter()
+            .enumerate()
+            .map(|(i, g)| ((EXCLUDE, i), &g.value));
+        inc.chain(exc)
+    });
+    let mut index = OpIndex::from_globs(ops.chain(kernels));
+    let by_extension = matrix.kernels.is_none();
     let mut scan = Scan {
         glob_hit: matrix
             .ops
@@ -562,15 +588,23 @@ fn scan_range(matrix: &Matrix, tracked: &PathList, range: std::ops::Range<usize>
     };
     for i in range {
         let path = tracked.get(i);
-        let hits: &[(usize, usize)] = match index.as_mut() {
-            Some(idx) => idx.all_hits(path),
-            None => &[],
-        };
-        for &(op, glob) in hits {
-            scan.glob_hit[op][glob] = true;
+        let (mut covered, mut included, mut excluded) = (false, false, false);
+        for &(owner, glob) in index.all_hits(path) {
+            match owner {
+                INCLUDE => included = true,
+                EXCLUDE => excluded = true,
+                op => {
+                    scan.glob_hit[op][glob] = true;
+                    covered = true;
+                }
+            }
         }
-        let covered = !hits.is_empty();
-        if kernel_set.contains(path) {
+        let kernel = if by_extension {
+            has_kernel_extension(path)
+        } else {
+            included && !excluded
+        };
+        if kernel {
             let shown = String::from_utf8_lossy(path).into_owned();
             if !covered {
                 scan.uncovered.push(shown.clone());
@@ -581,61 +615,21 @@ fn scan_range(matrix: &Matrix, tracked: &PathList, range: std::ops::Range<usize>
     scan
 }
 
+fn has_kernel_extension(path: &[u8]) -> bool {
+    let name = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
+    match name.iter().rposition(|&b| b == b'.') {
+        Some(dot) if dot > 0 => DEFAULT_KERNEL_EXTENSIONS
+            .iter()
+            .any(|e| e.as_bytes() == &name[dot + 1..]),
+        _ => false,
+    }
+}
+
 fn population_kind(matrix: &Matrix) -> Population {
     if matrix.kernels.is_some() {
         Population::Kernels
     } else {
         Population::DefaultExtensions
-    }
-}
-
-/// The kernel population matcher: `[kernels]` include minus exclude (each
-/// an index over its globs, like the ops'), or the default extensions.
-enum KernelSet<'m> {
-    Globs {
-        include: Box<OpIndex<'m>>,
-        exclude: Box<OpIndex<'m>>,
-    },
-    Extensions,
-}
-
-impl KernelSet<'_> {
-    fn contains(&mut self, path: &[u8]) -> bool {
-        match self {
-            KernelSet::Extensions => {
-                let name = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
-                match name.iter().rposition(|&b| b == b'.') {
-                    Some(dot) if dot > 0 => {
-                        let ext = &name[dot + 1..];
-                        DEFAULT_KERNEL_EXTENSIONS
-                            .iter()
-                            .any(|e| e.as_bytes() == ext)
-                    }
-                    _ => false,
-                }
-            }
-            KernelSet::Globs { include, exclude } => {
-                !include.all_hits(path).is_empty() && exclude.all_hits(path).is_empty()
-            }
-        }
-    }
-}
-
-fn population(matrix: &Matrix) -> (Population, KernelSet<'_>) {
-    match &matrix.kernels {
-        Some(k) => {
-            fn index(globs: &[Located<crate::glob::FileGlob>]) -> OpIndex<'_> {
-                OpIndex::from_globs(globs.iter().enumerate().map(|(i, g)| ((0, i), &g.value)))
-            }
-            (
-                Population::Kernels,
-                KernelSet::Globs {
-                    include: Box::new(index(&k.include)),
-                    exclude: Box::new(index(&k.exclude)),
-                },
-            )
-        }
-        None => (Population::DefaultExtensions, KernelSet::Extensions),
     }
 }
 
