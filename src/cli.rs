@@ -147,6 +147,20 @@ mod gate_cmd;
 #[path = "cli_coverage.rs"]
 mod coverage_cmd;
 
+/// `path` made absolute against `cwd`.
+fn absolute(path: &std::path::Path, cwd: &std::path::Path) -> PathBuf {
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    }
+}
+
+/// Whether two paths name the same directory.
+fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
+    a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
+}
+
 fn parse_date(s: &str) -> Result<sota::matrix::Date, String> {
     sota::matrix::Date::parse(s)
         .ok_or_else(|| format!("`{s}` is not a date: write YYYY-MM-DD, e.g. 2026-06-26"))

@@ -9,7 +9,7 @@ use sota::matrix::{self, Date, Matrix};
 use sota::output::{coverage as render, json};
 use sota::paths::PathList;
 
-use super::{err, out, Failure, Outcome};
+use super::{absolute, err, out, same_dir, Failure, Outcome};
 
 pub(super) fn run(
     flag: Option<&Path>,
@@ -121,16 +121,4 @@ fn walk(root: &Path) -> PathList {
         out.push(parts.join("/").into_bytes());
     }
     PathList::from_paths(out)
-}
-
-fn same_dir(a: &Path, b: &Path) -> bool {
-    a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
-}
-
-fn absolute(path: &Path, cwd: &Path) -> PathBuf {
-    if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        cwd.join(path)
-    }
 }

@@ -12,7 +12,7 @@ use sota::matrix::{self, Found, LoadError, Matrix};
 use sota::output::{gate as render, json};
 use sota::OpIndex;
 
-use super::{err, out, Failure, GateArgs, GateFormat, HookAction, Outcome};
+use super::{absolute, err, out, same_dir, Failure, GateArgs, GateFormat, HookAction, Outcome};
 
 /// Print a one-line warning and let the commit through.
 fn skip(why: &str) -> Result<Outcome, Failure> {
@@ -210,18 +210,6 @@ fn repo_prefix(git: &Git) -> String {
             format!("{}/", rel.to_string_lossy().replace('\\', "/"))
         }
         _ => String::new(),
-    }
-}
-
-fn same_dir(a: &Path, b: &Path) -> bool {
-    a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
-}
-
-fn absolute(path: &Path, cwd: &Path) -> PathBuf {
-    if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        cwd.join(path)
     }
 }
 

@@ -500,6 +500,20 @@ struct Scan {
     uncovered: Vec<String>,
 }
 
+impl Scan {
+    fn empty(matrix: &Matrix) -> Scan {
+        Scan {
+            glob_hit: matrix
+                .ops
+                .iter()
+                .map(|op| vec![false; op.files.len()])
+                .collect(),
+            kernel_files: Vec::new(),
+            uncovered: Vec::new(),
+        }
+    }
+}
+
 /// Match every tracked path against the op index and the population. Large
 /// trees are split across the available cores, each with its own index
 /// (their lazy caches are per thread); results merge in path order.
@@ -527,15 +541,7 @@ fn scan_tree(matrix: &Matrix, tracked: &PathList) -> Scan {
                 .collect()
         })
     };
-    let mut merged = Scan {
-        glob_hit: matrix
-            .ops
-            .iter()
-            .map(|op| vec![false; op.files.len()])
-            .collect(),
-        kernel_files: Vec::new(),
-        uncovered: Vec::new(),
-    };
+    let mut merged = Scan::empty(matrix);
     for part in parts {
         for (all, some) in merged.glob_hit.iter_mut().zip(part.glob_hit) {
             for (a, b) in all.iter_mut().zip(some) {
@@ -577,15 +583,7 @@ fn scan_range(matrix: &Matrix, tracked: &PathList, range: std::ops::Range<usize>
     });
     let mut index = OpIndex::from_globs(ops.chain(kernels));
     let by_extension = matrix.kernels.is_none();
-    let mut scan = Scan {
-        glob_hit: matrix
-            .ops
-            .iter()
-            .map(|op| vec![false; op.files.len()])
-            .collect(),
-        kernel_files: Vec::new(),
-        uncovered: Vec::new(),
-    };
+    let mut scan = Scan::empty(matrix);
     for i in range {
         let path = tracked.get(i);
         let (mut covered, mut included, mut excluded) = (false, false, false);
