@@ -82,6 +82,14 @@ enum Command {
         #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
         today: Option<sota::matrix::Date>,
     },
+    /// Rewrite the sota:matrix and sota:milestones regions of a Markdown file from the matrix
+    Render {
+        /// The Markdown file with `<!-- sota:matrix -->` … `<!-- /sota:matrix -->` and/or `<!-- sota:milestones -->` … `<!-- /sota:milestones -->`
+        file: PathBuf,
+        /// Change nothing; exit 1 and print the difference when the file is stale (for CI)
+        #[arg(long)]
+        check: bool,
+    },
     /// Install or remove the git hooks that run the gate
     Hook {
         #[command(subcommand)]
@@ -261,6 +269,7 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
         }
         Some(Command::List) => list(&ctx),
         Some(Command::Milestones { axis }) => milestones(&ctx, axis.as_deref()),
+        Some(Command::Render { file, check }) => render(&ctx, &file, check),
         None if cli.query.is_empty() => list(&ctx),
         None => lookup(&ctx, &cli.query.join(" ")),
     }
@@ -334,6 +343,70 @@ fn milestones(ctx: &Context, axis: Option<&str>) -> Result<Outcome, Failure> {
         }
     }
     Ok(Outcome::Done)
+}
+
+fn render(ctx: &Context, file: &std::path::Path, check: bool) -> Result<Outcome, Failure> {
+    let shown = file.display();
+    let text = match std::fs::read(file).map(String::from_utf8) {
+        Ok(Ok(text)) => text,
+        Ok(Err(_)) => {
+            err(&format!("sota render: {shown} is not UTF-8 text"));
+            return Ok(Outcome::Refused);
+        }
+        Err(e) => {
+            err(&format!("sota render: cannot read {shown}: {e}"));
+            return Ok(Outcome::Refused);
+        }
+    };
+    let rendered = match sota::render::render(&text, &ctx.matrix) {
+        Ok(r) => r,
+        Err(e) => {
+            err(&format!("sota render: {shown}:{}: {}", e.line, e.message));
+            return Ok(Outcome::Refused);
+        }
+    };
+    if rendered.changes.is_empty() {
+        if !check {
+            out(&format!("{shown} is up to date\n"))?;
+        }
+        return Ok(Outcome::Done);
+    }
+    if check {
+        let mut diff = String::new();
+        for c in &rendered.changes {
+            diff.push_str(&format!(
+                "--- {shown} (sota:{} region, line {})\n",
+                region_name(c.region),
+                c.line
+            ));
+            for l in c.old.lines() {
+                diff.push_str(&format!("-{l}\n"));
+            }
+            for l in c.new.lines() {
+                diff.push_str(&format!("+{l}\n"));
+            }
+        }
+        out(&diff)?;
+        err(&format!(
+            "sota render: {shown} is stale; run `sota render {shown}`"
+        ));
+        return Ok(Outcome::NothingFound);
+    }
+    sota::write::atomic(file, rendered.text.as_bytes(), None)?;
+    let regions: Vec<String> = rendered
+        .changes
+        .iter()
+        .map(|c| format!("{} (line {})", region_name(c.region), c.line))
+        .collect();
+    out(&format!("rendered {shown}: {}\n", regions.join(", ")))?;
+    Ok(Outcome::Done)
+}
+
+fn region_name(r: sota::render::Region) -> &'static str {
+    match r {
+        sota::render::Region::Matrix => "matrix",
+        sota::render::Region::Milestones => "milestones",
+    }
 }
 
 fn sota_suggest<'a>(input: &str, candidates: &[&'a str]) -> Vec<&'a str> {

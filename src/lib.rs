@@ -36,6 +36,7 @@ pub mod matrix;
 pub mod milestones;
 pub mod output;
 pub mod paths;
+pub mod render;
 mod suggest;
 pub mod trailer;
 pub mod write;

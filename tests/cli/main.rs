@@ -12,3 +12,4 @@ mod hooks;
 mod index_file;
 mod lookup;
 mod malformed;
+mod render;
