@@ -82,6 +82,20 @@ enum Command {
         #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
         today: Option<sota::matrix::Date>,
     },
+    /// Trailer audit over history: which kernel commits carried a valid Prior-art trailer
+    Audit {
+        /// Revision range (default: everything reachable from HEAD)
+        range: Option<String>,
+        /// Only commits more recent than this date (as git log --since)
+        #[arg(long, value_name = "DATE")]
+        since: Option<String>,
+        /// At most this many commits
+        #[arg(long, value_name = "N")]
+        max_count: Option<usize>,
+        /// Follow only the first parent of merges
+        #[arg(long)]
+        first_parent: bool,
+    },
     /// Rewrite the sota:matrix and sota:milestones regions of a Markdown file from the matrix
     Render {
         /// The Markdown file with `<!-- sota:matrix -->` … `<!-- /sota:matrix -->` and/or `<!-- sota:milestones -->` … `<!-- /sota:milestones -->`
@@ -154,6 +168,9 @@ mod gate_cmd;
 
 #[path = "cli_coverage.rs"]
 mod coverage_cmd;
+
+#[path = "cli_audit.rs"]
+mod audit_cmd;
 
 /// `path` made absolute against `cwd`.
 fn absolute(path: &std::path::Path, cwd: &std::path::Path) -> PathBuf {
@@ -238,6 +255,23 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
         }
         Some(Command::Gate(args)) => return gate_cmd::run(cli.matrix.as_deref(), cli.json, args),
         Some(Command::Hook { action }) => return gate_cmd::hook(action),
+        Some(Command::Audit {
+            range,
+            since,
+            max_count,
+            first_parent,
+        }) => {
+            return audit_cmd::run(
+                cli.matrix.as_deref(),
+                cli.json,
+                audit_cmd::AuditArgs {
+                    range: range.as_deref(),
+                    since: since.as_deref(),
+                    max_count: *max_count,
+                    first_parent: *first_parent,
+                },
+            )
+        }
         Some(Command::Coverage { check, today }) => {
             return coverage_cmd::run(cli.matrix.as_deref(), cli.json, *check, *today)
         }
@@ -263,7 +297,11 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
     };
     match cli.command {
         Some(
-            Command::Schema | Command::Gate(_) | Command::Hook { .. } | Command::Coverage { .. },
+            Command::Schema
+            | Command::Gate(_)
+            | Command::Hook { .. }
+            | Command::Coverage { .. }
+            | Command::Audit { .. },
         ) => {
             unreachable!("handled above")
         }

@@ -99,6 +99,8 @@ pub struct Staged {
 #[derive(Debug, Clone)]
 pub struct Commit {
     pub hash: String,
+    /// Author date, YYYY-MM-DD.
+    pub date: String,
     pub subject: String,
     /// The whole raw message (subject, blank line, body).
     pub message: String,
@@ -352,10 +354,22 @@ impl Git {
     /// takes), newest first, with the files it touched (`--no-renames`;
     /// merges touch none) relative to this directory.
     pub fn commits(&self, range: &str, extra: &[&str]) -> Result<Vec<Commit>, GitError> {
-        // Records: RS hash US raw-message US git-trailers US, then the -z
-        // name list.
-        let format =
-            "--format=%x1e%H%x1f%B%x1f%(trailers:key=Prior-art,valueonly,separator=%x1d)%x1f";
+        let mut commits = Vec::new();
+        self.for_each_commit(range, extra, |c| commits.push(c))?;
+        Ok(commits)
+    }
+
+    /// As [`Git::commits`], streamed: `each` sees every commit as git
+    /// prints it (for progress on long histories).
+    pub fn for_each_commit(
+        &self,
+        range: &str,
+        extra: &[&str],
+        mut each: impl FnMut(Commit),
+    ) -> Result<(), GitError> {
+        // Records: RS hash US author-date US raw-message US git-trailers US,
+        // then the -z name list.
+        let format = "--format=%x1e%H%x1f%as%x1f%B%x1f%(trailers:key=Prior-art,valueonly,separator=%x1d)%x1f";
         let mut args = vec![
             "log",
             "--no-renames",
@@ -366,35 +380,57 @@ impl Git {
             format,
         ];
         args.extend_from_slice(extra);
+        // Merges touch no files (SPEC 3.10), even under --first-parent,
+        // which would otherwise diff them against their first parent.
+        args.push("--diff-merges=off");
+        args.push(range);
+        args.push("--");
+        let mut child = self
+            .command(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(spawn_error)?;
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut reader = BufReader::with_capacity(1 << 16, stdout);
+        let mut record = Vec::new();
+        loop {
+            record.clear();
+            let n = reader.read_until(0x1e, &mut record).map_err(GitError::Io)?;
+            if n == 0 {
+                break;
+            }
+            if record.last() == Some(&0x1e) {
+                record.pop();
+            }
+            if let Some(c) = parse_commit(&record) {
+                each(c);
+            }
+        }
+        let out = child.wait_with_output().map_err(GitError::Io)?;
+        if !out.status.success() {
+            return Err(GitError::Failed {
+                args: args.join(" "),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            });
+        }
+        Ok(())
+    }
+
+    /// How many commits a range holds (`git rev-list --count`).
+    pub fn count_commits(&self, range: &str, extra: &[&str]) -> Result<usize, GitError> {
+        let mut args = vec!["rev-list", "--count"];
+        args.extend_from_slice(extra);
         args.push(range);
         args.push("--");
         let out = self.output(&args)?;
-        let mut commits = Vec::new();
-        for record in out.split(|&b| b == 0x1e).filter(|r| !r.is_empty()) {
-            let mut parts = record.splitn(4, |&b| b == 0x1f);
-            let hash = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
-            let message = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
-            let trailers = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
-            let names = parts.next().unwrap_or_default();
-            let paths = names
-                .split(|&b| b == 0)
-                .map(|p| p.strip_prefix(b"\n").unwrap_or(p))
-                .filter(|p| !p.is_empty())
-                .map(GitPath::from_bytes)
-                .collect();
-            commits.push(Commit {
-                subject: message.lines().next().unwrap_or("").to_owned(),
-                hash,
-                message,
-                git_trailers: trailers
-                    .split('\u{1d}')
-                    .map(|t| t.trim().to_owned())
-                    .filter(|t| !t.is_empty())
-                    .collect(),
-                paths,
-            });
-        }
-        Ok(commits)
+        Ok(String::from_utf8_lossy(&out).trim().parse().unwrap_or(0))
+    }
+
+    /// Whether HEAD exists (a repository with no commits yet has none).
+    pub fn has_commits(&self) -> bool {
+        self.output(&["rev-parse", "--verify", "--quiet", "HEAD"])
+            .is_ok()
     }
 
     /// `Prior-art` values that `git interpret-trailers --parse` finds in a
@@ -471,6 +507,36 @@ impl Git {
             .map(|o| o.starts_with(b"true"))
             .unwrap_or(false)
     }
+}
+
+fn parse_commit(record: &[u8]) -> Option<Commit> {
+    if record.is_empty() {
+        return None;
+    }
+    let mut parts = record.splitn(5, |&b| b == 0x1f);
+    let hash = String::from_utf8_lossy(parts.next()?).into_owned();
+    let date = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
+    let message = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
+    let trailers = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
+    let names = parts.next().unwrap_or_default();
+    let paths = names
+        .split(|&b| b == 0)
+        .map(|p| p.strip_prefix(b"\n").unwrap_or(p))
+        .filter(|p| !p.is_empty())
+        .map(GitPath::from_bytes)
+        .collect();
+    Some(Commit {
+        subject: message.lines().next().unwrap_or("").to_owned(),
+        hash: hash.trim().to_owned(),
+        date,
+        message,
+        git_trailers: trailers
+            .split('\u{1d}')
+            .map(|t| t.trim().to_owned())
+            .filter(|t| !t.is_empty())
+            .collect(),
+        paths,
+    })
 }
 
 fn spawn_error(e: std::io::Error) -> GitError {

@@ -23,6 +23,7 @@
 //! assert_eq!(matrix.ops[hits[0].op].slug.value, "fused-attention");
 //! ```
 
+pub mod audit;
 pub mod catalog;
 pub mod coverage;
 pub mod gate;

@@ -3,6 +3,7 @@
 //! prints through `anstream`, which strips them when stdout is not a
 //! terminal or `NO_COLOR` is set — colour is decided once, there.
 
+pub mod audit;
 pub mod coverage;
 pub mod gate;
 pub mod json;

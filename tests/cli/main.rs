@@ -3,6 +3,7 @@
 
 mod harness;
 
+mod audit;
 mod catalog;
 mod coverage;
 mod discovery;

@@ -1,0 +1,230 @@
+//! The trailer audit (SPEC 3.5): over history, which commits touched a
+//! matched file, which carried a valid `Prior-art:` trailer, which a
+//! placeholder, which none — overall, per op and by month. Pure: commits
+//! come in (from `git.rs`), a report goes out; trailer rules are
+//! `trailer.rs`'s, the same the gate uses.
+
+use std::collections::BTreeMap;
+
+use crate::git::Commit;
+use crate::index::OpIndex;
+use crate::matrix::Matrix;
+use crate::trailer::{self, Stamp};
+
+/// One commit that touched a file some op's `files` match.
+#[derive(Clone, Debug)]
+pub struct Audited {
+    pub hash: String,
+    pub date: String,
+    pub subject: String,
+    /// Slugs of the ops touched, sorted.
+    pub ops: Vec<String>,
+    /// The matched paths.
+    pub paths: Vec<String>,
+    pub stamp: Stamp,
+    /// `Prior-art` values as git's own trailer parser sees them.
+    pub git_trailers: Vec<String>,
+}
+
+/// Counts for one op or one month.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub commits: usize,
+    pub stamped: usize,
+    pub placeholder: usize,
+    pub missing: usize,
+}
+
+impl Tally {
+    fn add(&mut self, stamp: &Stamp) {
+        self.commits += 1;
+        match stamp {
+            Stamp::Valid(_) => self.stamped += 1,
+            Stamp::Placeholder(_) => self.placeholder += 1,
+            Stamp::Missing => self.missing += 1,
+        }
+    }
+
+    /// Stamped share, 0.0–1.0 (1.0 when there is nothing to stamp).
+    pub fn compliance(&self) -> f64 {
+        if self.commits == 0 {
+            1.0
+        } else {
+            self.stamped as f64 / self.commits as f64
+        }
+    }
+}
+
+/// The audit.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Commits read from history.
+    pub scanned: usize,
+    /// The kernel-touching commits, newest first.
+    pub commits: Vec<Audited>,
+    pub overall: Tally,
+    /// Per op slug, sorted by slug.
+    pub per_op: BTreeMap<String, Tally>,
+    /// Per `YYYY-MM` of the author date, oldest first.
+    pub by_month: BTreeMap<String, Tally>,
+}
+
+impl Report {
+    /// The most recent commits without a valid trailer, newest first.
+    pub fn recent_unstamped(&self, n: usize) -> Vec<&Audited> {
+        self.commits
+            .iter()
+            .filter(|c| !c.stamp.is_valid())
+            .take(n)
+            .collect()
+    }
+}
+
+/// Incremental audit: feed commits in history order (newest first).
+pub struct Auditor<'m> {
+    matrix: &'m Matrix,
+    index: OpIndex<'m>,
+    comment: String,
+    report: Report,
+}
+
+impl<'m> Auditor<'m> {
+    pub fn new(matrix: &'m Matrix, comment: &str) -> Self {
+        Auditor {
+            matrix,
+            index: OpIndex::new(matrix).unwrap_or_else(|_| OpIndex::from_globs(std::iter::empty())),
+            comment: comment.to_owned(),
+            report: Report::default(),
+        }
+    }
+
+    pub fn add(&mut self, commit: Commit) {
+        self.report.scanned += 1;
+        let mut ops: Vec<&str> = Vec::new();
+        let mut paths = Vec::new();
+        for p in &commit.paths {
+            let hits = self.index.matches_bytes(p.as_bytes());
+            if !hits.is_empty() {
+                paths.push(p.display());
+            }
+            for m in hits {
+                let slug = self.matrix.ops[m.op].slug.value.as_str();
+                if !ops.contains(&slug) {
+                    ops.push(slug);
+                }
+            }
+        }
+        if ops.is_empty() {
+            return;
+        }
+        ops.sort_unstable();
+        let stamp = trailer::stamp(&commit.message, &self.comment);
+        self.report.overall.add(&stamp);
+        for slug in &ops {
+            self.report
+                .per_op
+                .entry((*slug).to_owned())
+                .or_default()
+                .add(&stamp);
+        }
+        let month = commit.date.get(..7).unwrap_or("unknown").to_owned();
+        self.report.by_month.entry(month).or_default().add(&stamp);
+        self.report.commits.push(Audited {
+            hash: commit.hash,
+            date: commit.date,
+            subject: commit.subject,
+            ops: ops.into_iter().map(str::to_owned).collect(),
+            paths,
+            stamp,
+            git_trailers: commit.git_trailers,
+        });
+    }
+
+    pub fn finish(self) -> Report {
+        self.report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::git::GitPath;
+
+    fn commit(hash: &str, date: &str, msg: &str, paths: &[&str]) -> Commit {
+        Commit {
+            hash: hash.into(),
+            date: date.into(),
+            subject: msg.lines().next().unwrap().into(),
+            message: msg.into(),
+            git_trailers: vec![],
+            paths: paths
+                .iter()
+                .map(|p| GitPath::from_bytes(p.as_bytes()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn tallies_overall_per_op_and_by_month() {
+        let m = Matrix::from_str(
+            "[project]\nname='t'\n[[op]]\nslug='attn'\ntitle='A'\nsota='S'\nfiles=['k/attn/']\n[[op]]\nslug='gemm'\ntitle='G'\nsota='S'\nfiles=['k/*.cu']\n",
+            "sota.toml",
+        )
+        .unwrap();
+        let mut a = Auditor::new(&m, "#");
+        a.add(commit("4", "2026-03-02", "docs", &["README.md"]));
+        a.add(commit(
+            "3",
+            "2026-03-01",
+            "both\n\nPrior-art: FlashAttention",
+            &["k/attn/x.cu", "k/g.cu"],
+        ));
+        a.add(commit(
+            "2",
+            "2026-02-10",
+            "gemm\n\nPrior-art: n/a",
+            &["k/g.cu"],
+        ));
+        a.add(commit("1", "2026-02-01", "attn", &["k/attn/y.cu"]));
+        let r = a.finish();
+        assert_eq!(r.scanned, 4);
+        assert_eq!(
+            r.overall,
+            Tally {
+                commits: 3,
+                stamped: 1,
+                placeholder: 1,
+                missing: 1
+            }
+        );
+        assert_eq!(
+            r.per_op["attn"],
+            Tally {
+                commits: 2,
+                stamped: 1,
+                placeholder: 0,
+                missing: 1
+            }
+        );
+        assert_eq!(
+            r.per_op["gemm"],
+            Tally {
+                commits: 2,
+                stamped: 1,
+                placeholder: 1,
+                missing: 0
+            }
+        );
+        assert_eq!(
+            r.by_month.keys().collect::<Vec<_>>(),
+            ["2026-02", "2026-03"]
+        );
+        let recent: Vec<&str> = r
+            .recent_unstamped(5)
+            .iter()
+            .map(|c| c.hash.as_str())
+            .collect();
+        assert_eq!(recent, ["2", "1"]);
+        assert!((r.overall.compliance() - 1.0 / 3.0).abs() < 1e-9);
+    }
+}

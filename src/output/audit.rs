@@ -1,0 +1,242 @@
+//! Renderings of the trailer audit: a human summary and the JSON payload
+//! (one object per kernel-touching commit plus the summary).
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::json::SourceJson;
+use super::{cell, paint, role};
+use crate::audit::{Audited, Report, Tally};
+use crate::matrix::Matrix;
+use crate::trailer::Stamp;
+
+pub const AUDIT_SCHEMA: &str = "sota.audit/v1";
+
+/// How many recent unstamped commits the summary names.
+pub const RECENT: usize = 10;
+
+fn pct(t: &Tally) -> String {
+    format!("{:.0}%", t.compliance() * 100.0)
+}
+
+fn stamp_phrase(stamp: &Stamp) -> String {
+    match stamp {
+        Stamp::Valid(t) => format!("stamped: {}", t.value),
+        Stamp::Placeholder(t) => format!("placeholder `Prior-art: {}`", t.value),
+        Stamp::Missing => "no Prior-art trailer".to_owned(),
+    }
+}
+
+pub fn human(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> String {
+    let mut out = String::new();
+    let o = &report.overall;
+    let _ = writeln!(
+        out,
+        "{} — {} ({}), {range}: {} commits read, {} touched kernel files",
+        paint(role::HEADING, "sota audit"),
+        matrix.project.name,
+        matrix.display_name(),
+        report.scanned,
+        o.commits
+    );
+    if shallow {
+        let _ = writeln!(
+            out,
+            "{}",
+            paint(
+                role::DEBT,
+                "history is cut: this is a shallow clone, older commits are not counted"
+            )
+        );
+    }
+    if o.commits == 0 {
+        let _ = writeln!(
+            out,
+            "\nno commit in this range touched a file some op's `files` match"
+        );
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "\n  compliance {} · {} stamped · {} placeholder · {} without a trailer\n",
+        paint(
+            if o.stamped == o.commits {
+                role::REACHED
+            } else {
+                role::NEXT
+            },
+            &pct(o)
+        ),
+        o.stamped,
+        o.placeholder,
+        o.missing
+    );
+    let w = report
+        .per_op
+        .keys()
+        .map(|k| k.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let _ = writeln!(out, "  {}", paint(role::HEADING, "per op"));
+    let _ = writeln!(
+        out,
+        "    {}  {:>7}  {:>7}  {:>11}  {:>7}  {:>10}",
+        cell(role::DIM, "op", w),
+        "commits",
+        "stamped",
+        "placeholder",
+        "missing",
+        "compliance"
+    );
+    for (slug, t) in &report.per_op {
+        let _ = writeln!(
+            out,
+            "    {}  {:>7}  {:>7}  {:>11}  {:>7}  {:>10}",
+            cell(role::SLUG, slug, w),
+            t.commits,
+            t.stamped,
+            t.placeholder,
+            t.missing,
+            pct(t)
+        );
+    }
+    let _ = writeln!(out, "\n  {}", paint(role::HEADING, "by month"));
+    for (month, t) in &report.by_month {
+        let bar = "#".repeat((t.compliance() * 20.0).round() as usize);
+        let _ = writeln!(
+            out,
+            "    {month}  {:>5} commits  {:>4}  {bar}",
+            t.commits,
+            pct(t)
+        );
+    }
+    let recent = report.recent_unstamped(RECENT);
+    if !recent.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n  {}",
+            paint(
+                role::HEADING,
+                "most recent kernel commits without a valid trailer"
+            )
+        );
+        for c in recent {
+            let _ = writeln!(
+                out,
+                "    {} {}  {}  {} · {}",
+                paint(role::SLUG, &c.hash[..c.hash.len().min(10)]),
+                c.date,
+                c.subject,
+                paint(role::DEBT, &stamp_phrase(&c.stamp)),
+                c.ops.join(", ")
+            );
+        }
+    }
+    out
+}
+
+#[derive(Serialize)]
+pub struct TallyJson {
+    pub commits: usize,
+    pub stamped: usize,
+    pub placeholder: usize,
+    pub missing: usize,
+    pub compliance: f64,
+}
+
+impl TallyJson {
+    fn of(t: &Tally) -> Self {
+        TallyJson {
+            commits: t.commits,
+            stamped: t.stamped,
+            placeholder: t.placeholder,
+            missing: t.missing,
+            compliance: (t.compliance() * 1e4).round() / 1e4,
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct KeyedTally {
+    pub key: String,
+    #[serde(flatten)]
+    pub tally: TallyJson,
+}
+
+#[derive(Serialize)]
+pub struct CommitJson<'a> {
+    pub hash: &'a str,
+    pub date: &'a str,
+    pub subject: &'a str,
+    pub ops: &'a [String],
+    pub paths: &'a [String],
+    /// "valid", "placeholder" or "missing".
+    pub stamp: &'static str,
+    pub trailer: Option<&'a str>,
+    /// `Prior-art` values git's own trailer parser sees.
+    pub git_trailers: &'a [String],
+}
+
+impl<'a> CommitJson<'a> {
+    fn of(c: &'a Audited) -> Self {
+        CommitJson {
+            hash: &c.hash,
+            date: &c.date,
+            subject: &c.subject,
+            ops: &c.ops,
+            paths: &c.paths,
+            stamp: c.stamp.kind(),
+            trailer: c.stamp.trailer().map(|t| t.value.as_str()),
+            git_trailers: &c.git_trailers,
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct AuditJson<'a> {
+    pub schema: &'static str,
+    pub source: SourceJson,
+    pub range: &'a str,
+    /// True when the repository is a shallow clone: history is cut.
+    pub shallow: bool,
+    pub scanned: usize,
+    pub summary: TallyJson,
+    pub per_op: Vec<KeyedTally>,
+    pub by_month: Vec<KeyedTally>,
+    pub recent_unstamped: Vec<&'a str>,
+    pub commits: Vec<CommitJson<'a>>,
+}
+
+pub fn json<'a>(
+    matrix: &Matrix,
+    range: &'a str,
+    shallow: bool,
+    report: &'a Report,
+) -> AuditJson<'a> {
+    let keyed = |m: &std::collections::BTreeMap<String, Tally>| {
+        m.iter()
+            .map(|(k, t)| KeyedTally {
+                key: k.clone(),
+                tally: TallyJson::of(t),
+            })
+            .collect()
+    };
+    AuditJson {
+        schema: AUDIT_SCHEMA,
+        source: SourceJson::of(matrix),
+        range,
+        shallow,
+        scanned: report.scanned,
+        summary: TallyJson::of(&report.overall),
+        per_op: keyed(&report.per_op),
+        by_month: keyed(&report.by_month),
+        recent_unstamped: report
+            .recent_unstamped(RECENT)
+            .iter()
+            .map(|c| c.hash.as_str())
+            .collect(),
+        commits: report.commits.iter().map(CommitJson::of).collect(),
+    }
+}
