@@ -4,13 +4,8 @@
 # same range (SPEC 5: within 1.3x). Needs hyperfine and python3.
 # Usage: bench/audit.sh [DIR]   (DIR defaults to bench/work/hist; generated once)
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-repo=${1:-$here/work/hist}
-cd "$here/.."
-cargo build --release --locked --quiet
-bin=$PWD/target/release/sota
-[ -d "$repo/.git" ] || python3 "$here/synth.py" "$repo" --commits 5000
-cd "$repo"
+source "$(dirname "$0")/common.sh"
+setup hist "${1:-}" --commits 5000
 out=$(mktemp)
 hyperfine -N --warmup 3 --runs 20 --export-json "$out" \
   --command-name 'git log --name-only' 'git log --name-only' \

@@ -5,13 +5,8 @@
 # at least 50x slower than sota). Needs hyperfine and python3.
 # Usage: bench/coverage.sh [DIR] [--naive]
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-repo=${1:-$here/work/big}
-cd "$here/.."
-cargo build --release --locked --quiet
-bin=$PWD/target/release/sota
-[ -d "$repo/.git" ] || python3 "$here/synth.py" "$repo"
-cd "$repo"
+source "$(dirname "$0")/common.sh"
+setup big "${1:-}"
 out=$(mktemp)
 hyperfine -N --warmup 10 --runs 100 --export-json "$out" \
   --command-name 'git ls-files -z'      'git ls-files -z' \

@@ -4,13 +4,8 @@
 # (SPEC 5: within 1.3x). Needs hyperfine and python3.
 # Usage: bench/gate.sh [DIR]   (DIR defaults to bench/work/big; generated once)
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-repo=${1:-$here/work/big}
-cd "$here/.."
-cargo build --release --locked --quiet
-bin=$PWD/target/release/sota
-[ -d "$repo/.git" ] || python3 "$here/synth.py" "$repo"
-cd "$repo"
+source "$(dirname "$0")/common.sh"
+setup big "${1:-}"
 out=$(mktemp)
 hyperfine -N --warmup 20 --runs 200 --export-json "$out" \
   --command-name 'git diff --cached --name-only' 'git diff --cached --name-only' \

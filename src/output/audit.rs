@@ -6,10 +6,9 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::json::SourceJson;
-use super::{cell, paint, role};
+use super::{cell, paint, role, stamp_phrase};
 use crate::audit::{Audited, Report, Tally};
 use crate::matrix::Matrix;
-use crate::trailer::Stamp;
 
 pub const AUDIT_SCHEMA: &str = "sota.audit/v1";
 
@@ -18,14 +17,6 @@ pub const RECENT: usize = 10;
 
 fn pct(t: &Tally) -> String {
     format!("{:.0}%", t.compliance() * 100.0)
-}
-
-fn stamp_phrase(stamp: &Stamp) -> String {
-    match stamp {
-        Stamp::Valid(t) => format!("stamped: {}", t.value),
-        Stamp::Placeholder(t) => format!("placeholder `Prior-art: {}`", t.value),
-        Stamp::Missing => "no Prior-art trailer".to_owned(),
-    }
 }
 
 pub fn human(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> String {

@@ -6,10 +6,9 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::json::{CheckJson, SourceJson};
-use super::{cell, paint, role};
+use super::{cell, paint, role, stamp_phrase};
 use crate::gate::{Advisory, Finding, GateReport, Silence};
 use crate::matrix::Matrix;
-use crate::trailer::Stamp;
 
 pub const GATE_SCHEMA: &str = "sota.gate/v1";
 pub const RANGE_SCHEMA: &str = "sota.gate-range/v1";
@@ -300,14 +299,6 @@ pub fn json(
 
 fn short_hash(h: &str) -> &str {
     &h[..h.len().min(10)]
-}
-
-fn stamp_phrase(stamp: &Stamp) -> String {
-    match stamp {
-        Stamp::Placeholder(t) => format!("placeholder `Prior-art: {}`", t.value),
-        Stamp::Missing => "no Prior-art trailer".to_owned(),
-        Stamp::Valid(_) => "stamped".to_owned(),
-    }
 }
 
 fn slugs(f: &Finding<'_>) -> String {

@@ -51,3 +51,13 @@ pub fn cell(style: Style, text: &str, cols: usize) -> String {
     let pad = cols.saturating_sub(width(text));
     format!("{}{}", paint(style, text), " ".repeat(pad))
 }
+
+/// What a commit's `Prior-art:` stamp says, in a few words.
+pub fn stamp_phrase(stamp: &crate::trailer::Stamp) -> String {
+    use crate::trailer::Stamp;
+    match stamp {
+        Stamp::Valid(t) => format!("stamped: {}", t.value),
+        Stamp::Placeholder(t) => format!("placeholder `Prior-art: {}`", t.value),
+        Stamp::Missing => "no Prior-art trailer".to_owned(),
+    }
+}
