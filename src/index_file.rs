@@ -34,7 +34,9 @@ pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathLi
     }
     let mut at = 12;
     let mut out = Vec::with_capacity(bytes.len());
-    let mut spans = Vec::with_capacity(count);
+    // The count comes from the file: trust it only as far as the file's
+    // size allows (every entry takes at least STAT_BYTES + hash + flags).
+    let mut spans = Vec::with_capacity(count.min(bytes.len() / (STAT_BYTES + hash_len + 2)));
     let mut previous: Vec<u8> = Vec::new();
     for _ in 0..count {
         let entry_start = at;

@@ -14,3 +14,4 @@ mod index_file;
 mod lookup;
 mod malformed;
 mod render;
+mod robustness;
