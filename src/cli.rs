@@ -22,6 +22,10 @@ Examples:
   sota marlin int4                  ranked search over slugs, titles, SOTA, papers, notes
   sota milestones attention         the ladder, => reached, -> next
   sota --catalog milestones         the built-in catalog, whatever the repository has
+  sota hook install                 the PRIOR_ART advisory on every commit (sota gate)
+  sota coverage --check             CI: fail on hard debt in the scorecard
+  sota audit --since 2026-01-01     which kernel commits recorded their prior art
+  sota render docs/kernels.md       Markdown tables from the matrix, between markers
 
 The matrix is --matrix PATH, else $SOTA_MATRIX, else the nearest sota.toml at or
 above the current directory; without one, answers come from the built-in catalog.";
