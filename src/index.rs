@@ -386,7 +386,7 @@ fn tail_hits<'m>(
 ) {
     for e in groups
         .iter()
-        .filter(|g| name.ends_with(g.suffix.as_bytes()))
+        .filter(|g| ends_with(name, g.suffix.as_bytes()))
         .flat_map(|g| &g.entries)
     {
         let hit = match e.tail {
@@ -409,6 +409,18 @@ fn tail_hits<'m>(
         if hit {
             hits.push(e.owner);
         }
+    }
+}
+
+/// `name.ends_with(suffix)`, rejecting on the last byte first: most
+/// suffixes tested against a file name differ there (`.cu` / `.cuh` / `.h`),
+/// and this runs for every tracked path.
+#[inline]
+fn ends_with(name: &[u8], suffix: &[u8]) -> bool {
+    match (name.last(), suffix.last()) {
+        (_, None) => true,
+        (Some(a), Some(b)) if a == b => name.ends_with(suffix),
+        _ => false,
     }
 }
 

@@ -56,22 +56,22 @@ pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathLi
             }
             at += 2;
         }
-        let name: Vec<u8> = if version == 4 {
+        let name: &[u8] = if version == 4 {
             // Varint: bytes to strip from the previous name, then a
             // NUL-terminated suffix; no padding.
             let (strip, used) = varint(bytes.get(at..)?)?;
             at += used;
             let end = at + memchr::memchr(0, bytes.get(at..)?)?;
             let keep = previous.len().checked_sub(strip)?;
-            let mut name = previous[..keep].to_vec();
-            name.extend_from_slice(&bytes[at..end]);
+            previous.truncate(keep);
+            previous.extend_from_slice(&bytes[at..end]);
             at = end + 1;
-            name
+            &previous
         } else {
             let end = at + memchr::memchr(0, bytes.get(at..)?)?;
-            let name = bytes[at..end].to_vec();
             // Entries are padded with 1-8 NULs to a multiple of 8 bytes.
             let len = end - entry_start;
+            let name = &bytes[at..end];
             at = entry_start + (len + 8) / 8 * 8;
             name
         };
@@ -82,7 +82,6 @@ pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathLi
                 spans.push((start, out.len()));
             }
         }
-        previous = name;
     }
     // Extensions follow; a split index ("link") keeps entries elsewhere.
     let trailer = bytes.len().checked_sub(hash_len)?;
