@@ -362,3 +362,28 @@ fn range_names_exactly_the_commits_without_a_valid_trailer() {
     let gh = p.run(&["gate", "--range", &range, "--format", "github"]);
     assert_eq!(gh.stdout.lines().count(), 2);
 }
+
+#[test]
+fn a_repository_with_no_commits_and_a_detached_head_work() {
+    let p = Sota::new()
+        .git_init()
+        .file("sota.toml", SMALL)
+        .file("kernels/attn/flash.cu", "x\n");
+    p.git(&["add", "-A"]).success();
+    let run = p.run(&["gate", "--json"]);
+    run.success();
+    assert_eq!(
+        run.json()["touched"],
+        serde_json::json!(["fused-attention"]),
+        "unborn HEAD: the index against the empty tree"
+    );
+
+    let p = repo();
+    let head = p.git(&["rev-parse", "HEAD"]).stdout.trim().to_owned();
+    p.git(&["checkout", "-q", "--detach", &head]).success();
+    stage(&p, "kernels/attn/flash.cu", "// detached\n");
+    assert_eq!(
+        p.run(&["gate", "--json"]).json()["touched"],
+        serde_json::json!(["fused-attention"])
+    );
+}
