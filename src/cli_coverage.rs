@@ -78,7 +78,10 @@ pub(super) fn run(
 /// The paths in the index under `dir`, relative to it.
 fn list_tracked(dir: &Path) -> Result<PathList, GitError> {
     let git = Git::new(dir);
-    let loc = git.index_location()?;
+    let loc = match sota::index_file::locate_plain(dir) {
+        Some(loc) => loc,
+        None => git.index_location()?,
+    };
     if let Ok(bytes) = std::fs::read(&loc.index) {
         if let Some(list) = sota::index_file::read_paths(&bytes, loc.hash_len, &loc.prefix) {
             return Ok(list);

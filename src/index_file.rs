@@ -96,6 +96,47 @@ pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathLi
     Some(PathList::from_spans(out, spans))
 }
 
+/// Where the index of the work tree containing `dir` is, found without
+/// running git — only for the plain layout: a `.git` directory, no `GIT_*`
+/// environment overrides, no `extensions.objectFormat` or `core.worktree`
+/// in its config. Anything else returns `None`, and the caller asks git
+/// (`git rev-parse`), which knows every layout.
+pub fn locate_plain(dir: &std::path::Path) -> Option<crate::git::IndexLocation> {
+    const OVERRIDES: [&str; 5] = [
+        "GIT_DIR",
+        "GIT_INDEX_FILE",
+        "GIT_WORK_TREE",
+        "GIT_COMMON_DIR",
+        "GIT_OBJECT_DIRECTORY",
+    ];
+    if OVERRIDES.iter().any(|v| std::env::var_os(v).is_some()) {
+        return None;
+    }
+    let dir = std::fs::canonicalize(dir).ok()?;
+    let top = dir.ancestors().find(|d| d.join(".git").exists())?;
+    let git_dir = top.join(".git");
+    if !git_dir.is_dir() {
+        return None; // a worktree or submodule: `.git` is a file
+    }
+    let config = std::fs::read_to_string(git_dir.join("config"))
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if config.contains("objectformat") || config.contains("worktree") {
+        return None;
+    }
+    let rel = dir.strip_prefix(top).ok()?;
+    let mut prefix = String::new();
+    for c in rel.components() {
+        prefix.push_str(c.as_os_str().to_str()?);
+        prefix.push('/');
+    }
+    Some(crate::git::IndexLocation {
+        index: git_dir.join("index"),
+        hash_len: 20,
+        prefix: prefix.into_bytes(),
+    })
+}
+
 /// Git's offset varint (as in `varint.c`).
 fn varint(bytes: &[u8]) -> Option<(usize, usize)> {
     let mut i = 0;

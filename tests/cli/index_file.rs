@@ -51,6 +51,31 @@ fn populated(init: &[&str]) -> Sota {
 }
 
 #[test]
+fn locating_the_index_without_git_agrees_with_rev_parse() {
+    let p = populated(&["init", "-q"]);
+    for dir in ["", "kernels", "kernels/attn"] {
+        let plain = sota::index_file::locate_plain(&p.path().join(dir)).expect("plain layout");
+        let asked = sota::git::Git::new(p.path().join(dir))
+            .index_location()
+            .unwrap();
+        assert_eq!(
+            std::fs::canonicalize(&plain.index).ok(),
+            std::fs::canonicalize(&asked.index).ok()
+        );
+        assert_eq!(
+            (plain.hash_len, &plain.prefix),
+            (asked.hash_len, &asked.prefix),
+            "{dir}"
+        );
+    }
+    let sha256 = populated(&["init", "-q", "--object-format=sha256"]);
+    assert!(
+        sota::index_file::locate_plain(sha256.path()).is_none(),
+        "SHA-256 repositories ask git"
+    );
+}
+
+#[test]
 fn plain_v2_index_matches_ls_files_at_the_top_and_in_a_subdirectory() {
     let p = populated(&["init", "-q"]);
     assert_eq!(read(&p, ""), Some(ls_files(&p, "")));
