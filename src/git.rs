@@ -6,7 +6,6 @@
 //! `GIT_DIR` / `GIT_INDEX_FILE` (a temporary index during `git commit -a`)
 //! must be followed.
 
-use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -64,19 +63,6 @@ impl GitPath {
 
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
-    }
-
-    /// The path as an OS path (exact bytes on Unix).
-    pub fn to_path(&self) -> PathBuf {
-        #[cfg(unix)]
-        {
-            use std::os::unix::ffi::OsStringExt;
-            PathBuf::from(OsString::from_vec(self.0.clone()))
-        }
-        #[cfg(not(unix))]
-        {
-            PathBuf::from(String::from_utf8_lossy(&self.0).into_owned())
-        }
     }
 
     /// For display: lossy UTF-8.
