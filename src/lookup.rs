@@ -3,7 +3,7 @@
 //!
 //! Pure: the working directory is passed in, nothing is printed.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use crate::index::OpIndex;
 use crate::matrix::{Matrix, Op};
@@ -153,7 +153,7 @@ pub fn path_candidates(query: &str, cwd: &Path, root: &Path) -> Vec<String> {
     }
     let is_absolute = given.is_absolute() || raw.starts_with('/');
     if !is_absolute && !full.exists() {
-        if let Some(rel) = to_slash(&lexical(given)) {
+        if let Some(rel) = to_slash(&crate::paths::lexical(given)) {
             if !out.contains(&rel) {
                 out.push(rel);
             }
@@ -163,24 +163,7 @@ pub fn path_candidates(query: &str, cwd: &Path, root: &Path) -> Vec<String> {
 }
 
 fn absolute(path: &Path, cwd: &Path) -> PathBuf {
-    lexical(&cwd.join(path))
-}
-
-/// Resolve `.` and `..` without touching the filesystem.
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
+    crate::paths::lexical(&cwd.join(path))
 }
 
 fn to_slash(rel: &Path) -> Option<String> {

@@ -1,6 +1,25 @@
 //! A sorted list of root-relative paths in one buffer: 100,000 tracked
 //! files as one allocation instead of 100,000.
 
+/// Resolve `.` and `..` without touching the filesystem (a `..` that climbs
+/// above the start is kept).
+pub fn lexical(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// Paths as raw bytes (`/`-separated), sorted and deduplicated.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PathList {

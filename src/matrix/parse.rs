@@ -97,19 +97,7 @@ pub(crate) fn parse(
 
 /// Lexically resolve `.` and `..` so roots print cleanly.
 fn normalize(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
+    let mut out = crate::paths::lexical(path);
     if out.as_os_str().is_empty() {
         out.push(".");
     }
