@@ -23,24 +23,14 @@
 //! assert_eq!(matrix.ops[hits[0].op].slug.value, "fused-attention");
 //! ```
 
-pub mod audit;
 pub mod catalog;
-pub mod coverage;
-pub mod gate;
-pub mod git;
+mod did_you_mean;
 pub mod glob;
-pub mod hooks;
 pub mod index;
-pub mod index_file;
-pub mod lookup;
 pub mod matrix;
-pub mod milestones;
 pub mod output;
-pub mod paths;
-pub mod render;
-mod suggest;
-pub mod trailer;
-pub mod write;
+pub mod repo;
+pub mod surface;
 
 pub use index::OpIndex;
 pub use matrix::{LoadError, Matrix};

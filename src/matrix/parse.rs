@@ -16,8 +16,8 @@ use toml::Spanned;
 use super::diagnostic::{Code, LoadError, Problem};
 use super::keys;
 use super::model::*;
+use crate::did_you_mean;
 use crate::glob::FileGlob;
-use crate::suggest;
 
 type Value<'i> = Spanned<DeValue<'i>>;
 
@@ -97,7 +97,7 @@ pub(crate) fn parse(
 
 /// Lexically resolve `.` and `..` so roots print cleanly.
 fn normalize(path: &Path) -> PathBuf {
-    let mut out = crate::paths::lexical(path);
+    let mut out = crate::repo::paths::lexical(path);
     if out.as_os_str().is_empty() {
         out.push(".");
     }
@@ -163,7 +163,7 @@ impl Walker {
             if allowed.contains(&name) {
                 continue;
             }
-            let help = match suggest::phrase(name, allowed.iter().copied()) {
+            let help = match did_you_mean::phrase(name, allowed.iter().copied()) {
                 Some(dym) => format!("{dym} Keys allowed in {}: {}", ctx.name, allowed.join(", ")),
                 None => format!("keys allowed in {}: {}", ctx.name, allowed.join(", ")),
             };
@@ -713,7 +713,7 @@ impl Walker {
             return Some(Located::new(route, r.span));
         }
         let names = Route::ALL.map(Route::name);
-        let dym = suggest::phrase(&r.value, names.iter().copied());
+        let dym = did_you_mean::phrase(&r.value, names.iter().copied());
         let list = "routes: borrow (adapt the reference after a witness exists), bind (use the production library directly), stay-minimal (keep our own exact implementation)";
         self.push(
             Problem::new(
@@ -767,7 +767,7 @@ impl Walker {
                 "allclose" => &["metric", "rtol", "atol"],
                 "bit-identity" => &["metric"],
                 other => {
-                    let dym = suggest::phrase(other, Check::METRICS.iter().copied());
+                    let dym = did_you_mean::phrase(other, Check::METRICS.iter().copied());
                     self.push(
                         Problem::new(
                             Code::BadCheck,
@@ -908,7 +908,7 @@ impl Walker {
                 reached = rungs.iter().position(|rung| rung.name == r.value);
                 if reached.is_none() && !rungs.is_empty() {
                     let names: Vec<&str> = rungs.iter().map(|r| r.name.as_str()).collect();
-                    let dym = suggest::phrase(&r.value, names.iter().copied());
+                    let dym = did_you_mean::phrase(&r.value, names.iter().copied());
                     self.push(
                         Problem::new(
                             Code::UnknownRung,

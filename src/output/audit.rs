@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::json::SourceJson;
 use super::{cell, paint, role, stamp_phrase};
-use crate::audit::{Audited, Report, Tally};
 use crate::matrix::Matrix;
+use crate::surface::audit::{Audited, Report, Tally};
 
 pub const AUDIT_SCHEMA: &str = "sota.audit/v1";
 

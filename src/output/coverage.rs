@@ -7,8 +7,10 @@ use serde::Serialize;
 
 use super::json::SourceJson;
 use super::{cell, paint, role};
-use crate::coverage::{Group, Item, Population, Report, Tracked, DEFAULT_KERNEL_EXTENSIONS};
 use crate::matrix::Matrix;
+use crate::surface::coverage::{
+    Group, Item, Population, Report, Tracked, DEFAULT_KERNEL_EXTENSIONS,
+};
 
 pub const COVERAGE_SCHEMA: &str = "sota.coverage/v1";
 

@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::json::{CheckJson, SourceJson};
 use super::{cell, paint, role, stamp_phrase};
-use crate::gate::{Advisory, Finding, GateReport, Silence};
 use crate::matrix::Matrix;
+use crate::surface::gate::{Advisory, Finding, GateReport, Silence};
 
 pub const GATE_SCHEMA: &str = "sota.gate/v1";
 pub const RANGE_SCHEMA: &str = "sota.gate-range/v1";

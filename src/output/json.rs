@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use crate::lookup::{FileHit, NotFound, SearchHit};
 use crate::matrix::{Check, Matrix, Op, Origin};
-use crate::milestones::{LadderView, Mark, RungView};
+use crate::surface::lookup::{FileHit, NotFound, SearchHit};
+use crate::surface::milestones::{LadderView, Mark, RungView};
 
 pub const LIST_SCHEMA: &str = "sota.list/v1";
 pub const OP_SCHEMA: &str = "sota.op/v1";

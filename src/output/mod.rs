@@ -53,8 +53,8 @@ pub fn cell(style: Style, text: &str, cols: usize) -> String {
 }
 
 /// What a commit's `Prior-art:` stamp says, in a few words.
-pub fn stamp_phrase(stamp: &crate::trailer::Stamp) -> String {
-    use crate::trailer::Stamp;
+pub fn stamp_phrase(stamp: &crate::surface::trailer::Stamp) -> String {
+    use crate::surface::trailer::Stamp;
     match stamp {
         Stamp::Valid(t) => format!("stamped: {}", t.value),
         Stamp::Placeholder(t) => format!("placeholder `Prior-art: {}`", t.value),

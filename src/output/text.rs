@@ -3,9 +3,9 @@
 use std::fmt::Write as _;
 
 use super::{cell, paint, role, width};
-use crate::lookup::{FileHit, NotFound, SearchHit};
 use crate::matrix::{Matrix, Op, Origin};
-use crate::milestones::{LadderView, Mark, RungView};
+use crate::surface::lookup::{FileHit, NotFound, SearchHit};
+use crate::surface::milestones::{LadderView, Mark, RungView};
 
 const UNDECIDED: &str = "undecided";
 

@@ -23,10 +23,10 @@ fn ls_files(p: &Sota, dir: &str) -> Vec<Vec<u8>> {
 }
 
 fn read(p: &Sota, dir: &str) -> Option<Vec<Vec<u8>>> {
-    let git = sota::git::Git::new(p.path().join(dir));
+    let git = sota::repo::git::Git::new(p.path().join(dir));
     let loc = git.index_location().unwrap();
     let bytes = std::fs::read(&loc.index).unwrap();
-    sota::index_file::read_paths(&bytes, loc.hash_len, &loc.prefix)
+    sota::repo::index_file::read_paths(&bytes, loc.hash_len, &loc.prefix)
         .map(|l| l.iter().map(<[u8]>::to_vec).collect())
 }
 
@@ -54,8 +54,9 @@ fn populated(init: &[&str]) -> Sota {
 fn locating_the_index_without_git_agrees_with_rev_parse() {
     let p = populated(&["init", "-q"]);
     for dir in ["", "kernels", "kernels/attn"] {
-        let plain = sota::index_file::locate_plain(&p.path().join(dir)).expect("plain layout");
-        let asked = sota::git::Git::new(p.path().join(dir))
+        let plain =
+            sota::repo::index_file::locate_plain(&p.path().join(dir)).expect("plain layout");
+        let asked = sota::repo::git::Git::new(p.path().join(dir))
             .index_location()
             .unwrap();
         assert_eq!(
@@ -70,7 +71,7 @@ fn locating_the_index_without_git_agrees_with_rev_parse() {
     }
     let sha256 = populated(&["init", "-q", "--object-format=sha256"]);
     assert!(
-        sota::index_file::locate_plain(sha256.path()).is_none(),
+        sota::repo::index_file::locate_plain(sha256.path()).is_none(),
         "SHA-256 repositories ask git"
     );
 }

@@ -120,8 +120,8 @@ fn mutated_index_files_are_read_or_declined() {
     for i in 0..4000 {
         let seed = if i % 2 == 0 { &index } else { &index_v4 };
         let input = mutate(&mut rng, seed);
-        let _ = sota::index_file::read_paths(&input, 20, b"");
-        let _ = sota::index_file::read_paths(&input, 32, b"k/");
+        let _ = sota::repo::index_file::read_paths(&input, 20, b"");
+        let _ = sota::repo::index_file::read_paths(&input, 32, b"k/");
     }
 }
 
@@ -132,7 +132,7 @@ fn mutated_commit_messages_parse() {
     for _ in 0..4000 {
         let input = mutate(&mut rng, seed);
         let text = String::from_utf8_lossy(&input);
-        let _ = sota::trailer::stamp(&text, "#");
-        let _ = sota::trailer::stamp(&text, ";");
+        let _ = sota::surface::trailer::stamp(&text, "#");
+        let _ = sota::surface::trailer::stamp(&text, ";");
     }
 }

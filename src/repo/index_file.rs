@@ -9,7 +9,7 @@
 //! Format: Documentation/gitformat-index.txt in git; gitoxide's `gix-index`
 //! decodes the same layout.
 
-use crate::paths::PathList;
+use crate::repo::paths::PathList;
 
 /// Fixed part of an entry before the flags: ctime, mtime (8 bytes each),
 /// dev, ino, mode, uid, gid, size (4 bytes each).
@@ -101,7 +101,7 @@ pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathLi
 /// environment overrides, no `extensions.objectFormat` or `core.worktree`
 /// in its config. Anything else returns `None`, and the caller asks git
 /// (`git rev-parse`), which knows every layout.
-pub fn locate_plain(dir: &std::path::Path) -> Option<crate::git::IndexLocation> {
+pub fn locate_plain(dir: &std::path::Path) -> Option<crate::repo::git::IndexLocation> {
     const OVERRIDES: [&str; 5] = [
         "GIT_DIR",
         "GIT_INDEX_FILE",
@@ -130,7 +130,7 @@ pub fn locate_plain(dir: &std::path::Path) -> Option<crate::git::IndexLocation> 
         prefix.push_str(c.as_os_str().to_str()?);
         prefix.push('/');
     }
-    Some(crate::git::IndexLocation {
+    Some(crate::repo::git::IndexLocation {
         index: git_dir.join("index"),
         hash_len: 20,
         prefix: prefix.into_bytes(),

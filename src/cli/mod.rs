@@ -9,10 +9,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use sota::lookup::{self, Lookup};
 use sota::matrix::{self, Found, LoadError, Matrix};
-use sota::milestones;
 use sota::output::{json, text};
+use sota::surface::lookup::{self, Lookup};
+use sota::surface::milestones;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -166,15 +166,9 @@ pub(crate) enum HookAction {
     /// Remove sota's hooks and restore any hook they chained, byte for byte
     Uninstall,
 }
-
-#[path = "cli_gate.rs"]
-mod gate_cmd;
-
-#[path = "cli_coverage.rs"]
-mod coverage_cmd;
-
-#[path = "cli_audit.rs"]
-mod audit_cmd;
+mod audit;
+mod coverage;
+mod gate;
 
 /// `path` made absolute against `cwd`.
 fn absolute(path: &std::path::Path, cwd: &std::path::Path) -> PathBuf {
@@ -257,18 +251,18 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
             out(matrix::schema::JSON)?;
             return Ok(Outcome::Done);
         }
-        Some(Command::Gate(args)) => return gate_cmd::run(cli.matrix.as_deref(), cli.json, args),
-        Some(Command::Hook { action }) => return gate_cmd::hook(action),
+        Some(Command::Gate(args)) => return gate::run(cli.matrix.as_deref(), cli.json, args),
+        Some(Command::Hook { action }) => return gate::hook(action),
         Some(Command::Audit {
             range,
             since,
             max_count,
             first_parent,
         }) => {
-            return audit_cmd::run(
+            return audit::run(
                 cli.matrix.as_deref(),
                 cli.json,
-                audit_cmd::AuditArgs {
+                audit::AuditArgs {
                     range: range.as_deref(),
                     since: since.as_deref(),
                     max_count: *max_count,
@@ -277,7 +271,7 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
             )
         }
         Some(Command::Coverage { check, today }) => {
-            return coverage_cmd::run(cli.matrix.as_deref(), cli.json, *check, *today)
+            return coverage::run(cli.matrix.as_deref(), cli.json, *check, *today)
         }
         _ => {}
     }
@@ -400,7 +394,7 @@ fn render(ctx: &Context, file: &std::path::Path, check: bool) -> Result<Outcome,
             return Ok(Outcome::Refused);
         }
     };
-    let rendered = match sota::render::render(&text, &ctx.matrix) {
+    let rendered = match sota::surface::render::render(&text, &ctx.matrix) {
         Ok(r) => r,
         Err(e) => {
             err(&format!("sota render: {shown}:{}: {}", e.line, e.message));
@@ -434,7 +428,7 @@ fn render(ctx: &Context, file: &std::path::Path, check: bool) -> Result<Outcome,
         ));
         return Ok(Outcome::NothingFound);
     }
-    sota::write::atomic(file, rendered.text.as_bytes(), None)?;
+    sota::repo::write::atomic(file, rendered.text.as_bytes(), None)?;
     let regions: Vec<String> = rendered
         .changes
         .iter()
@@ -444,15 +438,15 @@ fn render(ctx: &Context, file: &std::path::Path, check: bool) -> Result<Outcome,
     Ok(Outcome::Done)
 }
 
-fn region_name(r: sota::render::Region) -> &'static str {
+fn region_name(r: sota::surface::render::Region) -> &'static str {
     match r {
-        sota::render::Region::Matrix => "matrix",
-        sota::render::Region::Milestones => "milestones",
+        sota::surface::render::Region::Matrix => "matrix",
+        sota::surface::render::Region::Milestones => "milestones",
     }
 }
 
 fn sota_suggest<'a>(input: &str, candidates: &[&'a str]) -> Vec<&'a str> {
-    sota::lookup::did_you_mean(input, candidates.iter().copied())
+    sota::surface::lookup::did_you_mean(input, candidates.iter().copied())
 }
 
 /// Write data to stdout; colour is stripped unless stdout is a terminal

@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::trailer;
+use crate::surface::trailer;
 
 /// Why a git call failed.
 #[derive(Debug)]
@@ -205,7 +205,7 @@ pub struct PendingFiles {
 
 impl PendingFiles {
     /// The tracked paths, as git listed them.
-    pub fn finish(self) -> Result<crate::paths::PathList, GitError> {
+    pub fn finish(self) -> Result<crate::repo::paths::PathList, GitError> {
         let out = self.child.wait_with_output().map_err(GitError::Io)?;
         if !out.status.success() {
             let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -218,7 +218,7 @@ impl PendingFiles {
                 },
             });
         }
-        Ok(crate::paths::PathList::from_nul_separated(out.stdout))
+        Ok(crate::repo::paths::PathList::from_nul_separated(out.stdout))
     }
 }
 

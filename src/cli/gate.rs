@@ -5,11 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use sota::gate::{self, GateReport};
-use sota::git::{Git, GitPath};
-use sota::hooks::{self, Action, InstallOptions};
 use sota::matrix::{self, Found, LoadError, Matrix};
 use sota::output::{gate as render, json};
+use sota::repo::git::{Git, GitPath};
+use sota::repo::hooks::{self, Action, InstallOptions};
+use sota::surface::gate::{self, GateReport};
 use sota::OpIndex;
 
 use super::{absolute, err, out, same_dir, Failure, GateArgs, GateFormat, HookAction, Outcome};
@@ -128,7 +128,7 @@ pub(super) fn run(
             report.advisories(),
             &comment,
         ) {
-            if let Err(e) = sota::write::atomic(file, text.as_bytes(), None) {
+            if let Err(e) = sota::repo::write::atomic(file, text.as_bytes(), None) {
                 return skip(&format!("cannot write {}: {e}", file.display()));
             }
         }

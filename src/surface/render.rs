@@ -5,7 +5,7 @@
 //! outside the markers (line endings included) are kept exactly.
 
 use crate::matrix::{Matrix, Origin};
-use crate::milestones::LadderView;
+use crate::surface::milestones::LadderView;
 
 /// The kinds of region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

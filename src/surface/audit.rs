@@ -6,10 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::git::Commit;
 use crate::index::OpIndex;
 use crate::matrix::Matrix;
-use crate::trailer::{self, Stamp};
+use crate::repo::git::Commit;
+use crate::surface::trailer::{self, Stamp};
 
 /// One commit that touched a file some op's `files` match.
 #[derive(Clone, Debug)]
@@ -148,7 +148,7 @@ impl<'m> Auditor<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::git::GitPath;
+    use crate::repo::git::GitPath;
 
     fn commit(hash: &str, date: &str, msg: &str, paths: &[&str]) -> Commit {
         Commit {

@@ -4,10 +4,10 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use sota::audit::Auditor;
-use sota::git::Git;
 use sota::matrix::{self, Matrix};
 use sota::output::{audit as render, json};
+use sota::repo::git::Git;
+use sota::surface::audit::Auditor;
 
 use super::{absolute, err, out, Failure, Outcome};
 

@@ -5,10 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::git::{Commit, GitPath};
 use crate::index::OpIndex;
 use crate::matrix::{Matrix, Op};
-use crate::trailer::{self, Stamp, Trailer};
+use crate::repo::git::{Commit, GitPath};
+use crate::surface::trailer::{self, Stamp, Trailer};
 
 /// One op a change touches, with the files that matched and the trailer to
 /// paste.

@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use sota::coverage::{self, Tracked};
-use sota::git::{Git, GitError};
 use sota::matrix::{self, Date, Matrix};
 use sota::output::{coverage as render, json};
-use sota::paths::PathList;
+use sota::repo::git::{Git, GitError};
+use sota::repo::paths::PathList;
+use sota::surface::coverage::{self, Tracked};
 
 use super::{absolute, err, out, same_dir, Failure, Outcome};
 
@@ -78,12 +78,12 @@ pub(super) fn run(
 /// The paths in the index under `dir`, relative to it.
 fn list_tracked(dir: &Path) -> Result<PathList, GitError> {
     let git = Git::new(dir);
-    let loc = match sota::index_file::locate_plain(dir) {
+    let loc = match sota::repo::index_file::locate_plain(dir) {
         Some(loc) => loc,
         None => git.index_location()?,
     };
     if let Ok(bytes) = std::fs::read(&loc.index) {
-        if let Some(list) = sota::index_file::read_paths(&bytes, loc.hash_len, &loc.prefix) {
+        if let Some(list) = sota::repo::index_file::read_paths(&bytes, loc.hash_len, &loc.prefix) {
             return Ok(list);
         }
     } else if !loc.index.exists() {

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::write;
+use crate::repo::write;
 
 /// The hooks sota installs.
 pub const HOOKS: [&str; 3] = ["pre-commit", "prepare-commit-msg", "commit-msg"];

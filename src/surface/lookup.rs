@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::index::OpIndex;
 use crate::matrix::{Matrix, Op};
 
-pub use crate::suggest::did_you_mean;
+pub use crate::did_you_mean::did_you_mean;
 
 /// What a query resolved to.
 #[derive(Debug)]
@@ -100,7 +100,7 @@ pub fn lookup<'m>(matrix: &'m Matrix, query: &str, cwd: &Path) -> Lookup<'m> {
     Lookup::NotFound(NotFound {
         query: query.to_owned(),
         path: candidates.into_iter().next().filter(|_| looks_like_path),
-        did_you_mean: crate::suggest::did_you_mean(query, slugs.iter().copied()),
+        did_you_mean: crate::did_you_mean::did_you_mean(query, slugs.iter().copied()),
         slugs,
     })
 }
@@ -153,7 +153,7 @@ pub fn path_candidates(query: &str, cwd: &Path, root: &Path) -> Vec<String> {
     }
     let is_absolute = given.is_absolute() || raw.starts_with('/');
     if !is_absolute && !full.exists() {
-        if let Some(rel) = to_slash(&crate::paths::lexical(given)) {
+        if let Some(rel) = to_slash(&crate::repo::paths::lexical(given)) {
             if !out.contains(&rel) {
                 out.push(rel);
             }
@@ -163,7 +163,7 @@ pub fn path_candidates(query: &str, cwd: &Path, root: &Path) -> Vec<String> {
 }
 
 fn absolute(path: &Path, cwd: &Path) -> PathBuf {
-    crate::paths::lexical(&cwd.join(path))
+    crate::repo::paths::lexical(&cwd.join(path))
 }
 
 fn to_slash(rel: &Path) -> Option<String> {

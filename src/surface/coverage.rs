@@ -10,7 +10,7 @@ use std::path::Path;
 
 use crate::index::OpIndex;
 use crate::matrix::{Anchor, Date, Located, Matrix, Route};
-use crate::paths::PathList;
+use crate::repo::paths::PathList;
 
 /// File extensions that make up the population without `[kernels]`.
 pub const DEFAULT_KERNEL_EXTENSIONS: &[&str] =

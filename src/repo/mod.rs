@@ -1,0 +1,9 @@
+//! The repository side: running git, reading its index file, the sorted
+//! path list, installing hooks, and writing files atomically. Only this
+//! module spawns processes or writes to disk.
+
+pub mod git;
+pub mod hooks;
+pub mod index_file;
+pub mod paths;
+pub mod write;
