@@ -110,6 +110,13 @@ pub enum Command {
         #[command(subcommand)]
         action: HookAction,
     },
+    /// Serve the read-only surfaces to coding agents over the Model Context
+    /// Protocol on stdio (`claude mcp add sota -- sota mcp`)
+    Mcp {
+        /// Log each request and its timing to stderr
+        #[arg(long)]
+        verbose: bool,
+    },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions {
         #[arg(value_enum)]

@@ -5,6 +5,7 @@
 //! clock.
 
 mod args;
+mod mcp;
 mod print;
 mod process;
 
@@ -120,6 +121,7 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
             print::hooks(ctx, &report)?;
             Ok(report.outcome())
         }
+        Some(Command::Mcp { verbose }) => mcp::run(ctx.inputs.clone(), verbose),
         Some(Command::Completions { shell }) => {
             let mut cmd = Cli::command();
             let mut buf = Vec::new();

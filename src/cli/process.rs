@@ -61,7 +61,7 @@ fn is_ci() -> bool {
 }
 
 /// Today's date (UTC) from the system clock.
-fn clock_today() -> Date {
+pub fn clock_today() -> Date {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
