@@ -14,6 +14,7 @@ mod hooks;
 mod index_file;
 mod lookup;
 mod malformed;
+mod mcp;
 mod render;
 mod robustness;
 mod usability;
