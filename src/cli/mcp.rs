@@ -22,6 +22,7 @@ pub fn run(base: Inputs, verbose: bool) -> Result<Outcome, Failure> {
             inputs.today = super::process::clock_today();
             inputs
         }),
+        commands: super::subcommand_names(),
         log: log.clone(),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()

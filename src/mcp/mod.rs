@@ -32,6 +32,9 @@ pub struct Host {
     /// The inputs for one call, read afresh (today's date moves on in a
     /// long session).
     pub inputs: Box<dyn Fn() -> Inputs + Send + Sync>,
+    /// The CLI's subcommand names, for the same "did you mean the command"
+    /// hint a lookup gives on the command line.
+    pub commands: Vec<String>,
     pub log: Log,
 }
 
@@ -99,7 +102,8 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let started = std::time::Instant::now();
-        let result = tools::call(self.inputs(), &request.name, request.arguments);
+        let commands: Vec<&str> = self.host.commands.iter().map(String::as_str).collect();
+        let result = tools::call(self.inputs(), &commands, &request.name, request.arguments);
         (self.host.log)(&format!(
             "tools/call {} in {:.2} ms{}",
             request.name,

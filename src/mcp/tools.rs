@@ -123,18 +123,22 @@ fn tool<A: JsonSchema + 'static>(
 }
 
 /// Run one tool with fresh inputs.
+///
+/// `commands` are the CLI's subcommand names (for a lookup's "did you mean
+/// the command" hint, as on the command line).
 pub fn call(
     inputs: Inputs,
+    commands: &[&str],
     name: &str,
     args: Option<JsonObject>,
 ) -> Result<CallToolResult, McpError> {
     let args = Value::Object(args.unwrap_or_default());
     let result = match name {
-        "lookup" => lookup(inputs, parse(name, args)?),
+        "lookup" => lookup(inputs, commands, parse(name, args)?),
         "ops_for_paths" => ops_for_paths(inputs, parse(name, args)?),
         "milestones" => milestones(inputs, parse(name, args)?),
         "coverage" => coverage(inputs, parse::<CoverageArgs>(name, args)?),
-        "catalog_search" => catalog_search(inputs, parse(name, args)?),
+        "catalog_search" => catalog_search(inputs, commands, parse(name, args)?),
         other => {
             let known: Vec<String> = list().iter().map(|t| t.name.to_string()).collect();
             return Err(McpError::invalid_params(
@@ -152,12 +156,16 @@ fn parse<A: DeserializeOwned>(tool: &str, args: Value) -> Result<A, McpError> {
         .map_err(|e| McpError::invalid_params(format!("{tool}: invalid arguments: {e}"), None))
 }
 
-fn lookup(inputs: Inputs, args: LookupArgs) -> Result<CallToolResult, Failure> {
+fn lookup(inputs: Inputs, commands: &[&str], args: LookupArgs) -> Result<CallToolResult, Failure> {
     let ctx = Context::resolve(inputs);
-    answer(&ctx, &args.query)
+    answer(&ctx, commands, &args.query)
 }
 
-fn catalog_search(mut inputs: Inputs, args: CatalogArgs) -> Result<CallToolResult, Failure> {
+fn catalog_search(
+    mut inputs: Inputs,
+    commands: &[&str],
+    args: CatalogArgs,
+) -> Result<CallToolResult, Failure> {
     inputs.catalog = true;
     let ctx = Context::resolve(inputs);
     match args.query.as_deref().map(str::trim) {
@@ -165,18 +173,18 @@ fn catalog_search(mut inputs: Inputs, args: CatalogArgs) -> Result<CallToolResul
             let m = ctx.matrix()?;
             Ok(result(&out::list(m), text::list(m, None), false))
         }
-        Some(q) => answer(&ctx, q),
+        Some(q) => answer(&ctx, commands, q),
     }
 }
 
 /// A lookup in `ctx`, the query checked first when it names a path.
-fn answer(ctx: &Context, query: &str) -> Result<CallToolResult, Failure> {
+fn answer(ctx: &Context, commands: &[&str], query: &str) -> Result<CallToolResult, Failure> {
     let matrix = ctx.matrix()?;
     if matrix.op(query.trim()).is_none() && names_a_path(query, ctx.cwd()) {
         confine(strip_line_col(query.trim()), ctx.cwd(), &root(ctx)?)
             .map_err(|e| Failure::Usage(e.to_string()))?;
     }
-    let report = command::lookup::lookup(ctx, query, &[])?;
+    let report = command::lookup::lookup(ctx, query, commands)?;
     Ok(lookup_result(ctx, &report))
 }
 
@@ -195,11 +203,17 @@ fn lookup_result(ctx: &Context, report: &LookupReport<'_>) -> CallToolResult {
             notice + &text::search(m, query, hits),
             false,
         ),
-        Lookup::NotFound(nf) => result(
-            &out::not_found(m, nf, report.command_hint.as_deref()),
-            notice + &text::not_found(nf),
-            false,
-        ),
+        Lookup::NotFound(nf) => {
+            let mut t = notice + &text::not_found(nf);
+            if let Some(cmd) = &report.command_hint {
+                t.push_str(&format!("did you mean the command `sota {cmd}`?\n"));
+            }
+            result(
+                &out::not_found(m, nf, report.command_hint.as_deref()),
+                t,
+                false,
+            )
+        }
     }
 }
 

@@ -510,3 +510,43 @@ fn verbose_logs_go_to_stderr_only() {
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("sota mcp:"));
 }
+
+/// The official Python SDK (`pip install mcp`) as the client: on a temp
+/// project and on this repository itself (its own sota.toml). Skipped, loudly,
+/// only outside CI when the module is missing; in CI it must run.
+#[test]
+fn the_official_python_sdk_client_agrees_with_the_cli() {
+    let script = crate::harness::repo_root().join("tests/mcp_client.py");
+    let has_mcp = std::process::Command::new("python3")
+        .args(["-c", "import mcp"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    if !has_mcp {
+        assert!(
+            !ci,
+            "CI must run the Python MCP client: `python3 -m pip install mcp` (.ci/run does)"
+        );
+        eprintln!(
+            "\n*** SKIPPED the_official_python_sdk_client_agrees_with_the_cli: the Python `mcp` module is missing (python3 -m pip install mcp) ***\n"
+        );
+        return;
+    }
+    let temp = project();
+    for dir in [temp.path().to_path_buf(), crate::harness::repo_root()] {
+        let out = std::process::Command::new("python3")
+            .arg(&script)
+            .arg(env!("CARGO_BIN_EXE_sota"))
+            .arg(&dir)
+            .env_remove("CI")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && stdout.contains(" passed, 0 failed"),
+            "mcp_client.py on {}:\n{stdout}\n{}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
