@@ -6,7 +6,7 @@
 //! CLI (or the MCP server) fills [`Inputs`] and calls [`Context::resolve`].
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::matrix::{self, Date, Found, Matrix};
 use crate::outcome::Failure;
@@ -109,7 +109,9 @@ impl Source {
 pub struct Context {
     pub inputs: Inputs,
     pub source: Source,
-    matrix: OnceLock<Matrix>,
+    matrix: OnceLock<Arc<Matrix>>,
+    /// A long-lived front end's cache of the last matrix loaded.
+    cache: Option<Arc<matrix::cache::Cache>>,
 }
 
 impl Context {
@@ -134,6 +136,17 @@ impl Context {
             inputs,
             source,
             matrix: OnceLock::new(),
+            cache: None,
+        }
+    }
+
+    /// [`Context::resolve`] for a front end that resolves a context per
+    /// request (the MCP server): the matrix comes through `cache`, reused
+    /// while its file's bytes are unchanged.
+    pub fn resolve_cached(inputs: Inputs, cache: Arc<matrix::cache::Cache>) -> Context {
+        Context {
+            cache: Some(cache),
+            ..Context::resolve(inputs)
         }
     }
 
@@ -158,9 +171,11 @@ impl Context {
         if let Some(m) = self.matrix.get() {
             return Ok(m);
         }
-        let loaded = match self.source.path() {
-            Some(path) => Matrix::load_named(path, &self.shown(path)).map_err(Failure::Matrix)?,
-            None => Matrix::catalog(),
+        let loaded = match (self.source.path(), &self.cache) {
+            (Some(path), Some(cache)) => cache.load_named(path, &self.shown(path))?,
+            (Some(path), None) => Arc::new(Matrix::load_named(path, &self.shown(path))?),
+            (None, Some(cache)) => cache.catalog(),
+            (None, None) => Arc::new(Matrix::catalog()),
         };
         Ok(self.matrix.get_or_init(|| loaded))
     }

@@ -3,6 +3,7 @@
 //!
 //! This is the only module that reads `sota.toml`.
 
+pub mod cache;
 mod diagnostic;
 pub mod keys;
 mod model;
@@ -32,6 +33,11 @@ impl Matrix {
             path: path.to_path_buf(),
             error,
         })?;
+        Matrix::from_bytes_named(bytes, path, name)
+    }
+
+    /// [`Matrix::load_named`] on bytes already read from `path`.
+    pub fn from_bytes_named(bytes: Vec<u8>, path: &Path, name: &str) -> Result<Matrix, LoadError> {
         let text = match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(e) => {

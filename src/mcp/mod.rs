@@ -22,6 +22,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use tokio::io::{AsyncBufRead, AsyncWrite};
 
+use sota::matrix::cache::Cache;
 use sota::Inputs;
 
 /// Where `--verbose` logs go (nowhere without it).
@@ -49,6 +50,7 @@ where
     let log = host.log.clone();
     let server = Server {
         host: Arc::new(host),
+        cache: Arc::new(Cache::new()),
     };
     let transport = transport::LineTransport::new(read, write, log.clone());
     match server.serve(transport).await {
@@ -68,6 +70,8 @@ where
 #[derive(Clone)]
 struct Server {
     host: Arc<Host>,
+    /// The matrix, reused while its file's bytes are unchanged.
+    cache: Arc<Cache>,
 }
 
 impl Server {
@@ -103,7 +107,13 @@ impl ServerHandler for Server {
     ) -> Result<CallToolResponse, McpError> {
         let started = std::time::Instant::now();
         let commands: Vec<&str> = self.host.commands.iter().map(String::as_str).collect();
-        let result = tools::call(self.inputs(), &commands, &request.name, request.arguments);
+        let result = tools::call(
+            self.inputs(),
+            &self.cache,
+            &commands,
+            &request.name,
+            request.arguments,
+        );
         (self.host.log)(&format!(
             "tools/call {} in {:.2} ms{}",
             request.name,
@@ -124,6 +134,7 @@ impl ServerHandler for Server {
     ) -> Result<ListResourcesResult, McpError> {
         Ok(ListResourcesResult::with_all_items(resources::list(
             self.inputs(),
+            &self.cache,
         )))
     }
 
@@ -132,6 +143,6 @@ impl ServerHandler for Server {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        resources::read(self.inputs(), &request.uri).map(Into::into)
+        resources::read(self.inputs(), &self.cache, &request.uri).map(Into::into)
     }
 }

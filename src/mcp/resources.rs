@@ -2,10 +2,13 @@
 //! tables as `sota render` writes them. Each read resolves a fresh context,
 //! so an edited matrix is served as it is now.
 
+use std::sync::Arc;
+
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents};
 use rmcp::ErrorData as McpError;
 
 use sota::context::Source;
+use sota::matrix::cache::Cache;
 use sota::output::json;
 use sota::surface::render;
 use sota::{catalog, Context, Failure, Inputs};
@@ -15,8 +18,8 @@ pub const TABLE: &str = "sota://matrix/table";
 pub const MILESTONES: &str = "sota://milestones/table";
 
 /// What `resources/list` shows.
-pub fn list(inputs: Inputs) -> Vec<Resource> {
-    let ctx = Context::resolve(inputs);
+pub fn list(inputs: Inputs, cache: &Arc<Cache>) -> Vec<Resource> {
+    let ctx = Context::resolve_cached(inputs, cache.clone());
     let file = match ctx.source.path() {
         Some(p) => ctx.shown(p),
         None => catalog::PSEUDO_PATH.to_owned(),
@@ -40,8 +43,8 @@ pub fn list(inputs: Inputs) -> Vec<Resource> {
 }
 
 /// `resources/read`.
-pub fn read(inputs: Inputs, uri: &str) -> Result<ReadResourceResult, McpError> {
-    let ctx = Context::resolve(inputs);
+pub fn read(inputs: Inputs, cache: &Arc<Cache>, uri: &str) -> Result<ReadResourceResult, McpError> {
+    let ctx = Context::resolve_cached(inputs, cache.clone());
     let (text, mime) = match uri {
         MATRIX => (matrix_text(&ctx)?, "application/toml"),
         TABLE => (render::matrix_table(loaded(&ctx)?), "text/markdown"),

@@ -8,6 +8,7 @@
 //! argument struct, one entry in [`list`], one arm in [`call`].
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 use rmcp::ErrorData as McpError;
@@ -18,6 +19,7 @@ use serde_json::{json, Value};
 use sota::command::gate::{GateArgs, GateMode, GateRun};
 use sota::command::lookup::{LookupReport, Milestones};
 use sota::context::{CatalogReason, Source};
+use sota::matrix::cache::Cache;
 use sota::output::json::SchemaId;
 use sota::output::{coverage as coverage_out, gate as gate_out, json as out, text, wrap};
 use sota::repo::confine::confine;
@@ -128,17 +130,18 @@ fn tool<A: JsonSchema + 'static>(
 /// the command" hint, as on the command line).
 pub fn call(
     inputs: Inputs,
+    cache: &Arc<Cache>,
     commands: &[&str],
     name: &str,
     args: Option<JsonObject>,
 ) -> Result<CallToolResult, McpError> {
     let args = Value::Object(args.unwrap_or_default());
     let result = match name {
-        "lookup" => lookup(inputs, commands, parse(name, args)?),
-        "ops_for_paths" => ops_for_paths(inputs, parse(name, args)?),
-        "milestones" => milestones(inputs, parse(name, args)?),
-        "coverage" => coverage(inputs, parse::<CoverageArgs>(name, args)?),
-        "catalog_search" => catalog_search(inputs, commands, parse(name, args)?),
+        "lookup" => lookup(inputs, cache, commands, parse(name, args)?),
+        "ops_for_paths" => ops_for_paths(inputs, cache, parse(name, args)?),
+        "milestones" => milestones(inputs, cache, parse(name, args)?),
+        "coverage" => coverage(inputs, cache, parse::<CoverageArgs>(name, args)?),
+        "catalog_search" => catalog_search(inputs, cache, commands, parse(name, args)?),
         other => {
             let known: Vec<String> = list().iter().map(|t| t.name.to_string()).collect();
             return Err(McpError::invalid_params(
@@ -156,18 +159,24 @@ fn parse<A: DeserializeOwned>(tool: &str, args: Value) -> Result<A, McpError> {
         .map_err(|e| McpError::invalid_params(format!("{tool}: invalid arguments: {e}"), None))
 }
 
-fn lookup(inputs: Inputs, commands: &[&str], args: LookupArgs) -> Result<CallToolResult, Failure> {
-    let ctx = Context::resolve(inputs);
+fn lookup(
+    inputs: Inputs,
+    cache: &Arc<Cache>,
+    commands: &[&str],
+    args: LookupArgs,
+) -> Result<CallToolResult, Failure> {
+    let ctx = Context::resolve_cached(inputs, cache.clone());
     answer(&ctx, commands, &args.query)
 }
 
 fn catalog_search(
     mut inputs: Inputs,
+    cache: &Arc<Cache>,
     commands: &[&str],
     args: CatalogArgs,
 ) -> Result<CallToolResult, Failure> {
     inputs.catalog = true;
-    let ctx = Context::resolve(inputs);
+    let ctx = Context::resolve_cached(inputs, cache.clone());
     match args.query.as_deref().map(str::trim) {
         None | Some("") => {
             let m = ctx.matrix()?;
@@ -217,8 +226,12 @@ fn lookup_result(ctx: &Context, report: &LookupReport<'_>) -> CallToolResult {
     }
 }
 
-fn ops_for_paths(inputs: Inputs, args: PathsArgs) -> Result<CallToolResult, Failure> {
-    let ctx = Context::resolve(inputs);
+fn ops_for_paths(
+    inputs: Inputs,
+    cache: &Arc<Cache>,
+    args: PathsArgs,
+) -> Result<CallToolResult, Failure> {
+    let ctx = Context::resolve_cached(inputs, cache.clone());
     if args.paths.is_empty() {
         return Err(Failure::Usage(
             "ops_for_paths needs at least one path: the files you are about to edit".into(),
@@ -262,8 +275,12 @@ fn ops_for_paths(inputs: Inputs, args: PathsArgs) -> Result<CallToolResult, Fail
     }
 }
 
-fn milestones(inputs: Inputs, args: MilestonesArgs) -> Result<CallToolResult, Failure> {
-    let ctx = Context::resolve(inputs);
+fn milestones(
+    inputs: Inputs,
+    cache: &Arc<Cache>,
+    args: MilestonesArgs,
+) -> Result<CallToolResult, Failure> {
+    let ctx = Context::resolve_cached(inputs, cache.clone());
     let report = command::lookup::milestones(&ctx, args.axis.as_deref())?;
     let m = report.matrix;
     let notice = catalog_notice(&ctx);
@@ -290,8 +307,12 @@ fn milestones(inputs: Inputs, args: MilestonesArgs) -> Result<CallToolResult, Fa
     })
 }
 
-fn coverage(inputs: Inputs, _args: CoverageArgs) -> Result<CallToolResult, Failure> {
-    let ctx = Context::resolve(inputs);
+fn coverage(
+    inputs: Inputs,
+    cache: &Arc<Cache>,
+    _args: CoverageArgs,
+) -> Result<CallToolResult, Failure> {
+    let ctx = Context::resolve_cached(inputs, cache.clone());
     let report = command::coverage::run(&ctx, false)?;
     Ok(result(
         &coverage_out::json(report.matrix, &report.report),

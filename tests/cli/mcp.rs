@@ -312,6 +312,12 @@ fn an_edited_matrix_is_read_again_and_a_broken_one_is_a_tool_error() {
         let before = call(&c, "lookup", json!({"query": "kv-cache"})).await;
         assert_eq!(structured(&before)["op"]["title"], "Paged KV cache");
 
+        // Same length, same second: the server compares bytes, not mtimes.
+        let same_len = SMALL.replace("Paged KV cache", "Paged KV CACHE");
+        std::fs::write(s.path().join("sota.toml"), &same_len).unwrap();
+        let upper = call(&c, "lookup", json!({"query": "kv-cache"})).await;
+        assert_eq!(structured(&upper)["op"]["title"], "Paged KV CACHE");
+
         let edited = SMALL.replace("Paged KV cache", "Paged KV cache v2");
         std::fs::write(s.path().join("sota.toml"), &edited).unwrap();
         let after = call(&c, "lookup", json!({"query": "kv-cache"})).await;
