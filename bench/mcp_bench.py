@@ -43,11 +43,12 @@ def ms(xs):
 
 def spawn():
     return subprocess.Popen([SOTA, "mcp"], cwd=REPO, env=ENV, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 
 
 def send(p, msg):
     p.stdin.write((json.dumps(msg) + "\n").encode())
+    p.stdin.flush()
 
 
 def questions():

@@ -18,7 +18,7 @@ use rmcp::model::{
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
     ServerConfig,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use tokio::io::{AsyncBufRead, AsyncWrite};
 
@@ -90,6 +90,20 @@ impl ServerHandler for Server {
         )
         .with_server_info(Implementation::new("sota", env!("CARGO_PKG_VERSION")))
         .with_instructions(INSTRUCTIONS)
+    }
+
+    /// Load the matrix into the cache while the client reads the tool
+    /// list, so the first call is as fast as the rest (a broken matrix is
+    /// reported by the call that meets it, not here).
+    async fn on_initialized(&self, _context: NotificationContext<RoleServer>) {
+        let started = std::time::Instant::now();
+        let ctx = sota::Context::resolve_cached(self.inputs(), self.cache.clone());
+        let loaded = ctx.matrix().is_ok();
+        (self.host.log)(&format!(
+            "matrix {} in {:.2} ms",
+            if loaded { "loaded" } else { "did not load" },
+            started.elapsed().as_secs_f64() * 1e3
+        ));
     }
 
     async fn list_tools(
