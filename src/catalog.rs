@@ -34,11 +34,13 @@ mod tests {
                 );
             }
         }
-        assert!(m.ops.len() >= 13);
+        assert!(m.ops.len() >= 40);
+        assert!(m.ladders.len() >= 10);
         for op in &m.ops {
             assert!(op.link.is_some(), "{} needs a link", op.slug.value);
             assert!(op.oracle.is_some(), "{} needs an oracle", op.slug.value);
-            assert!(op.files.is_empty() && op.at.is_empty() && op.route.is_none());
+            assert!(op.route.is_some(), "{} needs a suggested route", op.slug.value);
+            assert!(op.files.is_empty() && op.at.is_empty() && op.witness.is_empty());
         }
     }
 
