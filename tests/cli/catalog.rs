@@ -83,3 +83,33 @@ fn catalog_and_matrix_flags_conflict() {
     let run = Sota::new().run(&["--catalog", "--matrix", "x.toml"]);
     assert_eq!(run.code, 2);
 }
+
+#[test]
+fn the_catalog_renders_its_own_tables_and_check_catches_drift() {
+    let doc = "# Catalog\n\n<!-- sota:matrix -->\n<!-- /sota:matrix -->\n\n<!-- sota:milestones -->\n<!-- /sota:milestones -->\n";
+    let p = Sota::new()
+        .file("sota.toml", crate::harness::SMALL)
+        .file("catalog.md", doc);
+    let stale = p.run(&["--catalog", "render", "catalog.md", "--check"]);
+    assert_eq!(stale.code, 1, "{stale:?}");
+
+    p.run(&["--catalog", "render", "catalog.md"]).success();
+    let after = std::fs::read_to_string(p.path().join("catalog.md")).unwrap();
+    // The catalog's columns, not the project's: slug, suggested route, check.
+    assert!(
+        after.contains("| Operation | Slug | Read first | Suggested route | Oracle | Check |"),
+        "{after}"
+    );
+    assert!(after.contains("| AWQ 4-bit GEMV/GEMM | `awq-int4-gemm` | [Marlin mixed-precision INT4 kernel (FP16×INT4); AutoAWQ kernels](https://github.com/IST-DASLab/marlin) | borrow |"), "{after}");
+    // Every rung of every ladder, with its source as links.
+    assert!(after.contains("| attention | L1 | FlashAttention-1 | 2022 | IO-aware tiling + online softmax; no N×N materialization | [arXiv:2205.14135](https://arxiv.org/abs/2205.14135) · [code/page](https://github.com/Dao-AILab/flash-attention) |"), "{after}");
+    assert!(
+        after.contains("| gemm | L2 | BLIS micro-kernel framework | 2012 |"),
+        "{after}"
+    );
+    // Nothing of the project's matrix leaks in.
+    assert!(!after.contains("kernels/attn/flash.cu"), "{after}");
+
+    p.run(&["--catalog", "render", "catalog.md", "--check"])
+        .success();
+}
