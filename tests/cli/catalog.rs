@@ -33,6 +33,16 @@ fn without_a_matrix_the_catalog_answers_and_says_so() {
     let search = p.run(&["marlin"]);
     search.success();
     assert!(search.stdout.contains("awq-int4-gemm"));
+
+    // A catalog op shows its route as a suggestion, not as a decision.
+    let op = p.run(&["dense-gemm"]);
+    op.success();
+    assert!(
+        op.stdout
+            .contains("route    bind (suggested) — use the production library"),
+        "{}",
+        op.stdout
+    );
 }
 
 #[test]
