@@ -21,3 +21,13 @@ hyperfine -N --warmup 20 --runs 300 --export-json "$out" "$@" \
 cd - >/dev/null
 rmdir "$empty"
 bench/medians.py "$out"
+# CPU time per run (user + system, means): what the process costs, which
+# other load on a shared machine inflates far less than wall time.
+python3 - "$out" <<'PY'
+import json, sys
+print()
+print("| command | user+sys ms (mean) |")
+print("|:---|---:|")
+for r in json.load(open(sys.argv[1]))["results"]:
+    print(f"| `{r['command']}` | {(r['user'] + r['system']) * 1e3:.2f} |")
+PY
