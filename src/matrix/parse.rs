@@ -623,7 +623,8 @@ impl Walker {
                 header,
             };
             self.check_keys(t, keys::OP, &ctx);
-            for key in ["files", "at", "route", "witness"] {
+            // `route` is allowed: in the catalog it is the suggested route.
+            for key in ["files", "at", "witness"] {
                 self.forbid_in_catalog(t, key, &ctx);
             }
             let slug = self.string(t, "slug", &ctx, true, "\"awq-int4-gemm\"");
