@@ -556,3 +556,68 @@ fn the_official_python_sdk_client_agrees_with_the_cli() {
         );
     }
 }
+
+/// Mutated requests (truncated, bytes flipped, spliced), deterministic: the
+/// server never dies, never writes anything but JSON lines, and still
+/// answers a valid request afterwards.
+#[test]
+fn mutated_requests_never_break_the_session() {
+    let s = project();
+    let mut raw = Raw::start(s.path());
+    raw.initialize();
+    let valid = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+        "params": {"name": "ops_for_paths", "arguments": {"paths": ["kernels/attn/flash.cu"]}}})
+    .to_string()
+    .into_bytes();
+    let mut seed: u64 = 0x5eed;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut batch = Vec::new();
+    for i in 0..300 {
+        let mut m = valid.clone();
+        match i % 3 {
+            0 => m.truncate(next(m.len())),
+            1 => {
+                for _ in 0..1 + next(4) {
+                    let at = next(m.len());
+                    let pool = b"{}[]\",:0a\\\x00\xff";
+                    m[at] = pool[next(pool.len())];
+                }
+            }
+            _ => {
+                let cut = next(m.len());
+                m.splice(cut..cut, valid[..next(valid.len())].iter().copied());
+            }
+        }
+        m.retain(|b| *b != b'\n');
+        batch.extend_from_slice(&m);
+        batch.push(b'\n');
+    }
+    raw.send(&batch);
+    raw.line(
+        json!({"jsonrpc": "2.0", "id": "last", "method": "tools/call",
+        "params": {"name": "lookup", "arguments": {"query": "int4-gemm"}}}),
+    );
+    drop(raw.child.stdin.take());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut raw.out, &mut rest).unwrap();
+    let replies: Vec<Value> = rest
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l:?}")))
+        .collect();
+    let last = replies
+        .iter()
+        .find(|r| r["id"] == "last")
+        .expect("the valid request after the mutants is answered");
+    assert_eq!(
+        last["result"]["structuredContent"]["op"]["slug"],
+        "int4-gemm"
+    );
+    assert!(replies.iter().all(|r| r["jsonrpc"] == "2.0"));
+    let out = raw.child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+}
