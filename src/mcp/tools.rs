@@ -269,9 +269,10 @@ fn ops_for_paths(
             command: "gate",
             searched_from: ctx.cwd().to_path_buf(),
         }),
-        GateRun::Range(_) | GateRun::Prepared { .. } => {
-            unreachable!("paths mode judges paths")
-        }
+        // Paths mode never judges a range or prepares a message.
+        GateRun::Range(_) | GateRun::Prepared { .. } => Err(Failure::Usage(
+            "ops_for_paths: the gate answered another mode than paths".into(),
+        )),
     }
 }
 
