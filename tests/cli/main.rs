@@ -15,3 +15,4 @@ mod lookup;
 mod malformed;
 mod render;
 mod robustness;
+mod security;
