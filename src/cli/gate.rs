@@ -176,6 +176,11 @@ fn range_mode(
     format: GateFormat,
     strict: bool,
 ) -> Result<Outcome, Failure> {
+    // A range git would read as an option is a usage error, even here.
+    if let Err(e) = sota::repo::git::check_revision(range) {
+        err(&format!("sota gate: {e}"));
+        return Ok(Outcome::Refused);
+    }
     let commits = match git.commits(range, &[]) {
         Ok(c) => c,
         Err(e) => return skip(&e.to_string()),

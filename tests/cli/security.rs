@@ -365,7 +365,8 @@ fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-/// Our own colours are SGR sequences (`ESC [ … m`); anything else is not ours.
+/// Our own sequences are colours (SGR, `ESC [ … m`) and the progress bar's
+/// erase-line (`ESC [ 2 K`); anything else is not ours.
 fn foreign_escapes(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut rest = text;
@@ -374,7 +375,7 @@ fn foreign_escapes(text: &str) -> Vec<String> {
         let sgr = tail.starts_with("\u{1b}[")
             && tail[2..]
                 .find(|c: char| !(c.is_ascii_digit() || c == ';'))
-                .is_some_and(|j| tail[2 + j..].starts_with('m'));
+                .is_some_and(|j| tail[2 + j..].starts_with(['m', 'K']));
         if !sgr {
             found.push(tail.chars().take(12).collect());
         }
