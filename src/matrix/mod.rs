@@ -8,6 +8,7 @@ pub mod keys;
 mod model;
 mod parse;
 pub mod schema;
+mod text_safety;
 
 use std::path::{Path, PathBuf};
 

@@ -57,6 +57,7 @@ pub(crate) fn parse(
         problems: Vec::new(),
     };
     let top = doc.get_ref();
+    super::text_safety::check(top, &mut w.problems);
     w.check_keys(top, keys::TOP, &Ctx::top());
 
     let (project, root_rel) = w.project(top);

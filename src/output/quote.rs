@@ -44,26 +44,47 @@ pub fn quote(text: &str) -> Cow<'_, str> {
     out.push('"');
     for c in text.chars() {
         match c {
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\u{b}' => out.push_str("\\v"),
-            '\u{c}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            c if is_unsafe_char(c) => {
-                let mut buf = [0u8; 4];
-                for b in c.encode_utf8(&mut buf).bytes() {
-                    out.push_str(&format!("\\{b:03o}"));
-                }
-            }
-            c => out.push(c),
+            c => push_escaped(&mut out, c),
         }
     }
     out.push('"');
     Cow::Owned(out)
+}
+
+/// `text` with each unsafe character escaped in place (no surrounding
+/// quotes; `"` and `\` kept): for sota's own sentences that embed
+/// untrusted text, e.g. a diagnostic's message.
+pub fn escape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        push_escaped(&mut out, c);
+    }
+    Cow::Owned(out)
+}
+
+/// Push `c`, C-escaped when it is unsafe.
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\u{7}' => out.push_str("\\a"),
+        '\u{8}' => out.push_str("\\b"),
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        '\u{b}' => out.push_str("\\v"),
+        '\u{c}' => out.push_str("\\f"),
+        '\r' => out.push_str("\\r"),
+        c if is_unsafe_char(c) => {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("\\{b:03o}"));
+            }
+        }
+        c => out.push(c),
+    }
 }
 
 /// [`quote`] for raw bytes (a path git printed): bytes that are not UTF-8
