@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use sota::matrix::{self, Matrix};
+use sota::matrix;
 use sota::output::{audit as render, json};
 use sota::repo::git::Git;
 use sota::surface::audit::Auditor;
@@ -25,17 +25,15 @@ pub(super) fn run(
 ) -> Result<Outcome, Failure> {
     let cwd = std::env::current_dir()?;
     let env = std::env::var_os("SOTA_MATRIX").map(PathBuf::from);
-    let Some(path) = matrix::discover(&cwd, flag, env.as_deref())
-        .path()
-        .map(Path::to_path_buf)
-    else {
+    let found = matrix::discover(&cwd, flag, env.as_deref());
+    if found.path().is_none() {
         err(&format!(
             "sota audit: no sota.toml at or above {}; the audit needs a project matrix",
             cwd.display()
         ));
         return Ok(Outcome::Refused);
-    };
-    let matrix = Matrix::load(&path).map_err(Failure::Matrix)?;
+    }
+    let matrix = super::load_matrix(&found).map_err(Failure::Matrix)?;
     let git = Git::new(absolute(&matrix.root, &cwd));
     let range = args.range.unwrap_or("HEAD");
     let mut extra: Vec<String> = Vec::new();

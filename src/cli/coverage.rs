@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use sota::matrix::{self, Date, Matrix};
+use sota::matrix::{self, Date};
 use sota::output::{coverage as render, json};
 use sota::repo::git::{Git, GitError};
 use sota::repo::paths::PathList;
@@ -34,7 +34,7 @@ pub(super) fn run(
         let dir = guess_root.clone();
         move || list_tracked(&dir)
     });
-    let matrix = Matrix::load(path).map_err(Failure::Matrix)?;
+    let matrix = super::load_matrix(&found).map_err(Failure::Matrix)?;
     let root = absolute(&matrix.root, &cwd);
     let listed = match reader.join() {
         Ok(listed) if same_dir(&guess_root, &root) => listed,

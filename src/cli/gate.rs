@@ -12,6 +12,8 @@ use sota::repo::hooks::{self, Action, InstallOptions};
 use sota::surface::gate::{self, GateReport};
 use sota::OpIndex;
 
+use sota::output::quote::quote;
+
 use super::{absolute, err, out, same_dir, Failure, GateArgs, GateFormat, HookAction, Outcome};
 
 /// Print a one-line warning and let the commit through.
@@ -46,13 +48,14 @@ pub(super) fn run(
     let wants_staged = args.paths.is_none() && args.range.is_none();
     let guess_root = absolute(path.parent().unwrap_or(Path::new(".")), &cwd);
     let pending = wants_staged.then(|| Git::new(&guess_root).spawn_staged());
-    let matrix = match Matrix::load(path) {
+    let matrix = match super::load_matrix(&found) {
         Ok(m) => m,
         Err(LoadError::Invalid(invalid)) => {
             let n = invalid.problems.len();
+            let first = invalid.one_line_summaries().swap_remove(0);
             return skip(&format!(
-                "{} has {n} problem{} (run `sota list` to see them)",
-                invalid.name,
+                "{} has {n} problem{} (run `sota list` to see them), first {first}",
+                quote(&invalid.name),
                 if n == 1 { "" } else { "s" }
             ));
         }

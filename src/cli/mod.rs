@@ -51,6 +51,10 @@ struct Cli {
     #[arg(long, global = true)]
     json: bool,
 
+    /// Read a matrix (or a `[project] root`) that resolves outside the repository
+    #[arg(long, global = true)]
+    allow_outside_repo: bool,
+
     #[command(subcommand)]
     command: Option<Command>,
 
@@ -222,6 +226,9 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    let _ = LOAD_OPTIONS.set(matrix::LoadOptions {
+        allow_outside_repo: cli.allow_outside_repo,
+    });
     match run(cli) {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
         Ok(Outcome::NothingFound) => ExitCode::from(1),
@@ -236,6 +243,14 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// How every command loads the matrix (confinement, `--allow-outside-repo`).
+static LOAD_OPTIONS: std::sync::OnceLock<matrix::LoadOptions> = std::sync::OnceLock::new();
+
+/// Load the matrix `found` names, confined to its repository (SECURITY.md).
+pub(crate) fn load_matrix(found: &Found) -> Result<Matrix, LoadError> {
+    Matrix::load_found(found, LOAD_OPTIONS.get().copied().unwrap_or_default())
 }
 
 /// What every command receives: the working directory and the matrix.
@@ -285,7 +300,7 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
                 err(&text::catalog_notice(&cwd));
                 Matrix::catalog()
             }
-            found => Matrix::load(found.path().expect("found a path")).map_err(Failure::Matrix)?,
+            found => load_matrix(&found).map_err(Failure::Matrix)?,
         }
     };
     let ctx = Context {
@@ -468,9 +483,10 @@ fn report_load_error(e: &LoadError) {
         LoadError::Io { path, error } => {
             err(&format!(
                 "sota: cannot read the matrix {}: {error}\n  hint: pass an existing file with --matrix, fix $SOTA_MATRIX, or run without them to use the nearest sota.toml",
-                path.display()
+                sota::output::quote::quote(&path.display().to_string())
             ));
         }
+        LoadError::Outside { .. } => err(&format!("sota: {e}")),
         LoadError::Invalid(invalid) => {
             let color = anstream::AutoStream::choice(&io::stderr()) != anstream::ColorChoice::Never;
             let theme = if color {

@@ -211,6 +211,13 @@ pub enum LoadError {
     },
     /// The file was read and has one or more problems, all of them listed.
     Invalid(InvalidMatrix),
+    /// A discovered matrix resolves (through symlinks) outside its
+    /// repository; it was not read.
+    Outside {
+        path: PathBuf,
+        resolved: PathBuf,
+        boundary: PathBuf,
+    },
 }
 
 /// A matrix file with problems: the source text and every problem found.
@@ -273,8 +280,23 @@ impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LoadError::Io { path, error } => {
-                write!(f, "cannot read matrix {}: {error}", path.display())
+                write!(
+                    f,
+                    "cannot read matrix {}: {error}",
+                    quote(&path.display().to_string())
+                )
             }
+            LoadError::Outside {
+                path,
+                resolved,
+                boundary,
+            } => write!(
+                f,
+                "refusing to read the matrix {}: it resolves to {}, outside the repository {}; nothing was read from it (pass --allow-outside-repo if this is deliberate)",
+                quote(&display_name(path)),
+                quote(&resolved.display().to_string()),
+                quote(&boundary.display().to_string())
+            ),
             LoadError::Invalid(invalid) => {
                 let n = invalid.problems.len();
                 write!(

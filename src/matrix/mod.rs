@@ -3,6 +3,7 @@
 //!
 //! This is the only module that reads `sota.toml`.
 
+mod confine;
 mod diagnostic;
 pub mod keys;
 mod model;
@@ -12,6 +13,7 @@ mod text_safety;
 
 use std::path::{Path, PathBuf};
 
+pub use confine::{boundary, resolve_inside, LoadOptions};
 pub use diagnostic::{line_col, Code, InvalidMatrix, LoadError, Problem, ProblemDiagnostic};
 pub use model::*;
 

@@ -686,3 +686,49 @@ fn a_range_is_never_read_as_a_git_option() {
     p.run(&["audit", "HEAD"]).success();
     p.run(&["audit", "--", "HEAD~0"]).success();
 }
+
+#[test]
+fn anchors_cannot_read_files_outside_the_root() {
+    // `at` paths are root-relative, but `..` and symlinks could lead the
+    // scorecard to read (and report on) any file, or hang on a FIFO.
+    let secret = outside_file("root:x:0:0\n");
+    let link = secret.path().to_str().unwrap().to_owned();
+    let dotdot = format!("{}{link}/secret#root", "../".repeat(12));
+    let at = format!("at = [\"up/secret#root\", \"{dotdot}\", \"fifo#x\"]");
+    let p = Sota::new().git_init().file(
+        "sota.toml",
+        &MATRIX.replace(
+            "sota = \"FlashAttention\"",
+            &format!("sota = \"FlashAttention\"\n{at}"),
+        ),
+    );
+    std::os::unix::fs::symlink(&link, p.path().join("up")).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(p.path().join("fifo"))
+        .status()
+        .unwrap()
+        .success());
+    let out = Command::new("timeout")
+        .args(["10", env!("CARGO_BIN_EXE_sota"), "coverage", "--json"])
+        .current_dir(p.path())
+        .env("HOME", p.path())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(124), "coverage hung reading a FIFO");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let items: Vec<String> = v["kpis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|k| k["name"] == "at_exists")
+        .flat_map(|k| k["items"].as_array().unwrap().clone())
+        .map(|i| {
+            i["subject"].as_str().unwrap_or("").to_owned() + " " + i["why"].as_str().unwrap_or("")
+        })
+        .collect();
+    assert!(
+        items.iter().filter(|i| i.contains("secret")).count() == 2,
+        "both anchors outside the root must count as broken: {items:#?}"
+    );
+}

@@ -1,0 +1,140 @@
+//! Keeping the matrix inside its repository (docs/SECURITY.md). A
+//! committed `sota.toml` is untrusted: it must not be a symlink that makes
+//! sota read (and echo) a file elsewhere, and its `[project] root` must not
+//! point sota at the rest of the filesystem.
+//!
+//! The boundary is the top of the git work tree holding the matrix (the
+//! nearest ancestor of its directory with a `.git` entry), or the matrix's
+//! own directory outside git; paths are compared after canonicalization,
+//! so symlinks are judged by where they lead. A matrix named explicitly
+//! (`--matrix`, `$SOTA_MATRIX`) is trusted as a file — the user chose it —
+//! but its root is still confined to its own boundary. One opt-out,
+//! [`LoadOptions::allow_outside_repo`], lifts both checks.
+
+use std::path::{Path, PathBuf};
+
+use super::diagnostic::{Code, LoadError, Problem};
+use super::{Found, Matrix};
+
+/// How [`Matrix::load_found`] treats a matrix that reaches outside.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoadOptions {
+    /// Read a discovered matrix that resolves outside the repository, and
+    /// accept a `[project] root` outside it (`--allow-outside-repo`).
+    pub allow_outside_repo: bool,
+}
+
+impl Matrix {
+    /// Load the matrix `found` names, confined to its repository unless
+    /// `options` allow otherwise (see the module docs).
+    pub fn load_found(found: &Found, options: LoadOptions) -> Result<Matrix, LoadError> {
+        let path = found.path().ok_or_else(|| LoadError::Io {
+            path: PathBuf::from(super::FILE_NAME),
+            error: std::io::Error::new(std::io::ErrorKind::NotFound, "no matrix found"),
+        })?;
+        if options.allow_outside_repo {
+            return Matrix::load(path);
+        }
+        let boundary = boundary(path);
+        if matches!(found, Found::Nearest(_)) {
+            if let Ok(real) = std::fs::canonicalize(path) {
+                if !real.starts_with(&boundary) {
+                    return Err(LoadError::Outside {
+                        path: path.to_path_buf(),
+                        resolved: real,
+                        boundary,
+                    });
+                }
+            }
+        }
+        let matrix = Matrix::load(path)?;
+        check_root(&matrix, &boundary)?;
+        Ok(matrix)
+    }
+}
+
+/// The directory `matrix` (a path to the file) must stay inside: the top
+/// of its git work tree, else its directory; canonical when it exists.
+pub fn boundary(matrix: &Path) -> PathBuf {
+    let dir = match matrix.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+    let top = dir
+        .ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(&dir);
+    top.to_path_buf()
+}
+
+/// `rel` under `root`, canonical, when it exists and stays inside `root`
+/// (itself canonical) — for reading files a matrix names.
+pub fn resolve_inside(root: &Path, rel: &str) -> Option<PathBuf> {
+    let real = std::fs::canonicalize(root.join(rel)).ok()?;
+    real.starts_with(root).then_some(real)
+}
+
+/// Refuse a `[project] root` that resolves outside `boundary`, as a
+/// problem at the `root` key's value.
+fn check_root(matrix: &Matrix, boundary: &Path) -> Result<(), LoadError> {
+    let Ok(real) = std::fs::canonicalize(&matrix.root) else {
+        return Ok(()); // a missing root is reported by the loader
+    };
+    if real.starts_with(boundary) {
+        return Ok(());
+    }
+    let text = &matrix.text;
+    let span = root_span(text).unwrap_or(0..0);
+    let problem = Problem::new(
+        Code::OutsideRepo,
+        span,
+        format!(
+            "`[project] root` resolves to {}, outside the repository {}",
+            real.display(),
+            boundary.display()
+        ),
+    )
+    .label("leads outside the repository")
+    .help("point `root` at a directory inside the repository (e.g. `root = \"..\"` from a subdirectory); if this is deliberate, pass --allow-outside-repo");
+    Err(LoadError::invalid(&matrix.file, text, vec![problem]))
+}
+
+/// Byte span of the `root = …` value in the `[project]` table.
+fn root_span(text: &str) -> Option<std::ops::Range<usize>> {
+    let doc = toml::de::DeTable::parse(text).ok()?;
+    let project = doc.get_ref().get("project")?;
+    let toml::de::DeValue::Table(t) = project.get_ref() else {
+        return None;
+    };
+    Some(t.get("root")?.span())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolve_inside_follows_symlinks() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::write(root.join("a.cu"), "x").unwrap();
+        std::os::unix::fs::symlink("/", root.join("up")).unwrap();
+        assert!(resolve_inside(&root, "a.cu").is_some());
+        assert!(resolve_inside(&root, "../").is_none());
+        assert!(resolve_inside(&root, "up/etc").is_none());
+        assert!(resolve_inside(&root, "missing.cu").is_none());
+    }
+
+    #[test]
+    fn the_boundary_is_the_work_tree_top() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir_all(top.join(".git")).unwrap();
+        std::fs::create_dir_all(top.join("a/b")).unwrap();
+        assert_eq!(boundary(&top.join("a/b/sota.toml")), top);
+        let bare = tempfile::tempdir().unwrap();
+        let bare = std::fs::canonicalize(bare.path()).unwrap();
+        assert_eq!(boundary(&bare.join("sota.toml")), bare);
+    }
+}
