@@ -505,7 +505,7 @@ fn report_load_error(e: &LoadError) {
             let n = invalid.problems.len();
             rendered.push_str(&format!(
                 "sota: {} has {n} problem{}; nothing was read from it",
-                invalid.name,
+                sota::output::quote::quote(&invalid.name),
                 if n == 1 { "" } else { "s" }
             ));
             let mut stderr = io::stderr().lock();
