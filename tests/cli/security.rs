@@ -463,12 +463,18 @@ fn escape_sequences_are_quoted_on_a_terminal_too() {
     let range = format!("{base}..HEAD");
     for args in [
         vec!["gate", "--range", &range],
+        vec!["gate", "--range", &range, "--format", "github"],
+        vec!["gate", "--range", &range, "--format", "short"],
         vec!["audit"],
+        vec!["coverage"],
         vec![OSC_NAME],
         vec!["gate", "--paths", OSC_NAME],
     ] {
         let tty = on_pty(&p, &args);
-        assert!(tty.contains("pwned"), "{args:?} printed nothing:\n{tty}");
+        assert!(
+            tty.contains("pwned") || args[0] == "coverage",
+            "{args:?} printed nothing:\n{tty}"
+        );
         let foreign = foreign_escapes(&tty);
         assert!(foreign.is_empty(), "{args:?}: {foreign:?}\n{tty:?}");
     }
@@ -632,6 +638,11 @@ fn an_explicit_matrix_flag_is_trusted_but_its_root_is_confined() {
     let p = Sota::new().git_init().file("k/a.cu", "x\n");
     let m = elsewhere.path().join("m.toml");
     p.run(&["--matrix", m.to_str().unwrap(), "list"]).success();
+    // $SOTA_MATRIX is the user's choice too.
+    let via_env = Sota::new()
+        .env("SOTA_MATRIX", m.to_str().unwrap())
+        .git_init();
+    via_env.run(&["list"]).success();
     std::fs::write(
         &m,
         MATRIX.replace("name = \"demo\"", "name = \"demo\"\nroot = \"..\""),
