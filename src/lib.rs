@@ -24,13 +24,18 @@
 //! ```
 
 pub mod catalog;
+pub mod command;
+pub mod context;
 mod did_you_mean;
 pub mod glob;
 pub mod index;
 pub mod matrix;
+pub mod outcome;
 pub mod output;
 pub mod repo;
 pub mod surface;
 
+pub use context::{Context, Inputs};
 pub use index::OpIndex;
 pub use matrix::{LoadError, Matrix};
+pub use outcome::{Failure, Outcome};

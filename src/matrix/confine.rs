@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use super::diagnostic::{Code, LoadError, Problem};
-use super::{Found, Matrix};
+use super::Matrix;
 
 /// How [`Matrix::load_found`] treats a matrix that reaches outside.
 #[derive(Clone, Copy, Debug, Default)]
@@ -25,18 +25,21 @@ pub struct LoadOptions {
 }
 
 impl Matrix {
-    /// Load the matrix `found` names, confined to its repository unless
-    /// `options` allow otherwise (see the module docs).
-    pub fn load_found(found: &Found, options: LoadOptions) -> Result<Matrix, LoadError> {
-        let path = found.path().ok_or_else(|| LoadError::Io {
-            path: PathBuf::from(super::FILE_NAME),
-            error: std::io::Error::new(std::io::ErrorKind::NotFound, "no matrix found"),
-        })?;
+    /// [`Matrix::load_named`], confined to the matrix's repository unless
+    /// `options` allow otherwise (see the module docs). `discovered` is true
+    /// for a `sota.toml` found by walking up (its file is untrusted), false
+    /// for one the user named (`--matrix`, `$SOTA_MATRIX`).
+    pub fn load_confined(
+        path: &Path,
+        name: &str,
+        discovered: bool,
+        options: LoadOptions,
+    ) -> Result<Matrix, LoadError> {
         if options.allow_outside_repo {
-            return Matrix::load(path);
+            return Matrix::load_named(path, name);
         }
         let boundary = boundary(path);
-        if matches!(found, Found::Nearest(_)) {
+        if discovered {
             if let Ok(real) = std::fs::canonicalize(path) {
                 if !real.starts_with(&boundary) {
                     return Err(LoadError::Outside {
@@ -47,7 +50,7 @@ impl Matrix {
                 }
             }
         }
-        let matrix = Matrix::load(path)?;
+        let matrix = Matrix::load_named(path, name)?;
         check_root(&matrix, &boundary)?;
         Ok(matrix)
     }
@@ -97,7 +100,11 @@ fn check_root(matrix: &Matrix, boundary: &Path) -> Result<(), LoadError> {
     )
     .label("leads outside the repository")
     .help("point `root` at a directory inside the repository (e.g. `root = \"..\"` from a subdirectory); if this is deliberate, pass --allow-outside-repo");
-    Err(LoadError::invalid(&matrix.file, text, vec![problem]))
+    Err(LoadError::invalid(
+        &matrix.display_name(),
+        text,
+        vec![problem],
+    ))
 }
 
 /// Byte span of the `root = …` value in the `[project]` table.

@@ -11,9 +11,6 @@ use super::{cell, paint, role, stamp_phrase};
 use crate::matrix::Matrix;
 use crate::surface::gate::{Advisory, Finding, GateReport, Silence};
 
-pub const GATE_SCHEMA: &str = "sota.gate/v1";
-pub const RANGE_SCHEMA: &str = "sota.gate-range/v1";
-
 /// Longest line `--format short` prints.
 pub const SHORT_MAX: usize = 240;
 
@@ -243,10 +240,10 @@ pub struct SilenceJson {
 
 #[derive(Serialize)]
 pub struct GateJson {
-    pub schema: &'static str,
+    pub schema: crate::output::schema_id::SchemaId,
     pub source: SourceJson,
     /// "staged", "commit-msg" or "paths".
-    pub mode: &'static str,
+    pub mode: crate::command::gate::ModeKind,
     pub strict: bool,
     /// Ops the change touches (whether or not silenced), sorted by slug.
     pub touched: Vec<String>,
@@ -262,11 +259,11 @@ pub struct GateJson {
 pub fn json(
     matrix: &Matrix,
     report: &GateReport<'_>,
-    mode: &'static str,
+    mode: crate::command::gate::ModeKind,
     strict: bool,
 ) -> GateJson {
     GateJson {
-        schema: GATE_SCHEMA,
+        schema: crate::output::schema_id::SchemaId::Gate,
         source: SourceJson::of(matrix),
         mode,
         strict,
@@ -294,6 +291,34 @@ pub fn json(
         }),
         git_sees_trailer: report.git_sees_trailer,
         advisories: report.advisories().iter().map(AdvisoryJson::of).collect(),
+    }
+}
+
+/// The gate could not check (`sota.gate-unchecked/v1`).
+#[derive(Serialize)]
+pub struct UncheckedJson {
+    pub schema: crate::output::schema_id::SchemaId,
+    pub reason: String,
+    pub fix: Option<String>,
+    /// `--strict` or CI: the run failed (exit 2) instead of letting the
+    /// commit through.
+    pub enforced: bool,
+    /// The matrix's located problems, when it did not load.
+    pub problems: Vec<super::json::ProblemJson>,
+}
+
+pub fn unchecked_json(u: &crate::command::gate::Unchecked) -> UncheckedJson {
+    let problems = u
+        .load_error
+        .as_ref()
+        .map(super::json::problems)
+        .unwrap_or_default();
+    UncheckedJson {
+        schema: crate::output::schema_id::SchemaId::GateUnchecked,
+        reason: u.reason.clone(),
+        fix: u.fix.clone(),
+        enforced: u.enforced,
+        problems,
     }
 }
 
@@ -400,7 +425,7 @@ pub struct FindingJson {
 
 #[derive(Serialize)]
 pub struct RangeJson {
-    pub schema: &'static str,
+    pub schema: crate::output::schema_id::SchemaId,
     pub source: SourceJson,
     pub range: String,
     pub strict: bool,
@@ -414,7 +439,7 @@ pub fn range_json(
     findings: &[Finding<'_>],
 ) -> RangeJson {
     RangeJson {
-        schema: RANGE_SCHEMA,
+        schema: crate::output::schema_id::SchemaId::GateRange,
         source: SourceJson::of(matrix),
         range: range.to_owned(),
         strict,

@@ -129,6 +129,8 @@ impl Sota {
         .unwrap();
         cmd.current_dir(cwd)
             .env_remove("SOTA_MATRIX")
+            .env_remove("CI")
+            .env_remove("GITHUB_ACTIONS")
             .env_remove("SOTA_BIN")
             .env_remove("CLICOLOR_FORCE")
             .env_remove("GIT_DIR")
@@ -217,6 +219,12 @@ pub struct SotaRef<'a> {
 }
 
 impl SotaRef<'_> {
+    pub fn run(&self, args: &[&str]) -> Run {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_sota"));
+        cmd.args(args);
+        self.base.exec_with(cmd, &self.base.cwd, Some(&self.extra))
+    }
+
     pub fn git(&self, args: &[&str]) -> Run {
         let mut cmd = Command::new("git");
         cmd.args(args);
