@@ -13,7 +13,7 @@ use sota::command::lookup::{LookupReport, Milestones, MilestonesReport};
 use sota::command::render::RenderReport;
 use sota::context::{CatalogReason, Format, Source};
 use sota::matrix::{LoadError, Matrix};
-use sota::output::quote::quote;
+use sota::output::quote::{escape, quote};
 use sota::output::{self, json, text};
 use sota::repo::hooks::{Action, CHAINED};
 use sota::surface::lookup::Lookup;
@@ -235,11 +235,12 @@ pub fn render(ctx: &Context, report: &RenderReport<'_>) -> io::Result<()> {
                 c.region.name(),
                 c.line
             ));
+            // The file is the repository's (untrusted): escape its lines.
             for l in c.old.lines() {
-                diff.push_str(&format!("-{l}\n"));
+                diff.push_str(&format!("-{}\n", escape(l)));
             }
             for l in c.new.lines() {
-                diff.push_str(&format!("+{l}\n"));
+                diff.push_str(&format!("+{}\n", escape(l)));
             }
         }
         out(&diff)?;

@@ -53,16 +53,23 @@ pub fn quote(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// `text` with each unsafe character escaped in place (no surrounding
-/// quotes; `"` and `\` kept): for sota's own sentences that embed
-/// untrusted text, e.g. a diagnostic's message.
+/// `text` with each unsafe character but tab escaped in place (no
+/// surrounding quotes; `"` and `\` kept): for sota's own sentences that
+/// embed untrusted text (a diagnostic's message) and for lines of a file
+/// shown as they are (a diff). A tab neither moves the cursor off the line
+/// nor starts a sequence, so it stays.
 pub fn escape(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_unsafe_char) {
+    let unsafe_here = |c: char| c != '\t' && is_unsafe_char(c);
+    if !text.chars().any(unsafe_here) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        push_escaped(&mut out, c);
+        if unsafe_here(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
     }
     Cow::Owned(out)
 }

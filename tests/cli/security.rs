@@ -743,3 +743,17 @@ fn anchors_cannot_read_files_outside_the_root() {
         "both anchors outside the root must count as broken: {items:#?}"
     );
 }
+
+#[test]
+fn a_stale_markdown_region_cannot_inject_through_the_render_diff() {
+    // `sota render FILE --check` in CI prints the file's old region lines.
+    let p = Sota::new().git_init().file("sota.toml", MATRIX).file(
+        "docs/k.md",
+        "# Kernels\n\n<!-- sota:matrix -->\nold\r::error title=x::from-markdown \u{1b}]0;pwned\u{7}\n<!-- /sota:matrix -->\n",
+    );
+    let run = p.run(&["render", "docs/k.md", "--check"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stdout.contains("from-markdown"), "{run:?}");
+    no_workflow_command(&run.stdout, "render --check");
+    no_escape(&run.stdout, "render --check");
+}
