@@ -400,6 +400,8 @@ impl Git {
             "--name-only",
             "-z",
             "--no-color",
+            // Local config must not add text to the records either.
+            "--no-show-signature",
             "--encoding=UTF-8",
             LOG_FORMAT,
         ];
