@@ -78,6 +78,60 @@ pub fn resolve_inside(root: &Path, rel: &str) -> Option<PathBuf> {
     real.starts_with(root).then_some(real)
 }
 
+/// Root-relative paths resolved to files inside a root, symlinks followed,
+/// for reading many files a matrix names: each directory is canonicalized
+/// once, and each file costs one `lstat` unless it is a symlink (then it is
+/// resolved in full). Same answers as [`resolve_inside`].
+#[derive(Debug)]
+pub struct Confined {
+    root: PathBuf,
+    dirs: std::cell::RefCell<std::collections::HashMap<PathBuf, Option<PathBuf>>>,
+}
+
+impl Confined {
+    /// Paths under `root` (canonicalized here).
+    pub fn new(root: &Path) -> Self {
+        Confined {
+            root: std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
+            dirs: Default::default(),
+        }
+    }
+
+    /// `rel` under the root, canonical, when it exists and stays inside.
+    pub fn resolve(&self, rel: &str) -> Option<PathBuf> {
+        let path = Path::new(rel);
+        let plain = path
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+        let (Some(parent), Some(name), true) = (path.parent(), path.file_name(), plain) else {
+            return resolve_inside(&self.root, rel);
+        };
+        let candidate = self.dir(parent)?.join(name);
+        let meta = std::fs::symlink_metadata(&candidate).ok()?;
+        if meta.file_type().is_symlink() {
+            return resolve_inside(&self.root, rel);
+        }
+        Some(candidate)
+    }
+
+    /// The canonical form of a root-relative directory, when inside.
+    fn dir(&self, rel: &Path) -> Option<PathBuf> {
+        if rel.as_os_str().is_empty() {
+            return Some(self.root.clone());
+        }
+        if let Some(known) = self.dirs.borrow().get(rel) {
+            return known.clone();
+        }
+        let real = std::fs::canonicalize(self.root.join(rel))
+            .ok()
+            .filter(|d| d.starts_with(&self.root));
+        self.dirs
+            .borrow_mut()
+            .insert(rel.to_path_buf(), real.clone());
+        real
+    }
+}
+
 /// Refuse a `[project] root` that resolves outside `boundary`, as a
 /// problem at the `root` key's value.
 fn check_root(matrix: &Matrix, boundary: &Path) -> Result<(), LoadError> {
@@ -131,6 +185,23 @@ mod tests {
         assert!(resolve_inside(&root, "../").is_none());
         assert!(resolve_inside(&root, "up/etc").is_none());
         assert!(resolve_inside(&root, "missing.cu").is_none());
+        std::fs::create_dir_all(root.join("k")).unwrap();
+        std::fs::write(root.join("k/b.cu"), "x").unwrap();
+        std::os::unix::fs::symlink("../up/etc", root.join("k/out")).unwrap();
+        let c = Confined::new(&root);
+        for rel in [
+            "a.cu",
+            "../",
+            "up/etc",
+            "missing.cu",
+            "k/b.cu",
+            "k/out",
+            "k/out/passwd",
+            "k/../a.cu",
+            "k/",
+        ] {
+            assert_eq!(c.resolve(rel), resolve_inside(&root, rel), "{rel}");
+        }
     }
 
     #[test]

@@ -13,7 +13,7 @@ mod text_safety;
 
 use std::path::{Path, PathBuf};
 
-pub use confine::{boundary, resolve_inside, LoadOptions};
+pub use confine::{boundary, resolve_inside, Confined, LoadOptions};
 pub use diagnostic::{line_col, Code, InvalidMatrix, LoadError, Problem, ProblemDiagnostic};
 pub use model::*;
 

@@ -630,8 +630,7 @@ fn population_kind(matrix: &Matrix) -> Population {
 /// anchor through `..` or a symlink says nothing about the rest of the
 /// filesystem, and a FIFO or device is never read (SECURITY.md).
 struct FileCache<'a> {
-    /// Canonical.
-    root: std::path::PathBuf,
+    files: crate::matrix::Confined,
     tracked: &'a PathList,
     texts: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<String>>>>,
 }
@@ -639,7 +638,7 @@ struct FileCache<'a> {
 impl<'a> FileCache<'a> {
     fn new(root: &Path, tracked: &'a PathList) -> Self {
         FileCache {
-            root: std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
+            files: crate::matrix::Confined::new(root),
             tracked,
             texts: Default::default(),
         }
@@ -649,7 +648,7 @@ impl<'a> FileCache<'a> {
     /// disk): a file, or a directory some tracked path lies under.
     fn exists(&self, path: &str) -> bool {
         let trimmed = path.trim_end_matches('/');
-        if crate::matrix::resolve_inside(&self.root, trimmed).is_some() {
+        if self.files.resolve(trimmed).is_some() {
             return true;
         }
         self.tracked.contains_file_or_dir(trimmed.as_bytes())
@@ -659,7 +658,9 @@ impl<'a> FileCache<'a> {
         if let Some(t) = self.texts.borrow().get(path) {
             return t.clone();
         }
-        let t = crate::matrix::resolve_inside(&self.root, path)
+        let t = self
+            .files
+            .resolve(path)
             .filter(|p| p.is_file())
             .and_then(|p| std::fs::read(p).ok())
             .map(|b| std::rc::Rc::new(String::from_utf8_lossy(&b).into_owned()));
