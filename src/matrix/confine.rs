@@ -80,8 +80,9 @@ pub fn resolve_inside(root: &Path, rel: &str) -> Option<PathBuf> {
 
 /// Root-relative paths resolved to files inside a root, symlinks followed,
 /// for reading many files a matrix names: each directory is canonicalized
-/// once, and each file costs one `lstat` unless it is a symlink (then it is
-/// resolved in full). Same answers as [`resolve_inside`].
+/// once (one `lstat` per new directory), and each file costs one `lstat`
+/// unless it is a symlink (then it is resolved in full). Same answers as
+/// [`resolve_inside`].
 #[derive(Debug)]
 pub struct Confined {
     root: PathBuf,
@@ -106,15 +107,25 @@ impl Confined {
         let (Some(parent), Some(name), true) = (path.parent(), path.file_name(), plain) else {
             return resolve_inside(&self.root, rel);
         };
-        let candidate = self.dir(parent)?.join(name);
-        let meta = std::fs::symlink_metadata(&candidate).ok()?;
-        if meta.file_type().is_symlink() {
-            return resolve_inside(&self.root, rel);
-        }
-        Some(candidate)
+        self.step(&self.dir(parent)?, name).map(|(p, _)| p)
     }
 
-    /// The canonical form of a root-relative directory, when inside.
+    /// `name` inside the canonical directory `dir`: as is unless it is a
+    /// symlink, which is resolved and must stay inside the root; with
+    /// whether it is a directory.
+    fn step(&self, dir: &Path, name: &std::ffi::OsStr) -> Option<(PathBuf, bool)> {
+        let candidate = dir.join(name);
+        let meta = std::fs::symlink_metadata(&candidate).ok()?;
+        if meta.file_type().is_symlink() {
+            let real = std::fs::canonicalize(&candidate).ok()?;
+            let is_dir = real.is_dir();
+            return real.starts_with(&self.root).then_some((real, is_dir));
+        }
+        Some((candidate, meta.is_dir()))
+    }
+
+    /// The canonical form of a root-relative directory (plain components
+    /// only), when inside: its parent's, plus one `lstat`.
     fn dir(&self, rel: &Path) -> Option<PathBuf> {
         if rel.as_os_str().is_empty() {
             return Some(self.root.clone());
@@ -122,9 +133,10 @@ impl Confined {
         if let Some(known) = self.dirs.borrow().get(rel) {
             return known.clone();
         }
-        let real = std::fs::canonicalize(self.root.join(rel))
-            .ok()
-            .filter(|d| d.starts_with(&self.root));
+        let parent = self.dir(rel.parent().unwrap_or(Path::new("")))?;
+        let real = self
+            .step(&parent, rel.file_name()?)
+            .and_then(|(d, is_dir)| is_dir.then_some(d));
         self.dirs
             .borrow_mut()
             .insert(rel.to_path_buf(), real.clone());
