@@ -2,7 +2,7 @@
 //! text, git's own error lines — for every human and CI format.
 //!
 //! The rule is git's `core.quotePath` (C-style escapes inside double
-//! quotes), applied when the text holds a character that a terminal or a
+//! quotes, as `quote_c_style_counted` in git's quote.c), applied when the text holds a character that a terminal or a
 //! CI log would interpret instead of show (C0/C1 controls, DEL, Unicode
 //! bidi and invisible format characters), or when it would begin a line
 //! the GitHub Actions runner reads as a workflow command (`::` after

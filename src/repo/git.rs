@@ -534,6 +534,8 @@ impl Git {
 /// hold a NUL: git's formatter stops a message at its first NUL byte (a
 /// crafted object with one is cut there), and paths cannot contain one.
 /// So no byte of a message or a file name can end a record or start one.
+/// (The same framing idea as git's own `-z` for commits and `%x00`, which
+/// git added for exactly this: fields no content can contain.)
 const LOG_FORMAT: &str =
     "--format=%x00%H%x00%as%x00%(trailers:key=Prior-art,valueonly,unfold,separator=%x0a)%x00%B";
 
