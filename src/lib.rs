@@ -23,6 +23,8 @@
 //! assert_eq!(matrix.ops[hits[0].op].slug.value, "fused-attention");
 //! ```
 
+#[cfg(test)]
+mod architecture;
 pub mod catalog;
 pub mod command;
 pub mod context;

@@ -131,7 +131,7 @@ pub fn gate(ctx: &Context, run: &GateRun<'_>) -> io::Result<()> {
             } else {
                 let mut msg = format!("sota gate: {}; PRIOR_ART gate skipped", u.reason);
                 if let Some(fix) = &u.fix {
-                    msg.push_str(&format!(" ({fix})"));
+                    msg.push_str(&format!(" — {fix}"));
                 }
                 err(&msg);
             }

@@ -143,6 +143,9 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
         // Nothing to check is not "could not check": a repository without
         // sota.toml stays quiet even under --strict (a hook installed
         // through a global core.hooksPath must not block it).
+        Source::Catalog(crate::context::CatalogReason::Asked) => {
+            return Err(Failure::CatalogNotAllowed { command: "gate" })
+        }
         Source::Catalog(_) => return Ok(GateRun::NoMatrix),
         Source::Nearest(p) if !inside_same_repo(p, ctx.cwd()) => return Ok(GateRun::NoMatrix),
         source => source.path().expect("a matrix source").to_path_buf(),
@@ -296,7 +299,7 @@ fn range_fix(git: &Git, e: &GitError) -> Option<String> {
             "the clone is shallow, so the range's commits are missing: fetch the history (`git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout)".into(),
         ),
         GitError::Failed { .. } => Some(
-            "name a range both ends of which exist, e.g. `origin/main..HEAD` (check with `git rev-parse`)".into(),
+            "name a range whose ends both exist, e.g. `origin/main..HEAD`; check each end with `git rev-parse --verify`".into(),
         ),
         GitError::Io(_) => None,
     }

@@ -344,10 +344,11 @@ pub fn range_human(range: &str, findings: &[Finding<'_>]) -> String {
     }
     let _ = writeln!(
         out,
-        "{} {} commit{} in {range} touch kernel files without a valid Prior-art: trailer\n",
+        "{} {} commit{} in {range} touch{} kernel files without a valid Prior-art: trailer\n",
         paint(role::NEXT, "PRIOR_ART:"),
         findings.len(),
-        if findings.len() == 1 { "" } else { "s" }
+        if findings.len() == 1 { "" } else { "s" },
+        if findings.len() == 1 { "es" } else { "" }
     );
     for f in findings {
         let _ = writeln!(

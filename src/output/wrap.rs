@@ -68,7 +68,7 @@ pub fn fit(text: &str, width: Option<usize>) -> String {
             continue;
         }
         let indent_len = body.len() - body.trim_start_matches(' ').len();
-        let hanging = " ".repeat((indent_len + 2).min(width / 2));
+        let hanging = " ".repeat(hanging_indent(body, indent_len).min(width / 2));
         let mut current = body[..indent_len].to_owned();
         let mut current_cols = indent_len;
         let mut first_word = true;
@@ -95,6 +95,21 @@ pub fn fit(text: &str, width: Option<usize>) -> String {
     out
 }
 
+/// Where continuation lines start: under the value of a `label   value`
+/// line (the text after the first gap of two or more spaces), else two
+/// columns past the line's own indentation.
+fn hanging_indent(body: &str, indent_len: usize) -> usize {
+    let rest = &body[indent_len..];
+    if let Some(gap) = rest.find("  ") {
+        let label = &rest[..gap];
+        let after = rest[gap..].trim_start_matches(' ');
+        if !label.is_empty() && !after.is_empty() {
+            return indent_len + columns(label) + (rest.len() - gap - after.len());
+        }
+    }
+    indent_len + 2
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,6 +130,9 @@ mod tests {
             assert!(columns(line) <= 24, "{line:?}");
         }
         assert!(fitted.lines().nth(1).unwrap().starts_with("    "));
+        let labelled = fit("  sota     one two three four five six seven\n", Some(24));
+        let second = labelled.lines().nth(1).unwrap();
+        assert_eq!(second.len() - second.trim_start().len(), 11, "{labelled:?}");
         assert_eq!(
             fitted.split_whitespace().collect::<Vec<_>>(),
             text.split_whitespace().collect::<Vec<_>>()

@@ -132,7 +132,7 @@ fn chained_path(path: &Path) -> PathBuf {
 
 /// Install the three hooks into `hooks_dir`. Idempotent.
 pub fn install(hooks_dir: &Path, opts: InstallOptions) -> std::io::Result<Vec<HookResult>> {
-    std::fs::create_dir_all(hooks_dir)?;
+    write::create_dir_all(hooks_dir)?;
     let mut results = Vec::new();
     for hook in <Hook as strum::IntoEnumIterator>::iter() {
         let path = hooks_dir.join(hook.name());
@@ -180,11 +180,11 @@ pub fn uninstall(hooks_dir: &Path) -> std::io::Result<Vec<HookResult>> {
         } else if !is_ours(&path) {
             Action::Foreign
         } else if chained.exists() {
-            std::fs::remove_file(&path)?;
-            std::fs::rename(&chained, &path)?;
+            write::remove(&path)?;
+            write::restore(&chained, &path)?;
             Action::Restored
         } else {
-            std::fs::remove_file(&path)?;
+            write::remove(&path)?;
             Action::Removed
         };
         results.push(HookResult { hook, path, action });
