@@ -13,12 +13,12 @@ pub const RUNG: &[&str] = &["name", "year", "summary", "cite", "link"];
 pub const CHECK: &[&str] = &["metric", "min", "max", "rtol", "atol"];
 
 /// Keys that bind a matrix to a project tree; the built-in catalog has none.
+/// (`route` is not one: in the catalog it is the suggested route.)
 pub const PROJECT_BINDINGS: &[(&str, &str)] = &[
     ("kernels", "top"),
     ("root", "project"),
     ("files", "op"),
     ("at", "op"),
-    ("route", "op"),
     ("witness", "op"),
     ("reached", "ladder"),
     ("witness", "ladder"),

@@ -51,3 +51,30 @@ fn flag(text: &str, span: std::ops::Range<usize>, what: &str, problems: &mut Vec
         .help("remove it: matrix text is printed to terminals, CI logs and Markdown, where control characters act instead of showing (write one line; no escape sequences)"),
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(text: &str) -> Vec<Problem> {
+        let doc = DeTable::parse(text).unwrap();
+        let mut out = Vec::new();
+        check(doc.get_ref(), &mut out);
+        out
+    }
+
+    #[test]
+    fn the_built_in_catalog_holds_no_control_characters() {
+        assert!(problems(crate::catalog::TEXT).is_empty());
+    }
+
+    #[test]
+    fn keys_strings_and_nested_values_are_all_checked() {
+        let text =
+            "a = \"x\\u001by\"\n[t]\n\"k\\u202e\" = 1\nl = [[\"\\r\"]]\nok = \"tab\\there\"\n";
+        let found = problems(text);
+        assert_eq!(found.len(), 3, "{found:#?}");
+        assert!(found.iter().all(|p| p.code == Code::ControlChar));
+        assert!(found[0].message.contains("U+001B"), "{}", found[0].message);
+    }
+}

@@ -159,6 +159,17 @@ fn op_into(out: &mut String, matrix: &Matrix, op: &Op, matched_by: Option<&str>)
                 )],
             ),
         }
+    } else if let Some(r) = &op.route {
+        // The catalog's route is a suggestion; the project decides its own.
+        field(
+            out,
+            "route",
+            &[format!(
+                "{} (suggested) — {}",
+                paint(role::ROUTE, r.value.name()),
+                r.value.meaning()
+            )],
+        );
     }
     if let Some(note) = &op.note {
         field(out, "note", std::slice::from_ref(note));

@@ -8,4 +8,5 @@ pub mod gate;
 pub mod lookup;
 pub mod milestones;
 pub mod render;
+pub mod render_catalog;
 pub mod trailer;

@@ -205,6 +205,9 @@ fn cell(text: &str) -> String {
 
 /// The seed's matrix table: operation, path, SOTA to learn, route, oracle.
 pub fn matrix_table(matrix: &Matrix) -> String {
+    if matrix.origin == Origin::Catalog {
+        return crate::surface::render_catalog::ops_table(matrix);
+    }
     let mut s = String::from(
         "| Operation | Path | SOTA to learn | Route | Oracle |\n|---|---|---|---|---|\n",
     );
@@ -238,6 +241,9 @@ pub fn matrix_table(matrix: &Matrix) -> String {
 
 /// One row per ladder: axis, rung today, next milestone.
 pub fn milestones_table(matrix: &Matrix) -> String {
+    if matrix.origin == Origin::Catalog {
+        return crate::surface::render_catalog::ladders_table(matrix);
+    }
     let mut s = String::from("| Axis | Rung today | Next milestone |\n|---|---|---|\n");
     let has_project = matrix.origin == Origin::Project;
     for ladder in &matrix.ladders {
