@@ -757,3 +757,20 @@ fn a_stale_markdown_region_cannot_inject_through_the_render_diff() {
     no_workflow_command(&run.stdout, "render --check");
     no_escape(&run.stdout, "render --check");
 }
+
+#[test]
+fn github_annotations_escape_properties_and_data() {
+    // `,` and `:` end a property, `%` starts an escape, `::` a command.
+    let p = repo();
+    let name = "k/a,b:c%0A::error::x.cu";
+    touch(&p, name, "1\n");
+    p.git(&["add", "-A"]).success();
+    let gh = p.run(&["gate", "--format", "github"]);
+    only_sota_annotations(&gh.stdout, "gate --format github");
+    assert!(
+        gh.stdout
+            .contains("file=k/a%2Cb%3Ac%250A%3A%3Aerror%3A%3Ax.cu,"),
+        "{gh:?}"
+    );
+    assert_eq!(gh.stdout.lines().count(), 1, "{gh:?}");
+}
