@@ -21,7 +21,7 @@ fn without_a_matrix_the_catalog_answers_and_says_so() {
     ladder.success();
     assert!(ladder.stderr.contains("built-in catalog"));
     assert!(
-        ladder.stdout.contains("L4  FlashInfer (2024)"),
+        ladder.stdout.contains("L4  FlashInfer (2023)"),
         "{}",
         ladder.stdout
     );
