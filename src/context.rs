@@ -49,6 +49,9 @@ pub struct Inputs {
     /// Whether `GIT_DIR`, `GIT_INDEX_FILE` or another variable that moves
     /// git's files is set (then git itself is asked where the index is).
     pub git_env_overrides: bool,
+    /// `--allow-outside-repo`: read a matrix, or accept a `[project] root`,
+    /// that resolves outside the repository (docs/SECURITY.md).
+    pub allow_outside_repo: bool,
 }
 
 impl Inputs {
@@ -66,6 +69,7 @@ impl Inputs {
             width: None,
             ci: false,
             git_env_overrides: false,
+            allow_outside_repo: false,
         }
     }
 }
@@ -171,9 +175,24 @@ impl Context {
         if let Some(m) = self.matrix.get() {
             return Ok(m);
         }
+        // Confined to the repository (docs/SECURITY.md); a discovered file
+        // is untrusted, one the user named is not.
+        let discovered = matches!(self.source, Source::Nearest(_));
+        let options = matrix::LoadOptions {
+            allow_outside_repo: self.inputs.allow_outside_repo,
+        };
         let loaded = match (self.source.path(), &self.cache) {
-            (Some(path), Some(cache)) => cache.load_named(path, &self.shown(path))?,
-            (Some(path), None) => Arc::new(Matrix::load_named(path, &self.shown(path))?),
+            (Some(path), Some(cache)) => {
+                matrix::load_confined_with(path, discovered, options, || {
+                    cache.load_named(path, &self.shown(path))
+                })?
+            }
+            (Some(path), None) => Arc::new(Matrix::load_confined(
+                path,
+                &self.shown(path),
+                discovered,
+                options,
+            )?),
             (None, Some(cache)) => cache.catalog(),
             (None, None) => Arc::new(Matrix::catalog()),
         };

@@ -45,6 +45,10 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub json: bool,
 
+    /// Read a matrix (or a `[project] root`) that resolves outside the repository
+    #[arg(long, global = true)]
+    pub allow_outside_repo: bool,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 

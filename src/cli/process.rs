@@ -49,6 +49,7 @@ pub fn inputs(cli: &Cli) -> Result<Inputs, Failure> {
         git_env_overrides: GIT_ENV_OVERRIDES
             .iter()
             .any(|v| std::env::var_os(v).is_some()),
+        allow_outside_repo: cli.allow_outside_repo,
     })
 }
 

@@ -4,14 +4,17 @@
 //! This is the only module that reads `sota.toml`.
 
 pub mod cache;
+mod confine;
 mod diagnostic;
 pub mod keys;
 mod model;
 mod parse;
 pub mod schema;
+mod text_safety;
 
 use std::path::{Path, PathBuf};
 
+pub use confine::{boundary, load_confined_with, resolve_inside, Confined, LoadOptions};
 pub use diagnostic::{line_col, Code, InvalidMatrix, LoadError, Problem, ProblemDiagnostic};
 pub use model::*;
 

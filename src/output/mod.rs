@@ -7,6 +7,7 @@ pub mod audit;
 pub mod coverage;
 pub mod gate;
 pub mod json;
+pub mod quote;
 pub mod schema_id;
 pub mod text;
 pub mod wrap;
@@ -58,8 +59,8 @@ pub fn cell(style: Style, text: &str, cols: usize) -> String {
 pub fn stamp_phrase(stamp: &crate::surface::trailer::Stamp) -> String {
     use crate::surface::trailer::Stamp;
     match stamp {
-        Stamp::Valid(t) => format!("stamped: {}", t.value),
-        Stamp::Placeholder(t) => format!("placeholder `Prior-art: {}`", t.value),
+        Stamp::Valid(t) => format!("stamped: {}", quote::quote(&t.value)),
+        Stamp::Placeholder(t) => format!("placeholder `Prior-art: {}`", quote::quote(&t.value)),
         Stamp::Missing => "no Prior-art trailer".to_owned(),
     }
 }

@@ -17,4 +17,5 @@ mod malformed;
 mod mcp;
 mod render;
 mod robustness;
+mod security;
 mod usability;
