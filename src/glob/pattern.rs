@@ -59,6 +59,11 @@ impl SegPattern {
         Some(&self.suffix[dot + 1..])
     }
 
+    /// The literal text every match starts with.
+    pub fn prefix(&self) -> &[u8] {
+        &self.prefix
+    }
+
     /// Whether one path segment matches.
     pub fn is_match(&self, seg: &[u8]) -> bool {
         if seg.len() < self.prefix.len() + self.suffix.len()

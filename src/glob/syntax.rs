@@ -103,43 +103,83 @@ impl fmt::Display for SyntaxError {
     }
 }
 
+/// One lexeme: a token, or brace syntax.
+enum Lex {
+    Tok(Tok),
+    Open,
+    Comma,
+    Close,
+}
+
+/// The next lexeme; `depth` is the number of open brace groups (a comma
+/// outside braces is literal).
+fn lex(c: char, chars: &mut Peekable<Chars<'_>>, depth: usize) -> Result<Lex, SyntaxError> {
+    Ok(Lex::Tok(match c {
+        '?' => Tok::Any,
+        '*' => Tok::Star,
+        '/' => Tok::Sep,
+        '[' => Tok::Class(parse_class(chars)?),
+        '\\' => match chars.next().ok_or(SyntaxError::DanglingEscape)? {
+            '/' => Tok::Sep,
+            c => Tok::Lit(c),
+        },
+        '{' if depth >= MAX_DEPTH => return Err(SyntaxError::TooManyNestedAlternates),
+        '{' => return Ok(Lex::Open),
+        ',' if depth > 0 => return Ok(Lex::Comma),
+        '}' if depth == 0 => return Err(SyntaxError::UnopenedAlternates),
+        '}' => return Ok(Lex::Close),
+        c => Tok::Lit(c),
+    }))
+}
+
+/// Check a glob without building it: the syntax, and how many
+/// alternatives its braces expand to (at most [`MAX_ALTERNATIVES`]).
+pub fn validate(text: &str) -> Result<(), SyntaxError> {
+    // Per open group: (alternatives of the finished branches, of the
+    // current one); the root is a group with one branch.
+    let mut stack: Vec<(usize, usize)> = vec![(0, 1)];
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match lex(c, &mut chars, stack.len() - 1)? {
+            Lex::Tok(_) => {}
+            Lex::Open => stack.push((0, 1)),
+            Lex::Comma => {
+                let g = stack.last_mut().expect("a group is open");
+                *g = (g.0.saturating_add(g.1), 1);
+            }
+            Lex::Close => {
+                let (done, cur) = stack.pop().expect("a group is open");
+                let n = done.saturating_add(cur);
+                let parent = stack.last_mut().expect("the root group");
+                parent.1 = parent.1.saturating_mul(n);
+            }
+        }
+        if stack.last().is_some_and(|g| g.1 > MAX_ALTERNATIVES) {
+            return Err(SyntaxError::TooManyAlternatives);
+        }
+    }
+    if stack.len() > 1 {
+        return Err(SyntaxError::UnclosedAlternates);
+    }
+    // Only the root's current product can exceed here; it was checked.
+    Ok(())
+}
+
 /// Parse a glob into tokens and alternation groups.
 pub fn parse(text: &str) -> Result<Vec<Item>, SyntaxError> {
     // Open groups; each is a list of branches, the root a single branch.
     let mut stack: Vec<Vec<Vec<Item>>> = vec![vec![Vec::new()]];
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
-        let tok = match c {
-            '?' => Tok::Any,
-            '*' => Tok::Star,
-            '/' => Tok::Sep,
-            '[' => Tok::Class(parse_class(&mut chars)?),
-            '\\' => match chars.next().ok_or(SyntaxError::DanglingEscape)? {
-                '/' => Tok::Sep,
-                c => Tok::Lit(c),
-            },
-            '{' => {
-                if stack.len() > MAX_DEPTH {
-                    return Err(SyntaxError::TooManyNestedAlternates);
-                }
-                stack.push(vec![Vec::new()]);
-                continue;
-            }
-            ',' if stack.len() > 1 => {
-                stack.last_mut().expect("a group is open").push(Vec::new());
-                continue;
-            }
-            '}' => {
-                if stack.len() == 1 {
-                    return Err(SyntaxError::UnopenedAlternates);
-                }
+        match lex(c, &mut chars, stack.len() - 1)? {
+            Lex::Tok(tok) => branch(&mut stack).push(Item::Tok(tok)),
+            Lex::Open => stack.push(vec![Vec::new()]),
+            Lex::Comma => stack.last_mut().expect("a group is open").push(Vec::new()),
+            Lex::Close => {
                 let group = stack.pop().expect("a group is open");
                 branch(&mut stack).push(Item::Alt(group));
-                continue;
             }
-            c => Tok::Lit(c),
-        };
-        branch(&mut stack).push(Item::Tok(tok));
+        }
     }
     if stack.len() > 1 {
         return Err(SyntaxError::UnclosedAlternates);
@@ -248,7 +288,7 @@ fn posix_ranges(name: &str) -> Option<&'static [(char, char)]> {
 }
 
 /// Expand every brace group: the plain token strings the glob alternates
-/// between, in order (duplicates removed).
+/// between, in order (a repeated alternative is harmless to the index).
 pub fn expand(items: &[Item]) -> Result<Vec<Vec<Tok>>, SyntaxError> {
     let mut out: Vec<Vec<Tok>> = vec![Vec::new()];
     for item in items {
@@ -275,8 +315,6 @@ pub fn expand(items: &[Item]) -> Result<Vec<Vec<Tok>>, SyntaxError> {
             }
         }
     }
-    let mut seen = std::collections::HashSet::new();
-    out.retain(|alt| seen.insert(alt.clone()));
     Ok(out)
 }
 
@@ -349,8 +387,26 @@ fn segment(part: &[Tok]) -> Seg {
     }
 }
 
-/// The plain segment lists a glob alternates between.
+/// The characters after which a glob is no longer a plain literal.
+pub const META: [char; 5] = ['*', '?', '[', '{', '\\'];
+
+/// The plain segment lists a glob alternates between (the index does the
+/// same lazily, a segment at a time).
+#[cfg(test)]
 pub fn compile(text: &str) -> Result<Vec<Vec<Seg>>, SyntaxError> {
+    if !text.contains(META) && !text.contains('}') {
+        // A literal path or directory: no parse, no expansion.
+        let (body, dir) = match text.strip_suffix('/') {
+            Some(b) => (b, true),
+            None => (text, false),
+        };
+        let mut segs: Vec<Seg> = body.split('/').map(|s| Seg::Lit(s.to_owned())).collect();
+        if dir {
+            segs.push(Seg::AnyOne);
+            segs.push(Seg::Any);
+        }
+        return Ok(vec![segs]);
+    }
     Ok(expand(&parse(text)?)?
         .iter()
         .map(|alt| segments(alt))

@@ -18,7 +18,7 @@ mod tests;
 
 use std::marker::PhantomData;
 
-use crate::glob::{syntax, FileGlob, GlobError};
+use crate::glob::{FileGlob, GlobError};
 use crate::matrix::Matrix;
 
 use automaton::{Automaton, Walker};
@@ -26,7 +26,7 @@ use automaton::{Automaton, Walker};
 /// The compiled `files` globs of a matrix (or any list of globs: the
 /// coverage scorecard indexes the `[kernels]` population the same way).
 pub struct OpIndex<'m> {
-    auto: Automaton,
+    auto: Automaton<'m>,
     /// Owner of each glob, by insertion order (the automaton's owner ids).
     owners: Vec<(usize, usize)>,
     walker: Walker,
@@ -68,11 +68,7 @@ impl<'m> OpIndex<'m> {
         for (owner, glob) in globs_in {
             let id = owners.len() as u32;
             owners.push(owner);
-            // A `FileGlob` compiled when it was made; failing here would be
-            // a bug, and then the glob matches nothing rather than panic.
-            for alt in syntax::compile(glob.as_str()).unwrap_or_default() {
-                auto.insert(&alt, id);
-            }
+            auto.add(glob.as_str(), id);
         }
         OpIndex {
             auto,
@@ -111,7 +107,7 @@ impl<'m> OpIndex<'m> {
 
     fn collect_hits(&mut self, path: &[u8]) {
         self.hits.clear();
-        let set = self.walker.run(&self.auto, path);
+        let set = self.walker.run(&mut self.auto, path);
         let owners = &self.owners;
         self.hits
             .extend(self.auto.accepted(set).map(|o| owners[o as usize]));

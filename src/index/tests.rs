@@ -48,17 +48,26 @@ fn globs(texts: &[String]) -> Vec<FileGlob> {
     texts.iter().map(|t| FileGlob::new(t).unwrap()).collect()
 }
 
-/// Compare one index over all `globs` with the reference, path by path.
-fn assert_agrees(texts: &[String], paths: &[String]) {
+/// Compare one index over all `texts` with the reference, path by path,
+/// with the paths in the given order and then reversed (the per-directory
+/// cache must not leak between paths). Returns the number of matches.
+fn assert_agrees(texts: &[String], paths: &[String]) -> usize {
     let compiled = globs(texts);
+    let expect: Vec<Vec<(usize, usize)>> = paths
+        .iter()
+        .map(|path| {
+            texts
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| reference::matches(g, path))
+                .map(|(i, _)| (i, 0))
+                .collect()
+        })
+        .collect();
+    let order: Vec<usize> = (0..paths.len()).chain((0..paths.len()).rev()).collect();
     let mut idx = OpIndex::from_globs(compiled.iter().enumerate().map(|(i, g)| ((i, 0), g)));
-    for path in paths {
-        let expect: Vec<(usize, usize)> = texts
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| reference::matches(g, path))
-            .map(|(i, _)| (i, 0))
-            .collect();
+    for i in order {
+        let (path, expect) = (&paths[i], &expect[i]);
         let got = idx.all_hits(path.as_bytes());
         if got != expect.as_slice() {
             let only = |a: &[(usize, usize)], b: &[(usize, usize)]| -> Vec<&str> {
@@ -69,11 +78,12 @@ fn assert_agrees(texts: &[String], paths: &[String]) {
             };
             panic!(
                 "path {path:?}: the index alone matches {:?}, the reference alone {:?}",
-                only(got, &expect),
-                only(&expect, got)
+                only(got, expect),
+                only(expect, got)
             );
         }
     }
+    expect.iter().map(Vec::len).sum()
 }
 
 #[test]
@@ -111,6 +121,9 @@ fn the_shapes_people_write_agree_with_the_reference() {
         "{,a/}k.cu",
         "{a,{b,c/d}}/",
         "a/",
+        "a/{,b}",
+        "a/{b/,c}",
+        "{,a/}",
     ];
     let mut texts = Vec::new();
     for d in dirs {
@@ -141,10 +154,8 @@ fn the_shapes_people_write_agree_with_the_reference() {
         }
     }
     paths.sort();
-    assert_agrees(&texts, &paths);
-    // Unsorted order: the per-directory cache must not leak between paths.
-    paths.reverse();
-    assert_agrees(&texts, &paths);
+    let matched = assert_agrees(&texts, &paths);
+    assert!(matched > 1000, "{matched}");
 }
 
 #[test]
@@ -250,7 +261,7 @@ fn random_path(rng: &mut Rng) -> String {
 /// Random globs over every dialect feature and random paths over a small
 /// alphabet (so matches are frequent), the index against the reference.
 /// Each batch compiles 60 globs into one automaton and runs 120 paths
-/// sorted, then the same paths shuffled.
+/// sorted, then shuffled, each order forwards and backwards.
 #[test]
 fn random_globs_and_paths_agree_with_the_reference() {
     let mut rng = Rng(0x5074_u64);
@@ -267,22 +278,13 @@ fn random_globs_and_paths_agree_with_the_reference() {
             }
         }
         let mut paths: Vec<String> = (0..120).map(|_| random_path(&mut rng)).collect();
-        paths.sort();
-        assert_agrees(&texts, &paths);
-        for i in (1..paths.len()).rev() {
-            paths.swap(i, rng.below(i + 1));
+        if rng.below(2) == 0 {
+            paths.sort();
         }
-        assert_agrees(&texts, &paths);
-        pairs += 2 * texts.len() * paths.len();
-        matched += paths
-            .iter()
-            .map(|p| texts.iter().filter(|g| reference::matches(g, p)).count())
-            .sum::<usize>();
+        matched += assert_agrees(&texts, &paths);
+        pairs += texts.len() * paths.len();
     }
-    assert!(pairs >= 800_000, "{pairs}");
+    assert!(pairs >= 400_000, "{pairs}");
     // Matches must be frequent, or agreement says little.
-    assert!(
-        matched * 20 > pairs / 2,
-        "only {matched} matches in {pairs}"
-    );
+    assert!(matched * 20 > pairs, "only {matched} matches in {pairs}");
 }
