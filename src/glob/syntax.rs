@@ -135,33 +135,39 @@ fn lex(c: char, chars: &mut Peekable<Chars<'_>>, depth: usize) -> Result<Lex, Sy
 /// Check a glob without building it: the syntax, and how many
 /// alternatives its braces expand to (at most [`MAX_ALTERNATIVES`]).
 pub fn validate(text: &str) -> Result<(), SyntaxError> {
-    // Per open group: (alternatives of the finished branches, of the
-    // current one); the root is a group with one branch.
-    let mut stack: Vec<(usize, usize)> = vec![(0, 1)];
+    // Alternatives of the root so far, and per open group (alternatives of
+    // its finished branches, of its current one). Allocates only for
+    // braces; most globs have none.
+    let mut root = 1usize;
+    let mut open: Vec<(usize, usize)> = Vec::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
-        match lex(c, &mut chars, stack.len() - 1)? {
-            Lex::Tok(_) => {}
-            Lex::Open => stack.push((0, 1)),
+        match lex(c, &mut chars, open.len())? {
+            Lex::Tok(_) => continue,
+            Lex::Open => open.push((0, 1)),
             Lex::Comma => {
-                let g = stack.last_mut().expect("a group is open");
+                let g = open.last_mut().expect("a group is open");
                 *g = (g.0.saturating_add(g.1), 1);
             }
             Lex::Close => {
-                let (done, cur) = stack.pop().expect("a group is open");
+                let (done, cur) = open.pop().expect("a group is open");
                 let n = done.saturating_add(cur);
-                let parent = stack.last_mut().expect("the root group");
-                parent.1 = parent.1.saturating_mul(n);
+                let product = match open.last_mut() {
+                    Some(parent) => &mut parent.1,
+                    None => &mut root,
+                };
+                *product = product.saturating_mul(n);
+                // Every group expands to at least one alternative, so a
+                // product past the bound already puts the whole glob past.
+                if *product > MAX_ALTERNATIVES {
+                    return Err(SyntaxError::TooManyAlternatives);
+                }
             }
         }
-        if stack.last().is_some_and(|g| g.1 > MAX_ALTERNATIVES) {
-            return Err(SyntaxError::TooManyAlternatives);
-        }
     }
-    if stack.len() > 1 {
+    if !open.is_empty() {
         return Err(SyntaxError::UnclosedAlternates);
     }
-    // Only the root's current product can exceed here; it was checked.
     Ok(())
 }
 
