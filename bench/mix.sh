@@ -31,12 +31,12 @@ for f in "${files[@]}"; do
     cd "$repo"
     out=$work/results/f$f-o$o.json
     echo "== $f files, $o ops (load: $(cut -d' ' -f1-3 /proc/loadavg))"
-    hyperfine -N --warmup 3 --runs "$runs" --export-json "$out.hf" \
+    hyperfine -N -i --warmup 3 --runs "$runs" --export-json "$out.hf" \
       --command-name 'git ls-files -z'              'git ls-files -z' \
       --command-name 'sota coverage'                "$bin coverage" \
       --command-name 'git diff --cached --name-only' 'git diff --cached --name-only' \
       --command-name 'sota gate'                    "$bin gate" \
-      --command-name 'sota <file>'                  "$bin csrc/attention/mod1/k0.cu" \
+      --command-name 'sota <file>'                  "$bin csrc/gemm/mod1/k0.cu" \
       --command-name 'sota list'                    "$bin list" \
       >/dev/null 2>&1
     python3 "$here/paired.py" --runs "$runs" --warmup 3 'git ls-files -z' "$bin coverage" > "$out.cov"

@@ -11,7 +11,9 @@ pub mod schema;
 
 use std::path::{Path, PathBuf};
 
-pub use diagnostic::{line_col, Code, InvalidMatrix, LoadError, Problem, ProblemDiagnostic};
+pub use diagnostic::{
+    line_col, Code, InvalidMatrix, LineIndex, LoadError, Problem, ProblemDiagnostic,
+};
 pub use model::*;
 
 /// The file name searched for.
