@@ -135,6 +135,13 @@ fn lex(c: char, chars: &mut Peekable<Chars<'_>>, depth: usize) -> Result<Lex, Sy
 /// Check a glob without building it: the syntax, and how many
 /// alternatives its braces expand to (at most [`MAX_ALTERNATIVES`]).
 pub fn validate(text: &str) -> Result<(), SyntaxError> {
+    if !text
+        .bytes()
+        .any(|b| matches!(b, b'{' | b'}' | b'[' | b'\\'))
+    {
+        // No braces, classes or escapes: every character is a token.
+        return Ok(());
+    }
     // Alternatives of the root so far, and per open group (alternatives of
     // its finished branches, of its current one). Allocates only for
     // braces; most globs have none.
