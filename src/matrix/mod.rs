@@ -15,7 +15,9 @@ mod text_safety;
 use std::path::{Path, PathBuf};
 
 pub use confine::{boundary, load_confined_with, resolve_inside, Confined, LoadOptions};
-pub use diagnostic::{line_col, Code, InvalidMatrix, LoadError, Problem, ProblemDiagnostic};
+pub use diagnostic::{
+    line_col, Code, InvalidMatrix, LineIndex, LoadError, Problem, ProblemDiagnostic,
+};
 pub use model::*;
 
 /// The file name searched for.

@@ -211,8 +211,9 @@ pub struct Input<'a> {
 
 /// Compute the scorecard.
 pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
+    let lines = crate::matrix::LineIndex::new(&matrix.text);
     let loc = |span: &std::ops::Range<usize>| {
-        let (l, c) = matrix.line_col(span);
+        let (l, c) = lines.line_col(span.start);
         Some(format!("{}:{l}:{c}", matrix.display_name()))
     };
     let files = FileCache::new(&matrix.root, input.tracked);

@@ -10,6 +10,7 @@ mod coverage;
 mod discovery;
 mod fak_example;
 mod gate;
+mod glob_shapes;
 mod hooks;
 mod index_file;
 mod lookup;
