@@ -29,6 +29,7 @@ pub mod glob;
 pub mod index;
 pub mod matrix;
 pub mod output;
+pub mod prove;
 pub mod repo;
 pub mod surface;
 

@@ -108,6 +108,9 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Compare a candidate tensor with a reference and judge the op's oracle (SPEC 7)
+    #[command(after_help = prove::AFTER_HELP)]
+    Prove(prove::ProveArgs),
     /// Install or remove the git hooks that run the gate
     Hook {
         #[command(subcommand)]
@@ -169,6 +172,7 @@ pub(crate) enum HookAction {
 mod audit;
 mod coverage;
 mod gate;
+mod prove;
 
 /// `path` made absolute against `cwd`.
 fn absolute(path: &std::path::Path, cwd: &std::path::Path) -> PathBuf {
@@ -252,6 +256,7 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
             return Ok(Outcome::Done);
         }
         Some(Command::Gate(args)) => return gate::run(cli.matrix.as_deref(), cli.json, args),
+        Some(Command::Prove(args)) => return prove::run(cli.matrix.as_deref(), cli.json, args),
         Some(Command::Hook { action }) => return gate::hook(action),
         Some(Command::Audit {
             range,
@@ -297,6 +302,7 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
         Some(
             Command::Schema
             | Command::Gate(_)
+            | Command::Prove(_)
             | Command::Hook { .. }
             | Command::Coverage { .. }
             | Command::Audit { .. },

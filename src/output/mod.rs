@@ -7,6 +7,7 @@ pub mod audit;
 pub mod coverage;
 pub mod gate;
 pub mod json;
+pub mod prove;
 pub mod text;
 
 use anstyle::{AnsiColor, Color, Style};
