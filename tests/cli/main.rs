@@ -13,5 +13,6 @@ mod hooks;
 mod index_file;
 mod lookup;
 mod malformed;
+mod prove;
 mod render;
 mod robustness;
