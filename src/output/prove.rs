@@ -70,10 +70,20 @@ fn check_name(c: &Check) -> String {
     }
 }
 
+/// A similarity near 1 without rounding it to 1: `1 - 2.3e-13`.
+pub fn near_one(x: f64) -> String {
+    let shown = num(x, 9);
+    if shown == "1" && x < 1.0 {
+        format!("1 - {}", num(1.0 - x, 3))
+    } else {
+        shown
+    }
+}
+
 fn check_value(c: &crate::prove::CheckResult) -> String {
     match (&c.check, c.value) {
         (_, None) => "n/a".into(),
-        (Check::Cosine { .. } | Check::Argmax { .. }, Some(v)) => num(v, 9),
+        (Check::Cosine { .. } | Check::Argmax { .. }, Some(v)) => near_one(v),
         (Check::BitIdentity | Check::Allclose { .. }, Some(v)) => format!("{}", v as u64),
         (_, Some(v)) => num(v, 4),
     }
@@ -225,7 +235,7 @@ fn pair_human(out: &mut String, pair: &PairReport, q: f64) {
         out,
         "  {}cosine {}",
         label("similarity"),
-        m.cosine.map_or("n/a".into(), |c| num(c, 9))
+        m.cosine.map_or("n/a".into(), near_one)
     );
     for (name, max, mean, median, quant) in [
         (
@@ -587,6 +597,8 @@ mod tests {
         assert_eq!(num(f64::INFINITY, 4), "inf");
         assert_eq!(num(-2.5, 4), "-2.5");
         assert_eq!(quantile_label(0.99), "p99");
+        assert_eq!(near_one(1.0 - 2f64.powi(-40)), "1 - 9.09e-13");
+        assert_eq!(near_one(1.0), "1");
         assert_eq!(quantile_label(0.995), "q0.995");
     }
 }

@@ -200,6 +200,7 @@ macro_rules! bulk {
 impl Decoder {
     /// Decode `out.len()` consecutive elements from `bytes` (which holds at
     /// least that many).
+    #[inline(always)]
     pub fn decode_into(&self, bytes: &[u8], out: &mut [f64]) {
         let big = self.big;
         match self.dtype {
