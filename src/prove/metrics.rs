@@ -19,6 +19,11 @@ pub const BLOCK: usize = 1 << 16;
 pub const CHUNK: usize = 1024;
 /// Mappings larger than this release the pages of each finished block.
 const RELEASE_ABOVE: usize = 64 << 20;
+/// How far behind a finished block its release reaches (a few blocks and a
+/// large folio: pages other threads' faults may have mapped again).
+const REMAP_BEHIND: usize = 4 << 20;
+/// How far ahead (Linux's `fault_around_bytes`).
+const REMAP_AHEAD: usize = 64 << 10;
 const NONE: u64 = u64::MAX;
 
 /// An allclose tolerance to count violations of.
@@ -462,10 +467,15 @@ impl Pair<'_> {
         if !self.release {
             return;
         }
+        // Reach into both neighbours: a page fault maps the surrounding
+        // cached pages too (fault-around, whole large folios), so a thread
+        // finishing late can re-map pages of blocks another thread already
+        // released; sweeping a trailing window catches those.
         for v in [&self.a, &self.b] {
             let sz = v.meta.dtype.size();
-            v.file
-                .release(v.meta.offset + s * sz..v.meta.offset + e * sz);
+            let start = (v.meta.offset + s * sz).saturating_sub(REMAP_BEHIND);
+            let end = (v.meta.offset + e * sz + REMAP_AHEAD).min(v.file.bytes().len());
+            v.file.release(start..end);
         }
     }
 

@@ -145,10 +145,10 @@ impl TensorFile {
                 format.name()
             )));
         }
+        #[cfg(unix)]
         if let Some(m) = &map {
-            #[cfg(unix)]
+            // A hint for read-ahead; failing to give it changes nothing.
             let _ = m.advise(memmap2::Advice::Sequential);
-            let _ = m;
         }
         Ok(TensorFile {
             path: path.to_path_buf(),
