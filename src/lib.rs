@@ -34,6 +34,7 @@ pub mod index;
 pub mod matrix;
 pub mod outcome;
 pub mod output;
+pub mod prove;
 pub mod repo;
 pub mod surface;
 

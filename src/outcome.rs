@@ -18,6 +18,8 @@ pub enum Outcome {
     DebtFound,
     /// `render --check`: the file is not what the matrix renders.
     Stale,
+    /// `prove`: a check of the oracle failed.
+    CheckFailed,
     /// The gate under `--strict` found a change without its prior art.
     Blocked,
     /// The gate could not check (broken matrix, bad range, no git) and was
@@ -35,7 +37,11 @@ impl Outcome {
     pub fn exit_code(self) -> u8 {
         match self {
             Outcome::Done | Outcome::Skipped => 0,
-            Outcome::NotFound | Outcome::DebtFound | Outcome::Stale | Outcome::Blocked => 1,
+            Outcome::NotFound
+            | Outcome::DebtFound
+            | Outcome::Stale
+            | Outcome::CheckFailed
+            | Outcome::Blocked => 1,
             Outcome::Unchecked | Outcome::Refused => 2,
         }
     }

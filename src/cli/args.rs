@@ -128,6 +128,9 @@ pub enum Command {
     },
     /// Print the man page (roff), e.g. `sota man > /usr/local/share/man/man1/sota.1`
     Man,
+    /// Oracle check: compare a candidate tensor with a reference (.npy, .safetensors, raw) and judge an op's `check` list
+    #[command(after_help = super::prove::AFTER_HELP)]
+    Prove(super::prove::ProveArgs),
 }
 
 #[derive(clap::Args, Debug)]

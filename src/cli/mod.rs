@@ -8,6 +8,7 @@ mod args;
 mod mcp;
 mod print;
 mod process;
+mod prove;
 
 use std::process::ExitCode;
 
@@ -128,6 +129,11 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
             clap_complete::generate(shell, &mut cmd, "sota", &mut buf);
             print::out(&String::from_utf8_lossy(&buf))?;
             Ok(Outcome::Done)
+        }
+        Some(Command::Prove(args)) => {
+            let report = command::prove::run(ctx, &args.to_command())?;
+            print::prove(ctx, &report)?;
+            Ok(report.outcome())
         }
         Some(Command::Man) => {
             let mut buf = Vec::new();

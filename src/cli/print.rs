@@ -257,6 +257,14 @@ pub fn render(ctx: &Context, report: &RenderReport<'_>) -> io::Result<()> {
     out(&format!("rendered {shown}: {}\n", regions.join(", ")))
 }
 
+pub fn prove(ctx: &Context, report: &sota::command::prove::ProveReport) -> io::Result<()> {
+    if ctx.json() {
+        out_json(&sota::output::prove::json(&report.report))
+    } else {
+        out(&sota::output::prove::human(&report.report))
+    }
+}
+
 pub fn hooks(ctx: &Context, report: &HookReport) -> io::Result<()> {
     if ctx.json() {
         return out_json(&json::hooks(report));

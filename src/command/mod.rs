@@ -10,4 +10,5 @@ pub mod coverage;
 pub mod gate;
 pub mod hook;
 pub mod lookup;
+pub mod prove;
 pub mod render;

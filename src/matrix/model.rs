@@ -201,11 +201,24 @@ impl fmt::Display for Anchor {
 /// One machine-checkable oracle bound (SPEC section 7).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Check {
-    Cosine { min: f64 },
-    MaxAbs { max: f64 },
-    MaxRel { max: f64 },
-    Allclose { rtol: f64, atol: f64 },
-    Argmax { min: f64 },
+    Cosine {
+        min: f64,
+    },
+    MaxAbs {
+        max: f64,
+    },
+    MaxRel {
+        max: f64,
+    },
+    /// A tolerance left out takes torch.testing's default for the dtype
+    /// compared (`sota prove`).
+    Allclose {
+        rtol: Option<f64>,
+        atol: Option<f64>,
+    },
+    Argmax {
+        min: f64,
+    },
     BitIdentity,
 }
 
@@ -266,7 +279,11 @@ impl fmt::Display for Check {
             Check::Cosine { min } => write!(f, "cosine ≥ {min}"),
             Check::MaxAbs { max } => write!(f, "max-abs ≤ {max}"),
             Check::MaxRel { max } => write!(f, "max-rel ≤ {max}"),
-            Check::Allclose { rtol, atol } => write!(f, "allclose(rtol={rtol}, atol={atol})"),
+            Check::Allclose { rtol, atol } => {
+                let show =
+                    |v: &Option<f64>| v.map_or("dtype default".to_owned(), |v| v.to_string());
+                write!(f, "allclose(rtol={}, atol={})", show(rtol), show(atol))
+            }
             Check::Argmax { min } => write!(f, "argmax agreement ≥ {min}"),
             Check::BitIdentity => f.write_str("bit-identity"),
         }

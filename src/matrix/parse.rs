@@ -866,8 +866,13 @@ impl Walker {
                     unit(self, "max", 0.0, f64::MAX, None).map(|max| Check::MaxRel { max })
                 }
                 Metric::Allclose => {
-                    let rtol = unit(self, "rtol", 0.0, f64::MAX, Some(1e-5));
-                    let atol = unit(self, "atol", 0.0, f64::MAX, Some(1e-8));
+                    // Left out: torch.testing's default for the dtype compared.
+                    let tol = |w: &mut Walker, key: &str| match ct.contains_key(key) {
+                        true => unit(w, key, 0.0, f64::MAX, None).map(Some),
+                        false => Some(None),
+                    };
+                    let rtol = tol(self, "rtol");
+                    let atol = tol(self, "atol");
                     rtol.zip(atol)
                         .map(|(rtol, atol)| Check::Allclose { rtol, atol })
                 }

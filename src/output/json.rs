@@ -55,8 +55,8 @@ impl CheckJson {
             Check::Cosine { min } | Check::Argmax { min } => j.min = Some(min),
             Check::MaxAbs { max } | Check::MaxRel { max } => j.max = Some(max),
             Check::Allclose { rtol, atol } => {
-                j.rtol = Some(rtol);
-                j.atol = Some(atol);
+                j.rtol = rtol;
+                j.atol = atol;
             }
             Check::BitIdentity => {}
         }

@@ -7,6 +7,7 @@ pub mod audit;
 pub mod coverage;
 pub mod gate;
 pub mod json;
+pub mod prove;
 pub mod quote;
 pub mod schema_id;
 pub mod text;

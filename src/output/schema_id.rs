@@ -38,6 +38,8 @@ pub enum SchemaId {
     Render,
     /// `sota hook install | uninstall`.
     Hooks,
+    /// `sota prove`.
+    Prove,
     /// Any command that failed (exit 2).
     Error,
 }
@@ -61,6 +63,7 @@ impl SchemaId {
             SchemaId::Audit => "sota.audit/v1",
             SchemaId::Render => "sota.render/v1",
             SchemaId::Hooks => "sota.hooks/v1",
+            SchemaId::Prove => "sota.prove/v1",
             SchemaId::Error => "sota.error/v1",
         }
     }

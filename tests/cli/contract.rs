@@ -66,6 +66,17 @@ fn fixture() -> Sota {
             "docs/kernels.md",
             "# Kernels\n\n<!-- sota:matrix -->\n<!-- /sota:matrix -->\n",
         );
+    // Two raw f32 tensors for `sota prove` (not tracked: outputs of a run).
+    let tensor = |values: [f32; 4]| {
+        values
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect::<Vec<u8>>()
+    };
+    std::fs::create_dir_all(p.path().join("out")).unwrap();
+    std::fs::write(p.path().join("out/ref.f32"), tensor([1.0, 2.0, 3.0, 4.0])).unwrap();
+    std::fs::write(p.path().join("out/cand.f32"), tensor([1.0, 2.0, 3.0, 4.5])).unwrap();
+    std::fs::write(p.path().join(".gitignore"), "out/\n").unwrap();
     p.git(&["add", "-A"]).success();
     p.commit("initial");
     std::fs::write(p.path().join("kernels/gemm/w4.cu"), "// w4 v2\n").unwrap();
@@ -119,6 +130,22 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>, SchemaId)> {
         ),
         ("hooks", vec!["hook", "install"], SchemaId::Hooks),
         ("error", vec!["coverage", "--catalog"], SchemaId::Error),
+        (
+            "prove",
+            vec![
+                "prove",
+                "fused-attention",
+                "--reference",
+                "out/ref.f32",
+                "--candidate",
+                "out/cand.f32",
+                "--dtype",
+                "f32",
+                "--shape",
+                "2,2",
+            ],
+            SchemaId::Prove,
+        ),
     ]
 }
 

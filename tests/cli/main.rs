@@ -16,6 +16,7 @@ mod index_file;
 mod lookup;
 mod malformed;
 mod mcp;
+mod prove;
 mod render;
 mod robustness;
 mod security;

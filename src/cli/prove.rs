@@ -1,0 +1,78 @@
+//! `sota prove`: the clap arguments and their help; the work is
+//! `sota::command::prove` (exit 1 when a check fails, 2 when the
+//! comparison cannot be made).
+
+use std::path::PathBuf;
+
+use sota::prove;
+
+pub const AFTER_HELP: &str = "\
+Check SPEC (repeat --check, or separate with `;`):
+  cosine>=0.999                 cosine similarity at least 0.999
+  max-abs<=1e-3  max-rel<=1e-2  largest absolute / relative error at most
+  allclose                      |ref - cand| <= atol + rtol*|ref| everywhere, torch.testing's
+                                defaults for the dtype (f16 1e-3/1e-5, bf16 1.6e-2/1e-5,
+                                f32 1.3e-6/1e-5, f64 1e-7/1e-7, others 0/0)
+  allclose:rtol=1e-5,atol=1e-8  explicit tolerances (one may be left out)
+  argmax  argmax>=0.99          fraction of rows whose argmax over the last axis agrees
+  bit-identity                  every element's bytes equal
+
+NaN and Inf must sit at the same places in both tensors, or every check but
+bit-identity fails. Median and quantiles are exact to a relative 2^-8.
+
+Examples:
+  sota prove fused-attention --reference ref.npy --candidate out.npy
+  sota prove --reference a.safetensors --candidate b.safetensors --check 'cosine>=0.999;allclose'
+  sota prove --reference a.bin --candidate b.bin --dtype bf16 --shape 32,4096 --check argmax
+  sota prove awq-int4-gemm -r ref.npy -c out.npy --histogram err.svg --json";
+
+#[derive(clap::Args, Debug)]
+pub struct ProveArgs {
+    /// The op whose `check` list to apply (from the matrix)
+    slug: Option<String>,
+    /// The reference tensor file (.npy, .safetensors, or raw with --dtype/--shape)
+    #[arg(long, short = 'r', value_name = "FILE")]
+    reference: PathBuf,
+    /// The candidate tensor file
+    #[arg(long, short = 'c', value_name = "FILE")]
+    candidate: PathBuf,
+    /// Compare only this tensor of .safetensors files (default: every name both hold)
+    #[arg(long, value_name = "NAME")]
+    tensor: Option<String>,
+    /// Checks to apply instead of the op's (see below); repeatable
+    #[arg(long = "check", value_name = "SPEC")]
+    checks: Vec<String>,
+    /// Element type of raw files: f64 f32 f16 bf16 f8_e4m3 f8_e5m2 i8..i64 u8..u64 bool (prefix `>` for big-endian)
+    #[arg(long, value_name = "DTYPE", requires = "shape")]
+    dtype: Option<String>,
+    /// Shape of raw files, e.g. 32,4096
+    #[arg(long, value_name = "DIMS", requires = "dtype")]
+    shape: Option<String>,
+    /// The error quantile to report beside the median
+    #[arg(long, value_name = "Q", default_value_t = prove::DEFAULT_QUANTILE)]
+    quantile: f64,
+    /// Write an SVG histogram of the absolute error to this file
+    #[arg(long, value_name = "FILE.svg")]
+    histogram: Option<PathBuf>,
+    /// Worker threads (default: every core); results do not depend on it
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
+}
+
+impl ProveArgs {
+    /// The library's arguments.
+    pub(crate) fn to_command(&self) -> sota::command::prove::ProveArgs {
+        sota::command::prove::ProveArgs {
+            slug: self.slug.clone(),
+            reference: self.reference.clone(),
+            candidate: self.candidate.clone(),
+            tensor: self.tensor.clone(),
+            checks: self.checks.clone(),
+            dtype: self.dtype.clone(),
+            shape: self.shape.clone(),
+            quantile: self.quantile,
+            threads: self.threads,
+            histogram: self.histogram.clone(),
+        }
+    }
+}

@@ -1,0 +1,604 @@
+//! Renderings of a `sota prove` report: aligned text for people, the
+//! `sota.prove/v1` JSON payload for machines, and an SVG histogram of the
+//! absolute error (one panel per tensor, log₂ bins, the bound drawn).
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Value};
+
+use super::{cell, paint, role, width};
+use crate::matrix::Check;
+use crate::prove::metrics::{Metrics, Place};
+use crate::prove::{ChecksFrom, Layout, PairReport, Report, Verdict};
+
+pub const PROVE_SCHEMA: &str = super::schema_id::SchemaId::Prove.id();
+
+/// `x` with `sig` significant digits, plain when moderate, else scientific.
+pub fn num(x: f64, sig: usize) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    let sci = format!("{:.*e}", sig.saturating_sub(1), x);
+    let (mant, exp) = sci.split_once('e').unwrap();
+    let exp: i32 = exp.parse().unwrap();
+    let mant = trim_zeros(mant);
+    if (-4..6).contains(&exp) {
+        let decimals = (sig as i32 - 1 - exp).max(0) as usize;
+        trim_zeros(&format!("{x:.decimals$}"))
+    } else {
+        format!("{mant}e{exp}")
+    }
+}
+
+fn trim_zeros(s: &str) -> String {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        s.to_owned()
+    }
+}
+
+fn index(ix: &[usize]) -> String {
+    let parts: Vec<String> = ix.iter().map(usize::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// `p99` for 0.99, `q0.995` otherwise.
+pub fn quantile_label(q: f64) -> String {
+    let pct = q * 100.0;
+    if (pct - pct.round()).abs() < 1e-9 {
+        format!("p{}", pct.round() as i64)
+    } else {
+        format!("q{q}")
+    }
+}
+
+fn check_name(c: &Check) -> String {
+    match c {
+        Check::Allclose { rtol, atol } => format!(
+            "allclose(rtol={}, atol={})",
+            rtol.map_or("-".into(), |v| num(v, 6)),
+            atol.map_or("-".into(), |v| num(v, 6))
+        ),
+        other => other.metric().name().to_owned(),
+    }
+}
+
+/// A similarity near 1 without rounding it to 1: `1 - 2.3e-13`.
+pub fn near_one(x: f64) -> String {
+    let shown = num(x, 9);
+    if shown == "1" && x < 1.0 {
+        format!("1 - {}", num(1.0 - x, 3))
+    } else {
+        shown
+    }
+}
+
+fn check_value(c: &crate::prove::CheckResult) -> String {
+    match (&c.check, c.value) {
+        (_, None) => "n/a".into(),
+        (Check::Cosine { .. } | Check::Argmax { .. }, Some(v)) => near_one(v),
+        (Check::BitIdentity | Check::Allclose { .. }, Some(v)) => format!("{}", v as u64),
+        (_, Some(v)) => num(v, 4),
+    }
+}
+
+fn place(p: &Place) -> String {
+    format!(
+        "at {} (ref {}, cand {})",
+        index(&p.index),
+        num(p.reference, 8),
+        num(p.candidate, 8)
+    )
+}
+
+fn layout(l: Layout) -> &'static str {
+    match l {
+        Layout::C => "C",
+        Layout::F => "F",
+    }
+}
+
+fn title(pair: &PairReport) -> String {
+    let dims: Vec<String> = pair.shape.iter().map(usize::to_string).collect();
+    let mut s = String::new();
+    if !pair.name.is_empty() {
+        let _ = write!(s, "{}  ", paint(role::SLUG, &pair.name));
+    }
+    let _ = write!(
+        s,
+        "{} [{}]  {} element{}",
+        pair.dtype,
+        dims.join(", "),
+        pair.metrics.elements,
+        if pair.metrics.elements == 1 { "" } else { "s" }
+    );
+    if pair.layouts != (Layout::C, Layout::C) {
+        let _ = write!(
+            s,
+            "  (layout: reference {}, candidate {})",
+            layout(pair.layouts.0),
+            layout(pair.layouts.1)
+        );
+    }
+    s
+}
+
+/// The human report.
+pub fn human(report: &Report) -> String {
+    let mut out = String::new();
+    let from = match &report.checks_from {
+        ChecksFrom::Op(slug) => format!("checks of op {}", paint(role::SLUG, slug)),
+        ChecksFrom::Flag => "checks from --check".to_owned(),
+        ChecksFrom::None => "no checks: metrics only (give an op slug or --check)".to_owned(),
+    };
+    let _ = writeln!(out, "{} — {from}", paint(role::HEADING, "sota prove"));
+    let _ = writeln!(
+        out,
+        "  reference  {} ({})",
+        report.reference.display(),
+        report.formats.0.name()
+    );
+    let _ = writeln!(
+        out,
+        "  candidate  {} ({})",
+        report.candidate.display(),
+        report.formats.1.name()
+    );
+    for pair in &report.pairs {
+        out.push('\n');
+        let _ = writeln!(out, "{}", title(pair));
+        pair_human(&mut out, pair, report.quantile);
+    }
+    for (side, names) in [
+        ("reference", &report.only_in_reference),
+        ("candidate", &report.only_in_candidate),
+    ] {
+        if !names.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n{} only in the {side}, not compared: {}",
+                paint(role::DEBT, "note:"),
+                names.join(", ")
+            );
+        }
+    }
+    let checks: Vec<_> = report.pairs.iter().flat_map(|p| &p.checks).collect();
+    let failed = checks.iter().filter(|c| !c.pass).count();
+    out.push('\n');
+    match report.verdict() {
+        Verdict::Unjudged => {
+            let _ = writeln!(out, "no checks given: nothing judged");
+        }
+        Verdict::Pass => {
+            let _ = writeln!(
+                out,
+                "{}: all {} check{} hold",
+                paint(role::REACHED, "PASS"),
+                checks.len(),
+                if checks.len() == 1 { "" } else { "s" }
+            );
+        }
+        Verdict::Fail => {
+            let _ = writeln!(
+                out,
+                "{}: {failed} of {} check{} failed",
+                paint(role::DEBT, "FAIL"),
+                checks.len(),
+                if checks.len() == 1 { "" } else { "s" }
+            );
+        }
+    }
+    out
+}
+
+fn pair_human(out: &mut String, pair: &PairReport, q: f64) {
+    let m = &pair.metrics;
+    if !pair.checks.is_empty() {
+        let rows: Vec<[String; 3]> = pair
+            .checks
+            .iter()
+            .map(|c| [check_name(&c.check), check_value(c), c.bound.clone()])
+            .collect();
+        let w: Vec<usize> = (0..3)
+            .map(|i| rows.iter().map(|r| width(&r[i])).max().unwrap_or(0))
+            .collect();
+        for (r, c) in rows.iter().zip(&pair.checks) {
+            let verdict = if c.pass {
+                paint(role::REACHED, "PASS")
+            } else {
+                paint(role::DEBT, "FAIL")
+            };
+            let mut line = format!(
+                "  {}  {}  {}  {verdict}",
+                cell(role::PLAIN, &r[0], w[0]),
+                cell(role::PLAIN, &r[1], w[1]),
+                cell(role::PLAIN, &r[2], w[2]),
+            );
+            if let Some(note) = &c.note {
+                let _ = write!(line, "  ({note})");
+            }
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+        out.push('\n');
+    }
+    let label = |s: &str| cell(role::DIM, s, 12);
+    let opt = |x: Option<f64>| x.map_or("n/a".to_owned(), |v| num(v, 4));
+    let ql = quantile_label(q);
+    let _ = writeln!(
+        out,
+        "  {}cosine {}",
+        label("similarity"),
+        m.cosine.map_or("n/a".into(), near_one)
+    );
+    for (name, max, mean, median, quant) in [
+        (
+            "abs error",
+            &m.max_abs,
+            m.mean_abs,
+            m.median_abs,
+            m.quantile_abs,
+        ),
+        (
+            "rel error",
+            &m.max_rel,
+            m.mean_rel,
+            m.median_rel,
+            m.quantile_rel,
+        ),
+    ] {
+        let mut line = format!(
+            "  {}mean {}  median {}  {ql} {}",
+            label(name),
+            opt(mean),
+            opt(median),
+            opt(quant)
+        );
+        if let Some(p) = max {
+            let _ = write!(line, "  max {} {}", num(p.value, 4), place(p));
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    for a in &m.allclose {
+        let t = &a.tolerance;
+        let mut line = format!(
+            "  {}rtol={} atol={}{}: {} of {} outside",
+            label("allclose"),
+            num(t.rtol, 6),
+            num(t.atol, 6),
+            if t.defaulted {
+                format!(" (torch default for {})", pair.dtype)
+            } else {
+                String::new()
+            },
+            a.mismatches,
+            m.finite_pairs
+        );
+        if let Some(w) = &a.worst {
+            let _ = write!(
+                line,
+                ", worst {}× the tolerance {}",
+                num(w.value, 4),
+                place(w)
+            );
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    let mut line = format!(
+        "  {}{} of {} rows agree along the last axis",
+        label("argmax"),
+        m.argmax.agree,
+        m.argmax.rows
+    );
+    if let Some((row, a, b)) = &m.argmax.first_miss {
+        let _ = write!(line, "; first differs at row {} ({a} vs {b})", index(row));
+    }
+    let _ = writeln!(out, "{line}");
+    let mut line = if m.bits_differing == 0 {
+        format!("  {}identical", label("bits"))
+    } else {
+        format!(
+            "  {}{} of {} elements differ",
+            label("bits"),
+            m.bits_differing,
+            m.elements
+        )
+    };
+    if let Some(p) = &m.first_bit_difference {
+        let _ = write!(line, ", first {}", place(p));
+    }
+    let _ = writeln!(out, "{line}");
+    let nf = &m.nonfinite;
+    if nf.reference.total() + nf.candidate.total() == 0 {
+        let _ = writeln!(out, "  {}none", label("non-finite"));
+    } else {
+        let c = |x: &crate::prove::metrics::NonFiniteCounts| {
+            format!("{} NaN, {} +Inf, {} -Inf", x.nan, x.pos_inf, x.neg_inf)
+        };
+        let mut line = format!(
+            "  {}reference {}; candidate {}; {} in different places",
+            label("non-finite"),
+            c(&nf.reference),
+            c(&nf.candidate),
+            nf.mismatched
+        );
+        if let Some(p) = &nf.first_mismatch {
+            let _ = write!(line, ", first {}", place(p));
+        }
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+/// A JSON number, or a string for the values JSON cannot hold.
+fn f(x: f64) -> Value {
+    if x.is_finite() {
+        json!(x)
+    } else if x.is_nan() {
+        json!("nan")
+    } else if x > 0.0 {
+        json!("inf")
+    } else {
+        json!("-inf")
+    }
+}
+
+fn of(x: Option<f64>) -> Value {
+    x.map_or(Value::Null, f)
+}
+
+fn place_json(p: &Option<Place>, with_value: bool) -> Value {
+    match p {
+        None => Value::Null,
+        Some(p) => {
+            let mut v = json!({
+                "index": p.index,
+                "reference": f(p.reference),
+                "candidate": f(p.candidate),
+            });
+            if with_value {
+                v["value"] = f(p.value);
+            }
+            v
+        }
+    }
+}
+
+fn metrics_json(m: &Metrics) -> Value {
+    let counts = |c: &crate::prove::metrics::NonFiniteCounts| json!({"nan": c.nan, "pos_inf": c.pos_inf, "neg_inf": c.neg_inf});
+    json!({
+        "cosine": of(m.cosine),
+        "max_abs": place_json(&m.max_abs, true),
+        "max_rel": place_json(&m.max_rel, true),
+        "mean_abs": of(m.mean_abs),
+        "mean_rel": of(m.mean_rel),
+        "median_abs": of(m.median_abs),
+        "median_rel": of(m.median_rel),
+        "quantile_abs": of(m.quantile_abs),
+        "quantile_rel": of(m.quantile_rel),
+        "allclose": m.allclose.iter().map(|a| json!({
+            "rtol": f(a.tolerance.rtol),
+            "atol": f(a.tolerance.atol),
+            "default": a.tolerance.defaulted,
+            "mismatches": a.mismatches,
+            "worst": place_json(&a.worst, true),
+        })).collect::<Vec<_>>(),
+        "argmax": {
+            "rows": m.argmax.rows,
+            "agree": m.argmax.agree,
+            "fraction": f(m.argmax.fraction()),
+            "first_miss": m.argmax.first_miss.as_ref().map(|(row, a, b)| json!({
+                "row": row, "reference": a, "candidate": b,
+            })),
+        },
+        "bits": {
+            "differing": m.bits_differing,
+            "first": place_json(&m.first_bit_difference, false),
+        },
+        "nonfinite": {
+            "reference": counts(&m.nonfinite.reference),
+            "candidate": counts(&m.nonfinite.candidate),
+            "mismatched": m.nonfinite.mismatched,
+            "first_mismatch": place_json(&m.nonfinite.first_mismatch, false),
+        },
+    })
+}
+
+/// The `sota.prove/v1` payload.
+pub fn json(report: &Report) -> Value {
+    let from = match &report.checks_from {
+        ChecksFrom::Op(slug) => json!({"kind": "op", "op": slug}),
+        ChecksFrom::Flag => json!({"kind": "flag"}),
+        ChecksFrom::None => json!({"kind": "none"}),
+    };
+    let verdict = match report.verdict() {
+        Verdict::Unjudged => "unjudged",
+        Verdict::Pass => "pass",
+        Verdict::Fail => "fail",
+    };
+    let tensors: Vec<Value> = report
+        .pairs
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "dtype": p.dtype.name(),
+                "shape": p.shape,
+                "layout": {"reference": layout(p.layouts.0), "candidate": layout(p.layouts.1)},
+                "elements": p.metrics.elements,
+                "finite_pairs": p.metrics.finite_pairs,
+                "metrics": metrics_json(&p.metrics),
+                "checks": p.checks.iter().map(|c| {
+                    let mut check = serde_json::to_value(super::json::CheckJson::of(&c.check))
+                        .unwrap_or(Value::Null);
+                    if let Value::Object(o) = &mut check {
+                        o.remove("metric");
+                    }
+                    json!({
+                        "metric": c.check.metric().name(),
+                        "params": check,
+                        "value": of(c.value),
+                        "bound": c.bound,
+                        "pass": c.pass,
+                        "note": c.note,
+                    })
+                }).collect::<Vec<_>>(),
+                "pass": p.passed(),
+            })
+        })
+        .collect();
+    json!({
+        "schema": PROVE_SCHEMA,
+        "reference": {"path": report.reference.display().to_string(), "format": report.formats.0.name()},
+        "candidate": {"path": report.candidate.display().to_string(), "format": report.formats.1.name()},
+        "checks_from": from,
+        "quantile": f(report.quantile),
+        "verdict": verdict,
+        "tensors": tensors,
+        "only_in_reference": report.only_in_reference,
+        "only_in_candidate": report.only_in_candidate,
+    })
+}
+
+/// An SVG histogram of |ref − cand| per tensor: one bar per power of two
+/// (zero on the left), bar height linear in the count, the max-abs bound
+/// (or the allclose atol) drawn as a red line.
+pub fn svg(report: &Report) -> String {
+    const W: f64 = 640.0;
+    const PANEL: f64 = 200.0;
+    const LEFT: f64 = 50.0;
+    const RIGHT: f64 = 20.0;
+    let mut body = String::new();
+    let mut y0 = 10.0;
+    for pair in &report.pairs {
+        let bins = pair.metrics.abs_histogram.binades();
+        let bound = pair.checks.iter().find_map(|c| match c.check {
+            Check::MaxAbs { max } => Some(("max-abs", max)),
+            _ => None,
+        });
+        let bound = bound.or_else(|| {
+            pair.metrics
+                .allclose
+                .first()
+                .map(|a| ("atol", a.tolerance.atol))
+        });
+        let exps: Vec<i32> = bins
+            .iter()
+            .filter_map(|(e, _)| *e)
+            .chain(bound.and_then(|(_, b)| (b > 0.0).then(|| b.log2().floor() as i32)))
+            .collect();
+        let (lo, hi) = match (exps.iter().min(), exps.iter().max()) {
+            (Some(&lo), Some(&hi)) => (lo.min(hi), hi.min(1024)),
+            _ => (0, 0),
+        };
+        let nbins = (hi - lo + 2) as f64; // + the zero bin
+        let bw = (W - LEFT - RIGHT) / nbins;
+        let top = y0 + 24.0;
+        let h = PANEL - 60.0;
+        let peak = bins.iter().map(|(_, c)| *c).max().unwrap_or(1).max(1) as f64;
+        let name = if pair.name.is_empty() {
+            "tensor".to_owned()
+        } else {
+            xml(&pair.name)
+        };
+        let _ = writeln!(
+            body,
+            r#"<text x="{LEFT}" y="{}" font-size="13" font-weight="bold">{name} — |reference − candidate|, {} finite pairs (bins: powers of two)</text>"#,
+            y0 + 14.0,
+            pair.metrics.finite_pairs
+        );
+        let _ = writeln!(
+            body,
+            r##"<line x1="{LEFT}" y1="{}" x2="{}" y2="{}" stroke="#444"/>"##,
+            top + h,
+            W - RIGHT,
+            top + h
+        );
+        let x_of = |e: Option<i32>| LEFT + bw * e.map_or(0.0, |e| (e - lo + 1) as f64);
+        for (e, c) in &bins {
+            let bh = h * (*c as f64) / peak;
+            let _ = writeln!(
+                body,
+                r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#4a7ab5"><title>{}: {c}</title></rect>"##,
+                x_of(*e) + 1.0,
+                top + h - bh,
+                (bw - 2.0).max(1.0),
+                bh,
+                e.map_or("0".to_owned(), |e| format!("[2^{e}, 2^{})", e + 1))
+            );
+        }
+        let step = ((nbins / 12.0).ceil() as i32).max(1);
+        let _ = writeln!(
+            body,
+            r#"<text x="{:.1}" y="{}" font-size="10" text-anchor="middle">0</text>"#,
+            x_of(None) + bw / 2.0,
+            top + h + 14.0
+        );
+        let mut e = lo;
+        while e <= hi {
+            let _ = writeln!(
+                body,
+                r#"<text x="{:.1}" y="{}" font-size="10" text-anchor="middle">2^{e}</text>"#,
+                x_of(Some(e)) + bw / 2.0,
+                top + h + 14.0
+            );
+            e += step;
+        }
+        if let Some((what, b)) = bound {
+            let x = if b > 0.0 {
+                x_of(Some(lo)) + bw * (b.log2() - lo as f64)
+            } else {
+                x_of(None) + bw
+            };
+            let _ = writeln!(
+                body,
+                r##"<line x1="{x:.1}" y1="{top}" x2="{x:.1}" y2="{}" stroke="#c0392b" stroke-width="2" stroke-dasharray="5,3"/><text x="{:.1}" y="{}" font-size="11" fill="#c0392b">{what} {}</text>"##,
+                top + h,
+                x + 4.0,
+                top + 10.0,
+                num(b, 4)
+            );
+        }
+        y0 += PANEL;
+    }
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{}" viewBox="0 0 {W} {}" font-family="sans-serif">
+<rect width="100%" height="100%" fill="white"/>
+{body}</svg>
+"#,
+        y0 + 10.0,
+        y0 + 10.0
+    )
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_short_and_honest() {
+        assert_eq!(num(0.999999873, 9), "0.999999873");
+        assert_eq!(num(1.0, 9), "1");
+        assert_eq!(num(3.1e-7, 4), "3.1e-7");
+        assert_eq!(num(0.00125, 4), "0.00125");
+        assert_eq!(num(123456789.0, 4), "1.235e8");
+        assert_eq!(num(f64::INFINITY, 4), "inf");
+        assert_eq!(num(-2.5, 4), "-2.5");
+        assert_eq!(quantile_label(0.99), "p99");
+        assert_eq!(near_one(1.0 - 2f64.powi(-40)), "1 - 9.09e-13");
+        assert_eq!(near_one(1.0), "1");
+        assert_eq!(quantile_label(0.995), "q0.995");
+    }
+}

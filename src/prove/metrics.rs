@@ -1,0 +1,1097 @@
+//! The streaming comparison: one pass over both tensors, in fixed blocks of
+//! [`BLOCK`] elements (logical row-major order) pulled by all worker
+//! threads, each block decoded [`CHUNK`] elements at a time into f64
+//! scratch buffers. Per block it keeps f64 sums, maxima with their first
+//! position, counts and argmax partials; blocks are then combined in block
+//! order (sums pairwise), so every figure is the same whatever the thread
+//! count. Error histograms (for median and quantiles) are per thread and
+//! merge exactly. Nothing is allocated in proportion to the tensors: the
+//! data stays in the file mappings, and pages already read are released.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::histogram::Histogram;
+use super::tensor::{strides, unravel, Layout, TensorView};
+
+/// Elements per block: the unit of work and of summation.
+pub const BLOCK: usize = 1 << 16;
+/// Elements decoded at a time.
+pub const CHUNK: usize = 1024;
+/// Mappings larger than this release the pages of each finished block.
+const RELEASE_ABOVE: usize = 64 << 20;
+/// How far behind a finished block its release reaches (a few blocks and a
+/// large folio: pages other threads' faults may have mapped again).
+const REMAP_BEHIND: usize = 4 << 20;
+/// How far ahead (Linux's `fault_around_bytes`).
+const REMAP_AHEAD: usize = 64 << 10;
+const NONE: u64 = u64::MAX;
+
+/// An allclose tolerance to count violations of.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerance {
+    pub rtol: f64,
+    pub atol: f64,
+    /// Whether these are torch.testing's defaults for the dtype.
+    pub defaulted: bool,
+}
+
+/// A value at a position, with both tensors' elements there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Place {
+    pub value: f64,
+    pub index: Vec<usize>,
+    pub reference: f64,
+    pub candidate: f64,
+}
+
+/// NaN / +Inf / −Inf counts of one tensor.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NonFiniteCounts {
+    pub nan: u64,
+    pub pos_inf: u64,
+    pub neg_inf: u64,
+}
+
+impl NonFiniteCounts {
+    pub fn total(&self) -> u64 {
+        self.nan + self.pos_inf + self.neg_inf
+    }
+}
+
+/// Non-finite values: where they are and whether they agree.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NonFinite {
+    pub reference: NonFiniteCounts,
+    pub candidate: NonFiniteCounts,
+    /// Positions where the two differ in kind (finite, NaN, +Inf, −Inf) and
+    /// at least one is not finite.
+    pub mismatched: u64,
+    pub first_mismatch: Option<Place>,
+}
+
+/// Allclose violations for one tolerance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Allclose {
+    pub tolerance: Tolerance,
+    /// Finite pairs with |ref − cand| > atol + rtol·|ref|.
+    pub mismatches: u64,
+    /// The violation with the largest |ref − cand| / (atol + rtol·|ref|).
+    pub worst: Option<Place>,
+}
+
+/// Argmax agreement over the last axis.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Argmax {
+    pub rows: u64,
+    pub agree: u64,
+    /// The first disagreeing row: its index (all axes but the last) and the
+    /// argmax of each tensor.
+    pub first_miss: Option<(Vec<usize>, u64, u64)>,
+}
+
+impl Argmax {
+    /// Fraction of rows that agree (1 for no rows).
+    pub fn fraction(&self) -> f64 {
+        if self.rows == 0 {
+            1.0
+        } else {
+            self.agree as f64 / self.rows as f64
+        }
+    }
+}
+
+/// Everything measured about one pair of tensors.
+#[derive(Clone)]
+pub struct Metrics {
+    pub elements: u64,
+    /// Positions where both values are finite: the population of every
+    /// error statistic.
+    pub finite_pairs: u64,
+    /// Σab / (√Σa² · √Σb²) over finite pairs; 1 when both are all zero, 0
+    /// when exactly one is.
+    pub cosine: Option<f64>,
+    pub max_abs: Option<Place>,
+    /// |ref − cand| / |ref| (0 when both are 0, ∞ when only ref is 0).
+    pub max_rel: Option<Place>,
+    pub mean_abs: Option<f64>,
+    pub mean_rel: Option<f64>,
+    pub median_abs: Option<f64>,
+    pub median_rel: Option<f64>,
+    pub quantile: f64,
+    pub quantile_abs: Option<f64>,
+    pub quantile_rel: Option<f64>,
+    pub allclose: Vec<Allclose>,
+    pub argmax: Argmax,
+    /// Elements whose bytes differ, and the first of them.
+    pub bits_differing: u64,
+    pub first_bit_difference: Option<Place>,
+    pub nonfinite: NonFinite,
+    /// |ref − cand| over finite pairs.
+    pub abs_histogram: Histogram,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Sums {
+    ab: f64,
+    aa: f64,
+    bb: f64,
+    abs: f64,
+    rel: f64,
+}
+
+impl Sums {
+    fn add(self, o: Sums) -> Sums {
+        Sums {
+            ab: self.ab + o.ab,
+            aa: self.aa + o.aa,
+            bb: self.bb + o.bb,
+            abs: self.abs + o.abs,
+            rel: self.rel + o.rel,
+        }
+    }
+}
+
+/// Pairwise summation over blocks, in block order.
+fn pairwise(s: &[Sums]) -> Sums {
+    match s.len() {
+        0 => Sums::default(),
+        1 => s[0],
+        n => pairwise(&s[..n / 2]).add(pairwise(&s[n / 2..])),
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Worst {
+    value: f64,
+    idx: u64,
+    a: f64,
+    b: f64,
+}
+
+impl Worst {
+    const EMPTY: Worst = Worst {
+        value: -1.0,
+        idx: NONE,
+        a: 0.0,
+        b: 0.0,
+    };
+
+    /// Keep the larger; on ties the earlier (self comes first).
+    fn merge(self, later: Worst) -> Worst {
+        if later.value > self.value {
+            later
+        } else {
+            self
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct First {
+    idx: u64,
+    a: f64,
+    b: f64,
+}
+
+impl First {
+    const EMPTY: First = First {
+        idx: NONE,
+        a: 0.0,
+        b: 0.0,
+    };
+    fn merge(self, later: First) -> First {
+        if self.idx == NONE {
+            later
+        } else {
+            self
+        }
+    }
+}
+
+/// Running argmax of one row segment (NumPy semantics: first maximum, and
+/// the first NaN wins).
+#[derive(Clone, Copy)]
+struct Arg {
+    val: f64,
+    col: u64,
+}
+
+impl Arg {
+    fn merge(self, later: Arg) -> Arg {
+        if self.val.is_nan() {
+            self
+        } else if later.val.is_nan() || later.val > self.val {
+            later
+        } else {
+            self
+        }
+    }
+
+    /// The argmax of a row segment starting at column `col0`; `finite`
+    /// promises there is no NaN, which allows a vectorizable max first.
+    #[inline(always)]
+    fn of(v: &[f64], col0: u64, finite: bool) -> Arg {
+        if finite {
+            // Per-lane first maxima, then the greatest with the lowest index.
+            let mut mv = [f64::NEG_INFINITY; LANES];
+            let mut mi = [0usize; LANES];
+            let full = v.len() / LANES * LANES;
+            for (c, x) in v[..full].chunks_exact(LANES).enumerate() {
+                for l in 0..LANES {
+                    if x[l] > mv[l] {
+                        mv[l] = x[l];
+                        mi[l] = c * LANES + l;
+                    }
+                }
+            }
+            for (j, &x) in v.iter().enumerate().skip(full) {
+                if x > mv[0] {
+                    mv[0] = x;
+                    mi[0] = j;
+                }
+            }
+            let mut best = 0;
+            for l in 1..LANES {
+                if mv[l] > mv[best] || (mv[l] == mv[best] && mi[l] < mi[best]) {
+                    best = l;
+                }
+            }
+            return Arg {
+                val: mv[best],
+                col: col0 + mi[best] as u64,
+            };
+        }
+        let mut best = Arg {
+            val: v[0],
+            col: col0,
+        };
+        if best.val.is_nan() {
+            return best;
+        }
+        for (j, &x) in v.iter().enumerate().skip(1) {
+            if x.is_nan() {
+                return Arg {
+                    val: x,
+                    col: col0 + j as u64,
+                };
+            }
+            if x > best.val {
+                best = Arg {
+                    val: x,
+                    col: col0 + j as u64,
+                };
+            }
+        }
+        best
+    }
+}
+
+#[derive(Clone, Copy)]
+struct RowPart {
+    row: u64,
+    a: Arg,
+    b: Arg,
+}
+
+#[derive(Clone, Copy)]
+struct CloseAcc {
+    mismatches: u64,
+    worst: Worst,
+}
+
+/// What one block contributes.
+#[derive(Clone)]
+struct Partial {
+    sums: Sums,
+    finite: u64,
+    max_abs: Worst,
+    max_rel: Worst,
+    mag_a: f64,
+    mag_b: f64,
+    close: Vec<CloseAcc>,
+    bits: u64,
+    first_bits: First,
+    nf_a: [u64; 3],
+    nf_b: [u64; 3],
+    nf_mismatch: u64,
+    first_nf: First,
+    rows: u64,
+    agree: u64,
+    first_miss: Option<(u64, u64, u64)>,
+    /// Rows this block holds only part of, in order (at most two).
+    parts: Vec<RowPart>,
+}
+
+impl Partial {
+    fn new(tols: usize) -> Self {
+        Partial {
+            sums: Sums::default(),
+            finite: 0,
+            max_abs: Worst::EMPTY,
+            max_rel: Worst::EMPTY,
+            mag_a: 0.0,
+            mag_b: 0.0,
+            close: vec![
+                CloseAcc {
+                    mismatches: 0,
+                    worst: Worst::EMPTY
+                };
+                tols
+            ],
+            bits: 0,
+            first_bits: First::EMPTY,
+            nf_a: [0; 3],
+            nf_b: [0; 3],
+            nf_mismatch: 0,
+            first_nf: First::EMPTY,
+            rows: 0,
+            agree: 0,
+            first_miss: None,
+            parts: Vec::new(),
+        }
+    }
+
+    fn row_done(&mut self, p: RowPart) {
+        self.rows += 1;
+        if p.a.col == p.b.col {
+            self.agree += 1;
+        } else if self.first_miss.is_none_or(|(r, _, _)| p.row < r) {
+            self.first_miss = Some((p.row, p.a.col, p.b.col));
+        }
+    }
+}
+
+fn class(x: f64) -> usize {
+    if x.is_nan() {
+        1
+    } else if x == f64::INFINITY {
+        2
+    } else if x == f64::NEG_INFINITY {
+        3
+    } else {
+        0
+    }
+}
+
+/// The two tensors and how to walk them in logical order.
+struct Pair<'a> {
+    a: TensorView<'a>,
+    b: TensorView<'a>,
+    shape: &'a [usize],
+    n: usize,
+    /// Both are row-major in memory: logical index = memory index.
+    linear: bool,
+    strides_a: Vec<usize>,
+    strides_b: Vec<usize>,
+    last: usize,
+    tols: &'a [Tolerance],
+    release: bool,
+}
+
+fn row_major(v: &TensorView) -> bool {
+    v.meta.layout == Layout::C || v.meta.shape.iter().filter(|&&d| d > 1).count() <= 1
+}
+
+impl Pair<'_> {
+    /// Decode logical elements `s..s+k` of both tensors.
+    #[inline(always)]
+    fn load(&self, s: usize, va: &mut [f64], vb: &mut [f64], bits: &mut Partial) {
+        let k = va.len();
+        let (sa, sb) = (self.a.meta.dtype.size(), self.b.meta.dtype.size());
+        let (da, db) = (
+            self.a.meta.dtype.decoder(self.a.meta.order),
+            self.b.meta.dtype.decoder(self.b.meta.order),
+        );
+        if self.linear {
+            let ra = &self.a.data[s * sa..(s + k) * sa];
+            let rb = &self.b.data[s * sb..(s + k) * sb];
+            da.decode_into(ra, va);
+            db.decode_into(rb, vb);
+            if ra != rb {
+                let (count, first) = match sa {
+                    1 => count_diff::<1>(ra, rb),
+                    2 => count_diff::<2>(ra, rb),
+                    4 => count_diff::<4>(ra, rb),
+                    _ => count_diff::<8>(ra, rb),
+                };
+                bits.bits += count;
+                if bits.first_bits.idx == NONE {
+                    bits.first_bits = First {
+                        idx: (s + first) as u64,
+                        a: va[first],
+                        b: vb[first],
+                    };
+                }
+            }
+            return;
+        }
+        // Gather: walk the logical index with an odometer over the shape.
+        let mut idx = unravel(s, self.shape);
+        let mut oa: usize = idx.iter().zip(&self.strides_a).map(|(i, s)| i * s).sum();
+        let mut ob: usize = idx.iter().zip(&self.strides_b).map(|(i, s)| i * s).sum();
+        for j in 0..k {
+            let xa = &self.a.data[oa * sa..(oa + 1) * sa];
+            let xb = &self.b.data[ob * sb..(ob + 1) * sb];
+            va[j] = da.decode_one(xa);
+            vb[j] = db.decode_one(xb);
+            if xa != xb {
+                bits.bits += 1;
+                if bits.first_bits.idx == NONE {
+                    bits.first_bits = First {
+                        idx: (s + j) as u64,
+                        a: va[j],
+                        b: vb[j],
+                    };
+                }
+            }
+            for ax in (0..idx.len()).rev() {
+                idx[ax] += 1;
+                oa += self.strides_a[ax];
+                ob += self.strides_b[ax];
+                if idx[ax] < self.shape[ax] {
+                    break;
+                }
+                oa -= self.strides_a[ax] * idx[ax];
+                ob -= self.strides_b[ax] * idx[ax];
+                idx[ax] = 0;
+            }
+        }
+    }
+
+    fn block_range(&self, b: usize) -> (usize, usize) {
+        let s = b * BLOCK;
+        (s, (s + BLOCK).min(self.n))
+    }
+
+    fn release(&self, s: usize, e: usize) {
+        if !self.release {
+            return;
+        }
+        // Reach into both neighbours: a page fault maps the surrounding
+        // cached pages too (fault-around, whole large folios), so a thread
+        // finishing late can re-map pages of blocks another thread already
+        // released; sweeping a trailing window catches those.
+        for v in [&self.a, &self.b] {
+            let sz = v.meta.dtype.size();
+            let start = (v.meta.offset + s * sz).saturating_sub(REMAP_BEHIND);
+            let end = (v.meta.offset + e * sz + REMAP_AHEAD).min(v.file.bytes().len());
+            v.file.release(start..end);
+        }
+    }
+
+    fn block(&self, blk: usize, hist_abs: &mut Histogram, hist_rel: &mut Histogram) -> Partial {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (checked just above). AVX2 only widens
+            // the same IEEE operations (no FMA contraction), so the figures
+            // are bit-for-bit those of the baseline path.
+            return unsafe { self.block_avx2(blk, hist_abs, hist_rel) };
+        }
+        self.block_inline(blk, hist_abs, hist_rel)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn block_avx2(
+        &self,
+        blk: usize,
+        hist_abs: &mut Histogram,
+        hist_rel: &mut Histogram,
+    ) -> Partial {
+        self.block_inline(blk, hist_abs, hist_rel)
+    }
+
+    #[inline(always)]
+    fn block_inline(
+        &self,
+        blk: usize,
+        hist_abs: &mut Histogram,
+        hist_rel: &mut Histogram,
+    ) -> Partial {
+        let (s0, e0) = self.block_range(blk);
+        let mut p = Partial::new(self.tols.len());
+        let mut va = [0f64; CHUNK];
+        let mut vb = [0f64; CHUNK];
+        let mut cur: Option<(RowPart, bool)> = None;
+        let mut scratch = Scratch {
+            d: [0.0; CHUNK],
+            r: [0.0; CHUNK],
+        };
+        let mut s = s0;
+        while s < e0 {
+            let k = CHUNK.min(e0 - s);
+            let (va, vb) = (&mut va[..k], &mut vb[..k]);
+            self.load(s, va, vb, &mut p);
+            let finite = all_finite(va) && all_finite(vb);
+            if finite {
+                self.finite_chunk(s, va, vb, &mut p, hist_abs, hist_rel, &mut scratch);
+            } else {
+                self.elementwise(s, va, vb, &mut p, hist_abs, hist_rel);
+            }
+            if self.last > 1 {
+                self.argmax(s, va, vb, &mut p, &mut cur, finite);
+            }
+            s += k;
+        }
+        if self.last == 1 {
+            p.rows = (e0 - s0) as u64;
+            p.agree = p.rows;
+        }
+        if let Some((part, _)) = cur {
+            p.parts.push(part);
+        }
+        self.release(s0, e0);
+        p
+    }
+
+    /// The hot loop, for a chunk whose values are all finite: straight-line
+    /// arithmetic in [`LANES`] independent accumulators (vectorizable; the
+    /// order is fixed, so results stay independent of the thread count),
+    /// then maxima, histograms and allclose counts over the error arrays.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn finite_chunk(
+        &self,
+        s: usize,
+        va: &[f64],
+        vb: &[f64],
+        p: &mut Partial,
+        hist_abs: &mut Histogram,
+        hist_rel: &mut Histogram,
+        scratch: &mut Scratch,
+    ) {
+        let k = va.len();
+        let (d, r) = (&mut scratch.d[..k], &mut scratch.r[..k]);
+        let mut acc = [[0.0f64; LANES]; 5];
+        let mut mag = [[0.0f64; LANES]; 2];
+        let full = k / LANES * LANES;
+        for (((ca, cb), cd), cr) in va[..full]
+            .chunks_exact(LANES)
+            .zip(vb[..full].chunks_exact(LANES))
+            .zip(d[..full].chunks_exact_mut(LANES))
+            .zip(r[..full].chunks_exact_mut(LANES))
+        {
+            for l in 0..LANES {
+                lane(ca[l], cb[l], &mut cd[l], &mut cr[l], l, &mut acc, &mut mag);
+            }
+        }
+        for j in full..k {
+            lane(va[j], vb[j], &mut d[j], &mut r[j], 0, &mut acc, &mut mag);
+        }
+        let lanes = |x: &[f64; LANES]| (x[0] + x[1]) + (x[2] + x[3]);
+        p.sums = p.sums.add(Sums {
+            ab: lanes(&acc[0]),
+            aa: lanes(&acc[1]),
+            bb: lanes(&acc[2]),
+            abs: lanes(&acc[3]),
+            rel: lanes(&acc[4]),
+        });
+        p.finite += k as u64;
+        let top = |x: &[f64; LANES]| x.iter().fold(0.0f64, |m, &v| if v > m { v } else { m });
+        p.mag_a = p.mag_a.max(top(&mag[0]));
+        p.mag_b = p.mag_b.max(top(&mag[1]));
+        for (errs, worst) in [(&*d, &mut p.max_abs), (&*r, &mut p.max_rel)] {
+            let m = max_of(errs);
+            if m > worst.value {
+                let j = errs.iter().position(|&x| x == m).unwrap_or(0);
+                *worst = Worst {
+                    value: m,
+                    idx: (s + j) as u64,
+                    a: va[j],
+                    b: vb[j],
+                };
+            }
+        }
+        hist_abs.add_all(d);
+        hist_rel.add_all(r);
+        for (t, acc) in self.tols.iter().zip(p.close.iter_mut()) {
+            let outside = d
+                .iter()
+                .zip(va)
+                .filter(|(&dd, &a)| dd > t.atol + t.rtol * a.abs())
+                .count();
+            if outside == 0 {
+                continue;
+            }
+            acc.mismatches += outside as u64;
+            for (j, (&dd, &a)) in d.iter().zip(va).enumerate() {
+                let tol = t.atol + t.rtol * a.abs();
+                if dd > tol {
+                    acc.worst = acc.worst.merge(Worst {
+                        value: dd / tol,
+                        idx: (s + j) as u64,
+                        a,
+                        b: vb[j],
+                    });
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn elementwise(
+        &self,
+        s: usize,
+        va: &[f64],
+        vb: &[f64],
+        p: &mut Partial,
+        hist_abs: &mut Histogram,
+        hist_rel: &mut Histogram,
+    ) {
+        let mut sums = Sums::default();
+        let mut finite = 0u64;
+        let (mut mag_a, mut mag_b) = (p.mag_a, p.mag_b);
+        let (mut max_abs, mut max_rel) = (p.max_abs.value, p.max_rel.value);
+        for (j, (&a, &b)) in va.iter().zip(vb).enumerate() {
+            if !(a.is_finite() & b.is_finite()) {
+                nonfinite(p, s + j, a, b);
+                continue;
+            }
+            finite += 1;
+            let d = (a - b).abs();
+            let ma = a.abs();
+            let r = if ma > 0.0 {
+                d / ma
+            } else if d == 0.0 {
+                0.0
+            } else {
+                f64::INFINITY
+            };
+            sums.ab += a * b;
+            sums.aa += a * a;
+            sums.bb += b * b;
+            sums.abs += d;
+            sums.rel += r;
+            mag_a = mag_a.max(ma);
+            mag_b = mag_b.max(b.abs());
+            hist_abs.add(d);
+            hist_rel.add(r);
+            if d > max_abs {
+                max_abs = d;
+                p.max_abs = Worst {
+                    value: d,
+                    idx: (s + j) as u64,
+                    a,
+                    b,
+                };
+            }
+            if r > max_rel {
+                max_rel = r;
+                p.max_rel = Worst {
+                    value: r,
+                    idx: (s + j) as u64,
+                    a,
+                    b,
+                };
+            }
+            for (t, acc) in self.tols.iter().zip(p.close.iter_mut()) {
+                let tol = t.atol + t.rtol * ma;
+                if d > tol {
+                    acc.mismatches += 1;
+                    let ratio = d / tol;
+                    acc.worst = acc.worst.merge(Worst {
+                        value: ratio,
+                        idx: (s + j) as u64,
+                        a,
+                        b,
+                    });
+                }
+            }
+        }
+        p.sums = p.sums.add(sums);
+        p.finite += finite;
+        p.mag_a = mag_a;
+        p.mag_b = mag_b;
+    }
+
+    #[inline(always)]
+    fn argmax(
+        &self,
+        s: usize,
+        va: &[f64],
+        vb: &[f64],
+        p: &mut Partial,
+        cur: &mut Option<(RowPart, bool)>,
+        finite: bool,
+    ) {
+        let l = self.last;
+        let k = va.len();
+        let mut q = 0;
+        while q < k {
+            let gi = s + q;
+            let (row, col) = ((gi / l) as u64, gi % l);
+            let end = k.min(q + (l - col));
+            let a = Arg::of(&va[q..end], col as u64, finite);
+            let b = Arg::of(&vb[q..end], col as u64, finite);
+            match cur {
+                Some((part, _)) if part.row == row => {
+                    part.a = part.a.merge(a);
+                    part.b = part.b.merge(b);
+                }
+                _ => *cur = Some((RowPart { row, a, b }, col == 0)),
+            }
+            if col + (end - q) == l {
+                let (part, whole) = cur.take().unwrap();
+                if whole {
+                    p.row_done(part);
+                } else {
+                    p.parts.push(part);
+                }
+            }
+            q = end;
+        }
+    }
+
+    /// Σab, Σa², Σb² with each tensor scaled by a power of two, for when the
+    /// plain sums overflow or underflow (f64 inputs near the range limits).
+    fn scaled_sums(&self, blk: usize, sa: f64, sb: f64) -> Sums {
+        let (s0, e0) = self.block_range(blk);
+        let mut sums = Sums::default();
+        let mut va = [0f64; CHUNK];
+        let mut vb = [0f64; CHUNK];
+        let mut scratch = Partial::new(0);
+        let mut s = s0;
+        while s < e0 {
+            let k = CHUNK.min(e0 - s);
+            self.load(s, &mut va[..k], &mut vb[..k], &mut scratch);
+            for (&a, &b) in va[..k].iter().zip(&vb[..k]) {
+                if a.is_finite() && b.is_finite() {
+                    let (a, b) = (a * sa, b * sb);
+                    sums.ab += a * b;
+                    sums.aa += a * a;
+                    sums.bb += b * b;
+                }
+            }
+            s += k;
+        }
+        self.release(s0, e0);
+        sums
+    }
+}
+
+/// Independent accumulators in the hot loop.
+const LANES: usize = 4;
+
+/// One element of the hot loop, branch-free: the relative error is
+/// |a−b|/|a|, where 0/0 (both zero) becomes 0 and x/0 stays +∞.
+#[inline(always)]
+fn lane(
+    a: f64,
+    b: f64,
+    d: &mut f64,
+    r: &mut f64,
+    l: usize,
+    acc: &mut [[f64; LANES]; 5],
+    mag: &mut [[f64; LANES]; 2],
+) {
+    let dd = (a - b).abs();
+    let ma = a.abs();
+    let mb = b.abs();
+    let q = dd / ma;
+    #[allow(clippy::eq_op)]
+    let rr = if q == q { q } else { 0.0 };
+    *d = dd;
+    *r = rr;
+    acc[0][l] += a * b;
+    acc[1][l] += a * a;
+    acc[2][l] += b * b;
+    acc[3][l] += dd;
+    acc[4][l] += rr;
+    mag[0][l] = if ma > mag[0][l] { ma } else { mag[0][l] };
+    mag[1][l] = if mb > mag[1][l] { mb } else { mag[1][l] };
+}
+
+/// Per-chunk error arrays.
+struct Scratch {
+    d: [f64; CHUNK],
+    r: [f64; CHUNK],
+}
+
+/// Whether every value is finite (`x − x` is 0 exactly for finite x).
+#[inline(always)]
+#[allow(clippy::eq_op)]
+fn all_finite(v: &[f64]) -> bool {
+    let mut acc = [0.0f64; LANES];
+    let full = v.len() / LANES * LANES;
+    for c in v[..full].chunks_exact(LANES) {
+        for l in 0..LANES {
+            acc[l] += c[l] - c[l];
+        }
+    }
+    for &x in &v[full..] {
+        acc[0] += x - x;
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) == 0.0
+}
+
+/// The largest of non-negative, non-NaN values (0 for none).
+#[inline(always)]
+fn max_of(v: &[f64]) -> f64 {
+    let mut m = [0.0f64; LANES];
+    let full = v.len() / LANES * LANES;
+    for c in v[..full].chunks_exact(LANES) {
+        for l in 0..LANES {
+            m[l] = if c[l] > m[l] { c[l] } else { m[l] };
+        }
+    }
+    for &x in &v[full..] {
+        m[0] = if x > m[0] { x } else { m[0] };
+    }
+    m.iter().fold(0.0f64, |a, &x| if x > a { x } else { a })
+}
+
+/// How many `N`-byte elements differ, and the first that does (the caller
+/// knows at least one does).
+#[inline(always)]
+fn count_diff<const N: usize>(ra: &[u8], rb: &[u8]) -> (u64, usize) {
+    let pairs = || {
+        ra.chunks_exact(N)
+            .zip(rb.chunks_exact(N))
+            .map(|(x, y)| <[u8; N]>::try_from(x).unwrap() != <[u8; N]>::try_from(y).unwrap())
+    };
+    let first = pairs().position(|d| d).unwrap_or(0);
+    let count = pairs().filter(|&d| d).count();
+    (count as u64, first)
+}
+
+#[cold]
+fn nonfinite(p: &mut Partial, i: usize, a: f64, b: f64) {
+    let (ca, cb) = (class(a), class(b));
+    if ca > 0 {
+        p.nf_a[ca - 1] += 1;
+    }
+    if cb > 0 {
+        p.nf_b[cb - 1] += 1;
+    }
+    if ca != cb {
+        p.nf_mismatch += 1;
+        if p.first_nf.idx == NONE {
+            p.first_nf = First {
+                idx: i as u64,
+                a,
+                b,
+            };
+        }
+    }
+}
+
+/// Run `f` over every block on `threads` threads; results in block order.
+fn par_blocks<T: Send, S: Send>(
+    blocks: usize,
+    threads: usize,
+    state: impl Fn() -> S + Sync,
+    f: impl Fn(usize, &mut S) -> T + Sync,
+) -> (Vec<T>, Vec<S>) {
+    let next = AtomicUsize::new(0);
+    let threads = threads.clamp(1, blocks.max(1));
+    let mut done: Vec<(usize, T)> = Vec::with_capacity(blocks);
+    let mut states = Vec::with_capacity(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut st = state();
+                    let mut out = Vec::new();
+                    loop {
+                        let b = next.fetch_add(1, Ordering::Relaxed);
+                        if b >= blocks {
+                            break;
+                        }
+                        out.push((b, f(b, &mut st)));
+                    }
+                    (out, st)
+                })
+            })
+            .collect();
+        for h in handles {
+            let (out, st) = h.join().expect("a comparison thread panicked");
+            done.extend(out);
+            states.push(st);
+        }
+    });
+    done.sort_by_key(|(b, _)| *b);
+    (done.into_iter().map(|(_, t)| t).collect(), states)
+}
+
+/// Compare two tensors of the same shape element by element.
+pub fn compare(
+    a: TensorView,
+    b: TensorView,
+    tols: &[Tolerance],
+    quantile: f64,
+    threads: usize,
+) -> Metrics {
+    let shape = &a.meta.shape;
+    let n = a.elements();
+    let linear = row_major(&a) && row_major(&b);
+    let pair = Pair {
+        a,
+        b,
+        shape,
+        n,
+        linear,
+        strides_a: strides(shape, a.meta.layout),
+        strides_b: strides(shape, b.meta.layout),
+        last: shape.last().copied().unwrap_or(1),
+        tols,
+        release: linear && a.data.len().max(b.data.len()) > RELEASE_ABOVE,
+    };
+    let blocks = n.div_ceil(BLOCK);
+    let (partials, hists) = par_blocks(
+        blocks,
+        threads,
+        || (Histogram::default(), Histogram::default()),
+        |blk, (ha, hr)| pair.block(blk, ha, hr),
+    );
+    let mut hist_abs = Histogram::default();
+    let mut hist_rel = Histogram::default();
+    for (ha, hr) in hists {
+        hist_abs.merge(ha);
+        hist_rel.merge(hr);
+    }
+
+    // Combine in block order.
+    let mut total = Partial::new(tols.len());
+    let mut open: Option<RowPart> = None;
+    let sums: Vec<Sums> = partials.iter().map(|p| p.sums).collect();
+    for p in &partials {
+        total.finite += p.finite;
+        total.max_abs = total.max_abs.merge(p.max_abs);
+        total.max_rel = total.max_rel.merge(p.max_rel);
+        total.mag_a = total.mag_a.max(p.mag_a);
+        total.mag_b = total.mag_b.max(p.mag_b);
+        for (t, c) in total.close.iter_mut().zip(&p.close) {
+            t.mismatches += c.mismatches;
+            t.worst = t.worst.merge(c.worst);
+        }
+        total.bits += p.bits;
+        total.first_bits = total.first_bits.merge(p.first_bits);
+        for i in 0..3 {
+            total.nf_a[i] += p.nf_a[i];
+            total.nf_b[i] += p.nf_b[i];
+        }
+        total.nf_mismatch += p.nf_mismatch;
+        total.first_nf = total.first_nf.merge(p.first_nf);
+        total.rows += p.rows;
+        total.agree += p.agree;
+        if let Some(m) = p.first_miss {
+            if total.first_miss.is_none_or(|t| m.0 < t.0) {
+                total.first_miss = Some(m);
+            }
+        }
+        for part in &p.parts {
+            open = match open {
+                Some(o) if o.row == part.row => Some(RowPart {
+                    row: o.row,
+                    a: o.a.merge(part.a),
+                    b: o.b.merge(part.b),
+                }),
+                Some(o) => {
+                    total.row_done(o);
+                    Some(*part)
+                }
+                None => Some(*part),
+            };
+        }
+    }
+    if let Some(o) = open {
+        total.row_done(o);
+    }
+    let mut s = pairwise(&sums);
+
+    // Rescale when the squares left f64's comfortable range.
+    let risky = |sum: f64, mag: f64| !sum.is_finite() || (mag > 0.0 && sum < 1e-250);
+    if risky(s.aa, total.mag_a) || risky(s.bb, total.mag_b) || !s.ab.is_finite() {
+        let scale = |m: f64| {
+            if m > 0.0 && m.is_finite() {
+                2f64.powi(-(m.log2().floor() as i32))
+            } else {
+                1.0
+            }
+        };
+        let (sa, sb) = (scale(total.mag_a), scale(total.mag_b));
+        let (scaled, _) = par_blocks(
+            blocks,
+            threads,
+            || (),
+            |blk, _| pair.scaled_sums(blk, sa, sb),
+        );
+        let t = pairwise(&scaled);
+        s.ab = t.ab;
+        s.aa = t.aa;
+        s.bb = t.bb;
+    }
+
+    let at = |w: Worst| {
+        (w.idx != NONE).then(|| Place {
+            value: w.value,
+            index: unravel(w.idx as usize, shape),
+            reference: w.a,
+            candidate: w.b,
+        })
+    };
+    let first = |f: First| {
+        (f.idx != NONE).then(|| Place {
+            value: f64::NAN,
+            index: unravel(f.idx as usize, shape),
+            reference: f.a,
+            candidate: f.b,
+        })
+    };
+    let finite = total.finite;
+    let cosine = (finite > 0).then(|| {
+        if s.aa == 0.0 && s.bb == 0.0 {
+            1.0
+        } else if s.aa == 0.0 || s.bb == 0.0 {
+            0.0
+        } else {
+            (s.ab / (s.aa.sqrt() * s.bb.sqrt())).clamp(-1.0, 1.0)
+        }
+    });
+    let mean = |x: f64| (finite > 0).then(|| x / finite as f64);
+    let counts = |c: [u64; 3]| NonFiniteCounts {
+        nan: c[0],
+        pos_inf: c[1],
+        neg_inf: c[2],
+    };
+    let row_shape = &shape[..shape.len().saturating_sub(1)];
+    Metrics {
+        elements: n as u64,
+        finite_pairs: finite,
+        cosine,
+        max_abs: at(total.max_abs),
+        max_rel: at(total.max_rel),
+        mean_abs: mean(s.abs),
+        mean_rel: mean(s.rel),
+        median_abs: hist_abs.quantile(0.5),
+        median_rel: hist_rel.quantile(0.5),
+        quantile,
+        quantile_abs: hist_abs.quantile(quantile),
+        quantile_rel: hist_rel.quantile(quantile),
+        allclose: tols
+            .iter()
+            .zip(&total.close)
+            .map(|(t, c)| Allclose {
+                tolerance: *t,
+                mismatches: c.mismatches,
+                worst: at(c.worst),
+            })
+            .collect(),
+        argmax: Argmax {
+            rows: total.rows,
+            agree: total.agree,
+            first_miss: total
+                .first_miss
+                .map(|(r, ca, cb)| (unravel(r as usize, row_shape), ca, cb)),
+        },
+        bits_differing: total.bits,
+        first_bit_difference: first(total.first_bits),
+        nonfinite: NonFinite {
+            reference: counts(total.nf_a),
+            candidate: counts(total.nf_b),
+            mismatched: total.nf_mismatch,
+            first_mismatch: first(total.first_nf),
+        },
+        abs_histogram: hist_abs,
+    }
+}

@@ -1,0 +1,248 @@
+//! Tensor files opened for comparison: the file memory-mapped once (never
+//! copied), its format detected (`.npy` by magic, `.safetensors` by
+//! extension, raw bytes with an explicit dtype and shape), and a
+//! [`TensorView`] per tensor: the bytes of its data plus dtype, byte
+//! order, shape and memory layout.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use super::dtype::{ByteOrder, DType};
+use super::{npy, safetensors, ProveError};
+
+/// Memory order of a tensor's elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Row-major: the last index varies fastest.
+    C,
+    /// Column-major (`fortran_order: True`): the first index varies fastest.
+    F,
+}
+
+/// Where one tensor lives in its file and how to read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorMeta {
+    /// The tensor's name in a `.safetensors` file; empty for `.npy` and raw.
+    pub name: String,
+    pub dtype: DType,
+    pub order: ByteOrder,
+    pub shape: Vec<usize>,
+    pub layout: Layout,
+    /// Byte offset of the data in the file.
+    pub offset: usize,
+    pub nbytes: usize,
+}
+
+/// The element count of a shape, or `None` on overflow.
+pub fn element_count(shape: &[usize]) -> Option<usize> {
+    shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d))
+}
+
+/// A dtype and shape for files that carry no header.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawSpec {
+    pub dtype: DType,
+    pub order: ByteOrder,
+    pub shape: Vec<usize>,
+}
+
+/// The file formats `sota prove` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Npy,
+    Safetensors,
+    Raw,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Npy => "npy",
+            Format::Safetensors => "safetensors",
+            Format::Raw => "raw",
+        }
+    }
+}
+
+/// An opened tensor file: its mapping and the tensors it holds.
+pub struct TensorFile {
+    pub path: PathBuf,
+    pub format: Format,
+    map: Option<Mmap>,
+    pub tensors: Vec<TensorMeta>,
+}
+
+impl TensorFile {
+    /// Open and map `path`, detect its format and read its header.
+    pub fn open(path: &Path, raw: Option<&RawSpec>) -> Result<TensorFile, ProveError> {
+        let bad = |message: String| ProveError::Input {
+            path: path.to_path_buf(),
+            message,
+        };
+        let file = File::open(path).map_err(|e| bad(format!("cannot open: {e}")))?;
+        let meta = file
+            .metadata()
+            .map_err(|e| bad(format!("cannot stat: {e}")))?;
+        if meta.is_dir() {
+            return Err(bad("is a directory, not a tensor file".into()));
+        }
+        let map = if meta.len() == 0 {
+            None
+        } else {
+            // SAFETY: the mapping is read-only and private to this process;
+            // like every reader of a file another process may rewrite, a
+            // concurrent writer could change what we read, not memory safety
+            // of our own data structures (the bytes are only ever read).
+            Some(unsafe { Mmap::map(&file) }.map_err(|e| bad(format!("cannot map: {e}")))?)
+        };
+        let bytes: &[u8] = map.as_deref().unwrap_or(&[]);
+        let is_st = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("safetensors"));
+        let (format, tensors) = if npy::sniff(bytes) {
+            (Format::Npy, vec![npy::parse(bytes).map_err(bad)?])
+        } else if is_st {
+            (Format::Safetensors, safetensors::parse(bytes).map_err(bad)?)
+        } else if let Some(raw) = raw {
+            let count = element_count(&raw.shape)
+                .and_then(|c| c.checked_mul(raw.dtype.size()))
+                .ok_or_else(|| bad(format!("--shape {:?} overflows", raw.shape)))?;
+            if count != bytes.len() {
+                return Err(bad(format!(
+                    "sizes do not add up: --shape {:?} of {} needs {count} bytes, the file has {}",
+                    raw.shape,
+                    raw.dtype,
+                    bytes.len()
+                )));
+            }
+            let t = TensorMeta {
+                name: String::new(),
+                dtype: raw.dtype,
+                order: raw.order,
+                shape: raw.shape.clone(),
+                layout: Layout::C,
+                offset: 0,
+                nbytes: count,
+            };
+            (Format::Raw, vec![t])
+        } else if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("npy"))
+        {
+            return Err(bad(
+                "is named .npy but does not start with the .npy magic \\x93NUMPY".into(),
+            ));
+        } else {
+            return Err(bad(
+                "is neither .npy (by its magic bytes) nor .safetensors (by its extension); for raw data pass --dtype and --shape".into(),
+            ));
+        };
+        if format != Format::Raw && raw.is_some() {
+            return Err(bad(format!(
+                "is a .{} file, which says its own dtype and shape; --dtype and --shape are for raw files only",
+                format.name()
+            )));
+        }
+        #[cfg(unix)]
+        if let Some(m) = &map {
+            // A hint for read-ahead; failing to give it changes nothing.
+            let _ = m.advise(memmap2::Advice::Sequential);
+        }
+        Ok(TensorFile {
+            path: path.to_path_buf(),
+            format,
+            map,
+            tensors,
+        })
+    }
+
+    /// The whole mapped file.
+    pub fn bytes(&self) -> &[u8] {
+        self.map.as_deref().unwrap_or(&[])
+    }
+
+    /// A view of one of this file's tensors.
+    pub fn view<'a>(&'a self, meta: &'a TensorMeta) -> TensorView<'a> {
+        TensorView {
+            meta,
+            data: &self.bytes()[meta.offset..meta.offset + meta.nbytes],
+            file: self,
+        }
+    }
+
+    /// Drop the pages of `range` (byte offsets into the file) from this
+    /// process's mapping, once they have been read, so resident memory stays
+    /// bounded however large the file; the page cache keeps them.
+    pub fn release(&self, range: std::ops::Range<usize>) {
+        #[cfg(unix)]
+        if let Some(m) = &self.map {
+            if range.end > range.start && range.end <= m.len() {
+                // SAFETY: the mapping is a read-only shared file mapping: after
+                // MADV_DONTNEED the next read of these pages faults the same
+                // file contents back in, so no reader ever sees different data.
+                unsafe {
+                    let _ = m.unchecked_advise_range(
+                        memmap2::UncheckedAdvice::DontNeed,
+                        range.start,
+                        range.end - range.start,
+                    );
+                }
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = range;
+    }
+}
+
+/// One tensor's data and description.
+#[derive(Clone, Copy)]
+pub struct TensorView<'a> {
+    pub meta: &'a TensorMeta,
+    pub data: &'a [u8],
+    pub file: &'a TensorFile,
+}
+
+impl TensorView<'_> {
+    pub fn elements(&self) -> usize {
+        self.meta.nbytes / self.meta.dtype.size().max(1)
+    }
+
+    /// Element strides (in elements) of each axis, for this layout.
+    pub fn strides(&self) -> Vec<usize> {
+        strides(&self.meta.shape, self.meta.layout)
+    }
+}
+
+/// Element strides of `shape` in `layout`.
+pub fn strides(shape: &[usize], layout: Layout) -> Vec<usize> {
+    let mut s = vec![0; shape.len()];
+    let mut acc = 1usize;
+    match layout {
+        Layout::C => {
+            for i in (0..shape.len()).rev() {
+                s[i] = acc;
+                acc = acc.saturating_mul(shape[i]);
+            }
+        }
+        Layout::F => {
+            for i in 0..shape.len() {
+                s[i] = acc;
+                acc = acc.saturating_mul(shape[i]);
+            }
+        }
+    }
+    s
+}
+
+/// The multi-dimensional index of logical (row-major) position `i`.
+pub fn unravel(mut i: usize, shape: &[usize]) -> Vec<usize> {
+    let mut idx = vec![0; shape.len()];
+    for k in (0..shape.len()).rev() {
+        let d = shape[k].max(1);
+        idx[k] = i % d;
+        i /= d;
+    }
+    idx
+}

@@ -1,0 +1,149 @@
+//! Checks against measured metrics: each check's value, its bound, and
+//! PASS or FAIL. Non-finite values in different places fail every check
+//! but bit-identity (which judges bytes): NaN and Inf are never silently
+//! equal, and never silently ignored.
+
+use crate::matrix::Check;
+
+use super::dtype::DType;
+use super::metrics::{Metrics, Tolerance};
+
+/// One check's outcome on one pair of tensors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckResult {
+    /// The check with every default filled in (allclose tolerances).
+    pub check: Check,
+    /// The measured value the bound applies to (`None`: nothing to measure,
+    /// e.g. no finite pairs).
+    pub value: Option<f64>,
+    /// The bound as text: `≥ 0.999`, `≤ 1e-3`, `0 violations`.
+    pub bound: String,
+    pub pass: bool,
+    /// Why, when the value alone does not say it.
+    pub note: Option<String>,
+}
+
+/// The tolerance an allclose check means for this dtype.
+pub fn resolve(check: &Check, dtype: DType) -> Option<Tolerance> {
+    let Check::Allclose { rtol, atol } = check else {
+        return None;
+    };
+    let (dr, da) = dtype.torch_default_tolerances();
+    Some(Tolerance {
+        rtol: rtol.unwrap_or(dr),
+        atol: atol.unwrap_or(da),
+        defaulted: rtol.is_none() && atol.is_none(),
+    })
+}
+
+/// The allclose tolerances to measure: those the checks ask for, else
+/// torch.testing's default for the dtype (always reported).
+pub fn tolerances(checks: &[Check], dtype: DType) -> Vec<Tolerance> {
+    let mut out: Vec<Tolerance> = Vec::new();
+    for t in checks.iter().filter_map(|c| resolve(c, dtype)) {
+        if !out.iter().any(|o| o.rtol == t.rtol && o.atol == t.atol) {
+            out.push(t);
+        }
+    }
+    if out.is_empty() {
+        let (rtol, atol) = dtype.torch_default_tolerances();
+        out.push(Tolerance {
+            rtol,
+            atol,
+            defaulted: true,
+        });
+    }
+    out
+}
+
+/// Judge every check against the metrics of one pair.
+pub fn judge(checks: &[Check], m: &Metrics, dtype: DType) -> Vec<CheckResult> {
+    checks.iter().map(|c| judge_one(c, m, dtype)).collect()
+}
+
+fn judge_one(check: &Check, m: &Metrics, dtype: DType) -> CheckResult {
+    let no_finite = || Some("no finite pairs to measure".to_owned());
+    let (check, value, bound, mut pass, mut note) = match *check {
+        Check::Cosine { min } => {
+            let v = m.cosine;
+            let pass = v.is_none_or(|v| v >= min);
+            (
+                check.clone(),
+                v,
+                format!("≥ {min}"),
+                pass,
+                v.is_none().then(no_finite).flatten(),
+            )
+        }
+        Check::MaxAbs { max } => {
+            let v = m.max_abs.as_ref().map(|p| p.value);
+            let pass = v.is_none_or(|v| v <= max);
+            (
+                check.clone(),
+                v,
+                format!("≤ {max}"),
+                pass,
+                v.is_none().then(no_finite).flatten(),
+            )
+        }
+        Check::MaxRel { max } => {
+            let v = m.max_rel.as_ref().map(|p| p.value);
+            let pass = v.is_none_or(|v| v <= max);
+            (
+                check.clone(),
+                v,
+                format!("≤ {max}"),
+                pass,
+                v.is_none().then(no_finite).flatten(),
+            )
+        }
+        Check::Argmax { min } => {
+            let v = m.argmax.fraction();
+            (check.clone(), Some(v), format!("≥ {min}"), v >= min, None)
+        }
+        Check::BitIdentity => {
+            let v = m.bits_differing;
+            (
+                check.clone(),
+                Some(v as f64),
+                "0 differing".to_owned(),
+                v == 0,
+                None,
+            )
+        }
+        Check::Allclose { .. } => {
+            let t = resolve(check, dtype).expect("an allclose check");
+            let found = m
+                .allclose
+                .iter()
+                .find(|a| a.tolerance.rtol == t.rtol && a.tolerance.atol == t.atol)
+                .expect("every allclose check's tolerance is measured");
+            (
+                Check::Allclose {
+                    rtol: Some(t.rtol),
+                    atol: Some(t.atol),
+                },
+                Some(found.mismatches as f64),
+                "0 outside".to_owned(),
+                found.mismatches == 0,
+                None,
+            )
+        }
+    };
+    let nf = &m.nonfinite;
+    if nf.mismatched > 0 && check != Check::BitIdentity {
+        pass = false;
+        note = Some(format!(
+            "{} position{} where NaN/Inf differ",
+            nf.mismatched,
+            if nf.mismatched == 1 { "" } else { "s" }
+        ));
+    }
+    CheckResult {
+        check,
+        value,
+        bound,
+        pass,
+        note,
+    }
+}
