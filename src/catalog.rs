@@ -39,7 +39,11 @@ mod tests {
         for op in &m.ops {
             assert!(op.link.is_some(), "{} needs a link", op.slug.value);
             assert!(op.oracle.is_some(), "{} needs an oracle", op.slug.value);
-            assert!(op.route.is_some(), "{} needs a suggested route", op.slug.value);
+            assert!(
+                op.route.is_some(),
+                "{} needs a suggested route",
+                op.slug.value
+            );
             assert!(op.files.is_empty() && op.at.is_empty() && op.witness.is_empty());
         }
     }

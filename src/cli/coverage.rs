@@ -21,10 +21,7 @@ pub(super) fn run(
     let env = std::env::var_os("SOTA_MATRIX").map(PathBuf::from);
     let found = matrix::discover(&cwd, flag, env.as_deref());
     let Some(path) = found.path() else {
-        err(&format!(
-            "sota coverage: no sota.toml at or above {}; the scorecard needs a project matrix (see `sota schema` and examples/fak/sota.toml)",
-            cwd.display()
-        ));
+        err(&super::no_matrix_message("sota coverage", &cwd));
         return Ok(Outcome::Refused);
     };
     // Read the index while the matrix loads (they overlap on two cores):

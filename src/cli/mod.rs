@@ -108,6 +108,10 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Draft a sota.toml from the tracked kernel files and the built-in catalog
+    Init(init::InitArgs),
+    /// Propose an op and the glob edit for kernel files no op covers
+    Suggest(init::SuggestArgs),
     /// Install or remove the git hooks that run the gate
     Hook {
         #[command(subcommand)]
@@ -169,6 +173,7 @@ pub(crate) enum HookAction {
 mod audit;
 mod coverage;
 mod gate;
+mod init;
 
 /// `path` made absolute against `cwd`.
 fn absolute(path: &std::path::Path, cwd: &std::path::Path) -> PathBuf {
@@ -182,6 +187,14 @@ fn absolute(path: &std::path::Path, cwd: &std::path::Path) -> PathBuf {
 /// Whether two paths name the same directory.
 fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
     a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
+}
+
+/// The error for a command that needs a project matrix and found none.
+pub(crate) fn no_matrix_message(command: &str, cwd: &std::path::Path) -> String {
+    format!(
+        "{command}: no sota.toml at or above {}\n  hint: run `sota init` to draft one from the tracked kernel files (or pass --matrix PATH)",
+        cwd.display()
+    )
 }
 
 fn parse_date(s: &str) -> Result<sota::matrix::Date, String> {
@@ -253,6 +266,10 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
         }
         Some(Command::Gate(args)) => return gate::run(cli.matrix.as_deref(), cli.json, args),
         Some(Command::Hook { action }) => return gate::hook(action),
+        Some(Command::Init(args)) => return init::init(cli.matrix.as_deref(), cli.json, args),
+        Some(Command::Suggest(args)) => {
+            return init::suggest(cli.matrix.as_deref(), cli.json, args)
+        }
         Some(Command::Audit {
             range,
             since,
@@ -299,6 +316,8 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
             | Command::Gate(_)
             | Command::Hook { .. }
             | Command::Coverage { .. }
+            | Command::Init(_)
+            | Command::Suggest(_)
             | Command::Audit { .. },
         ) => {
             unreachable!("handled above")

@@ -6,4 +6,5 @@ pub mod git;
 pub mod hooks;
 pub mod index_file;
 pub mod paths;
+pub mod tracked;
 pub mod write;

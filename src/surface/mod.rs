@@ -5,7 +5,9 @@
 pub mod audit;
 pub mod coverage;
 pub mod gate;
+pub mod init;
 pub mod lookup;
 pub mod milestones;
 pub mod render;
+pub mod suggest;
 pub mod trailer;
