@@ -81,17 +81,28 @@ pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
         };
         let _ = writeln!(
             out,
-            "    {}  {:>4} files  {}",
+            "    {}  {:>4} file{}  {}",
             super::cell(role::SLUG, &op.slug, width),
             op.file_count,
+            if op.file_count == 1 { " " } else { "s" },
             globs
         );
     }
     if !plan.unclassified.is_empty() {
         let _ = writeln!(
             out,
-            "  {} kernel files matched no op and stay uncovered (debt to decide):",
-            plan.unclassified.len()
+            "  {} kernel file{} matched no op and stay{} uncovered (debt to decide):",
+            plan.unclassified.len(),
+            if plan.unclassified.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            if plan.unclassified.len() == 1 {
+                "s"
+            } else {
+                ""
+            }
         );
         for f in plan.unclassified.iter().take(LIST_CAP) {
             let _ = writeln!(out, "    {f}");

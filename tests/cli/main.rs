@@ -11,6 +11,7 @@ mod fak_example;
 mod gate;
 mod hooks;
 mod index_file;
+mod init;
 mod lookup;
 mod malformed;
 mod render;

@@ -46,8 +46,9 @@ pub fn toml(plan: &Plan) -> String {
     if !plan.unclassified.is_empty() {
         let _ = writeln!(
             out,
-            "# {} kernel files matched no op and stay uncovered; `sota suggest --uncovered` lists them.",
-            plan.unclassified.len()
+            "# {} kernel file{} matched no op; uncovered until placed (`sota suggest --uncovered`).",
+            plan.unclassified.len(),
+            if plan.unclassified.len() == 1 { "" } else { "s" }
         );
     }
     out.push('\n');
