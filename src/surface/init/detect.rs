@@ -278,6 +278,14 @@ pub fn by_extension(path: &str) -> ByExtension {
     }
 }
 
+/// A C-family header (`.h`, `.hh`, `.hpp`, `.hxx`, `.inl`, `.cuh`).
+pub fn is_header(path: &str) -> bool {
+    matches!(
+        extension(path),
+        Some("h" | "hh" | "hpp" | "hxx" | "inl" | "ipp" | "tcc")
+    )
+}
+
 /// Whether a path is source code of any language sota knows (kernel or
 /// not): op globs must not swallow such files that are not the op's.
 pub fn is_code(path: &str) -> bool {
@@ -322,6 +330,10 @@ enum Marker {
     X86,
     Arm,
     OtherSimd,
+    /// `#include <immintrin.h>` / `<arm_neon.h>` alone: host code includes
+    /// them for one `_mm_pause`; intrinsics in use decide.
+    X86Include,
+    ArmInclude,
     OpenclKernel,
     TritonKernel,
     CuteDsl,
@@ -351,25 +363,33 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::Sycl, "sycl::nd_item"),
     (Marker::Sycl, "sycl::queue"),
     (Marker::Sycl, "dpct::"),
-    (Marker::X86, "immintrin.h"),
-    (Marker::X86, "emmintrin.h"),
-    (Marker::X86, "xmmintrin.h"),
-    (Marker::X86, "smmintrin.h"),
-    (Marker::X86, "tmmintrin.h"),
-    (Marker::X86, "x86intrin.h"),
+    (Marker::X86Include, "immintrin.h"),
+    (Marker::X86Include, "emmintrin.h"),
+    (Marker::X86Include, "xmmintrin.h"),
+    (Marker::X86Include, "smmintrin.h"),
+    (Marker::X86Include, "tmmintrin.h"),
+    (Marker::X86Include, "x86intrin.h"),
     (Marker::X86, "_mm256_"),
     (Marker::X86, "_mm512_"),
     (Marker::X86, "_mm_loadu_"),
     (Marker::X86, "_mm_add_ps"),
+    (Marker::X86, "_mm_mul_ps"),
+    (Marker::X86, "_mm_set1_"),
+    (Marker::X86, "_mm_storeu_"),
+    (Marker::X86, "__m256"),
+    (Marker::X86, "__m512"),
     (Marker::X86, "_tile_loadd"),
     (Marker::X86, "core::arch::x86_64"),
     (Marker::X86, "std::arch::x86_64"),
     (Marker::X86, "arch::x86_64::"),
-    (Marker::Arm, "arm_neon.h"),
+    (Marker::ArmInclude, "arm_neon.h"),
     (Marker::Arm, "arm_sve.h"),
     (Marker::Arm, "arm_sme.h"),
     (Marker::Arm, "vld1q_"),
     (Marker::Arm, "vfmaq_f32"),
+    (Marker::Arm, "vst1q_"),
+    (Marker::Arm, "int8x16_t"),
+    (Marker::Arm, "svbool_t"),
     (Marker::Arm, "vdotq_s32"),
     (Marker::Arm, "float32x4_t"),
     (Marker::Arm, "svfloat32_t"),
@@ -384,6 +404,13 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::OtherSimd, "altivec.h"),
     (Marker::OtherSimd, "lasxintrin.h"),
     (Marker::OtherSimd, "lsxintrin.h"),
+    (Marker::OtherSimd, "__lasx_"),
+    (Marker::OtherSimd, "__lsx_"),
+    (Marker::OtherSimd, "wasm_v128_"),
+    (Marker::OtherSimd, "wasm_f32x4_"),
+    (Marker::OtherSimd, "wasm_i32x4_"),
+    (Marker::OtherSimd, "vec_xl("),
+    (Marker::OtherSimd, "__riscv_v"),
     (Marker::OtherSimd, "vecintrin.h"),
     (Marker::OtherSimd, "HVX_Vector"),
     (Marker::OtherSimd, "hexagon_types.h"),
@@ -550,8 +577,19 @@ mod tests {
             Some(Kind::Cutlass)
         );
         assert_eq!(d.detect("k/util.h", b"int add(int a, int b);"), None);
+        // An include for one `_mm_pause()` in host code is not a kernel.
         assert_eq!(
-            d.detect("k/q.c", b"#include <immintrin.h>\n"),
+            d.detect(
+                "k/host.cpp",
+                b"#include <immintrin.h>\nvoid spin() { _mm_pause(); }"
+            ),
+            None
+        );
+        assert_eq!(
+            d.detect(
+                "k/q.c",
+                b"#include <immintrin.h>\n__m256 x = _mm256_setzero_ps();"
+            ),
             Some(Kind::SimdX86)
         );
         assert_eq!(

@@ -107,7 +107,9 @@ fn read_prefix(path: &Path, buf: &mut Vec<u8>) -> bool {
 /// What scanning one file found.
 struct Found {
     path: String,
-    kind: Kind,
+    /// None: a C-family header with no kernel marker (kept to be judged by
+    /// its directory, see [`adopt_headers`]).
+    kind: Option<Kind>,
     best: Option<signals::Candidate>,
 }
 
@@ -131,13 +133,21 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> Vec<Found> {
                         if !read_prefix(&root.join(path), &mut buf) {
                             continue;
                         }
-                        if let Some(kind) = detector.detect(path, &buf) {
-                            let best = signals.best(path, Some(kind), &buf);
-                            out.push(Found {
+                        match detector.detect(path, &buf) {
+                            Some(kind) => {
+                                let best = signals.best(path, Some(kind), &buf);
+                                out.push(Found {
+                                    path: path.to_owned(),
+                                    kind: Some(kind),
+                                    best,
+                                });
+                            }
+                            None if detect::is_header(path) => out.push(Found {
                                 path: path.to_owned(),
-                                kind,
-                                best,
-                            });
+                                kind: None,
+                                best: None,
+                            }),
+                            None => {}
                         }
                     }
                     out
@@ -176,15 +186,18 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
             (_, None) => candidates.push(p),
         }
     }
-    let found = scan(input.root, &candidates, &signals);
+    let mut found = scan(input.root, &candidates, &signals);
+    adopt_headers(&mut found, &signals);
 
     let mut kernels: Vec<KernelFile> = found
         .into_iter()
-        .map(|f| KernelFile {
-            op: f.best.as_ref().map(|c| signals.ops[c.op].slug.clone()),
-            evidence: f.best.map(|c| c.evidence).unwrap_or_default(),
-            path: f.path,
-            kind: f.kind,
+        .filter_map(|f| {
+            Some(KernelFile {
+                op: f.best.as_ref().map(|c| signals.ops[c.op].slug.clone()),
+                evidence: f.best.map(|c| c.evidence).unwrap_or_default(),
+                kind: f.kind?,
+                path: f.path,
+            })
         })
         .collect();
     kernels.sort_by(|a, b| a.path.cmp(&b.path));
@@ -274,6 +287,40 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         ops,
         unclassified,
         kinds,
+    }
+}
+
+/// A plain header (`.h`, `.hpp`, …) among kernel files is part of them
+/// (`static_switch.h` beside FlashAttention's `.cu` files): a header with
+/// no marker of its own joins the kernels when at least three files of its
+/// directory are kernels and they outnumber the other headers there; it
+/// takes their most common kind and is classified by its name and path.
+fn adopt_headers(found: &mut [Found], signals: &Signals) {
+    let dir = |p: &str| p.rfind('/').map_or(String::new(), |i| p[..i].to_owned());
+    let mut tally: std::collections::HashMap<String, (usize, usize, BTreeMap<Kind, usize>)> =
+        Default::default();
+    for f in found.iter() {
+        let e = tally.entry(dir(&f.path)).or_default();
+        match f.kind {
+            Some(k) => {
+                e.0 += 1;
+                *e.2.entry(k).or_default() += 1;
+            }
+            None => e.1 += 1,
+        }
+    }
+    for f in found.iter_mut().filter(|f| f.kind.is_none()) {
+        let Some((kernels, plain, kinds)) = tally.get(&dir(&f.path)) else {
+            continue;
+        };
+        if *kernels >= 3 && kernels > plain {
+            let kind = kinds
+                .iter()
+                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+                .map(|(k, _)| *k);
+            f.kind = kind;
+            f.best = signals.best(&f.path, kind, b"");
+        }
     }
 }
 
