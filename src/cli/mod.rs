@@ -16,6 +16,7 @@ use sota::surface::milestones;
 
 const EXAMPLES: &str = "\
 Examples:
+  sota init                         draft sota.toml from the tracked kernel files and the catalog
   sota                              every op in the matrix
   sota fused-attention              one op in full: reference, route, oracle
   sota src/kernels/attn.cu:120      the op(s) covering the file you are about to edit

@@ -147,6 +147,8 @@ struct InitJson<'a> {
     include: &'a [String],
     exclude: &'a [String],
     ops: Vec<InitOpJson<'a>>,
+    /// Every kernel file: its kind, its op (or null) and why.
+    kernels: Vec<KernelJson<'a>>,
     unclassified: &'a [String],
     skipped: Vec<SkippedJson<'a>>,
     toml: String,
@@ -164,6 +166,14 @@ struct InitOpJson<'a> {
     suggested_route: Option<&'a str>,
     suggested_oracle: Option<&'a str>,
     signals: Vec<SignalCount<'a>>,
+}
+
+#[derive(Serialize)]
+struct KernelJson<'a> {
+    path: &'a str,
+    kind: &'static str,
+    op: Option<&'a str>,
+    evidence: &'a [Evidence],
 }
 
 #[derive(Serialize)]
@@ -213,6 +223,16 @@ pub fn init_json(plan: &Plan, matrix: Option<&str>) -> String {
                         files: *n,
                     })
                     .collect(),
+            })
+            .collect(),
+        kernels: plan
+            .kernels
+            .iter()
+            .map(|k| KernelJson {
+                path: &k.path,
+                kind: k.kind.name(),
+                op: k.op.as_deref(),
+                evidence: &k.evidence,
             })
             .collect(),
         unclassified: &plan.unclassified,

@@ -147,6 +147,10 @@ pub struct Candidate {
     /// Index into [`Signals::ops`].
     pub op: usize,
     pub score: u32,
+    /// The part of the score that file-name signals earned; it ranks first.
+    pub name_score: u32,
+    /// How near and how specific the best directory match is; ranks second.
+    pub dir_rank: u32,
     pub evidence: Vec<Evidence>,
 }
 
@@ -264,22 +268,42 @@ impl Signals {
             }
             let mut score = 0;
             let mut evidence = Vec::new();
+            // Names rank first: the file says what it is. Among names, one
+            // that starts the file name, and a longer (more specific)
+            // pattern, rank higher (`fattn-mma` is attention, not MMA;
+            // `mul_mat_id` is grouped GEMM, not `mul_mat`).
             let mut head = false;
+            let mut longest = 0;
             for p in &op.names {
                 if let Some(at) = p.find(&name_tokens) {
                     score += if score == 0 { NAME_POINTS } else { NAME_MORE };
                     head |= at == 0;
+                    longest = longest.max(p.tokens.len() as u32);
                     evidence.push(Evidence::Name(p.text.clone()));
                 }
             }
             if head {
                 score += HEAD_BONUS;
             }
+            if longest > 1 {
+                score += 3 * (longest - 1);
+            }
+            let name_score = score;
+            // Directories: the nearer the file, and the more tokens, the
+            // more specific (`mla_decode/` over `attention/`).
             let mut dir_hit = false;
+            let mut dir_rank = 0;
             for p in &op.dirs {
-                if dir_tokens.iter().any(|t| p.matches(t)) {
+                let hit = dir_tokens
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(depth, t)| p.find(t).map(|at| (depth, at)))
+                    .next_back();
+                if let Some((depth, at)) = hit {
                     score += if dir_hit { DIR_MORE } else { DIR_POINTS };
                     dir_hit = true;
+                    let rank = 4 * depth as u32 + 2 * u32::from(at == 0) + p.tokens.len() as u32;
+                    dir_rank = dir_rank.max(rank);
                     evidence.push(Evidence::Dir(p.text.clone()));
                 }
             }
@@ -306,6 +330,8 @@ impl Signals {
                 out.push(Candidate {
                     op: i,
                     score,
+                    name_score,
+                    dir_rank,
                     evidence,
                 });
             }
@@ -317,12 +343,20 @@ impl Signals {
                     out.push(Candidate {
                         op: i,
                         score: FALLBACK_POINTS + THRESHOLD,
+                        name_score: 0,
+                        dir_rank: 0,
                         evidence: vec![Evidence::Fallback(k.name().to_owned())],
                     });
                 }
             }
         }
-        out.sort_by(|a, b| b.score.cmp(&a.score).then(a.op.cmp(&b.op)));
+        out.sort_by(|a, b| {
+            b.name_score
+                .cmp(&a.name_score)
+                .then(b.dir_rank.cmp(&a.dir_rank))
+                .then(b.score.cmp(&a.score))
+                .then(a.op.cmp(&b.op))
+        });
         out
     }
 
@@ -379,10 +413,42 @@ mod tests {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
         let best = |p: &str, k: Option<Kind>| s.best(p, k, b"").map(|c| s.ops[c.op].slug.clone());
-        assert_eq!(
-            best("src/ggml-cuda/fattn-vec.cuh", Some(Kind::Cuda)).as_deref(),
-            Some("fused-attention")
-        );
+        let cases = [
+            ("src/ggml-cuda/fattn-tile.cu", Kind::Cuda, "fused-attention"),
+            // The vector kernel is ggml's decode path.
+            (
+                "src/ggml-cuda/fattn-vec.cuh",
+                Kind::Cuda,
+                "decode-attention",
+            ),
+            (
+                "t/fattn-mma-f16-instance-ncols1_2.cu",
+                Kind::Cuda,
+                "fused-attention",
+            ),
+            ("shaders/mul_mat_id_vec.wgsl", Kind::Wgsl, "grouped-gemm"),
+            (
+                "gemm/fp4_gemm_cutlass_template.h",
+                Kind::Cutlass,
+                "fp4-gemm",
+            ),
+            ("deep_gemm/scheduler.cuh", Kind::Cuda, "fp8-gemm"),
+            (
+                "kernels/mla_decode/tmem_o.py",
+                Kind::CuteDsl,
+                "mla-attention",
+            ),
+            (
+                "attention/mla_decode/x2/resources.py",
+                Kind::CuteDsl,
+                "mla-attention",
+            ),
+            ("trt/deep_gemm/utils.cuh", Kind::Cuda, "fp8-gemm"),
+            ("shaders/argsort.comp", Kind::Vulkan, "radix-sort"),
+        ];
+        for (path, kind, op) in cases {
+            assert_eq!(best(path, Some(kind)).as_deref(), Some(op), "{path}");
+        }
         assert_eq!(
             best("kernels/rms_norm.cu", Some(Kind::Cuda)).as_deref(),
             Some("normalization")
