@@ -104,6 +104,13 @@ pub struct OpSignals {
 /// Every op's signals, for the ops that exist in a catalog.
 pub struct Signals {
     pub ops: Vec<OpSignals>,
+    /// First token of an exact name pattern → the ops that have one, so a
+    /// file is only tried against ops one of its tokens can start.
+    name_first: std::collections::HashMap<String, Vec<usize>>,
+    dir_first: std::collections::HashMap<String, Vec<usize>>,
+    /// Ops with a name / directory pattern whose first token is a prefix.
+    name_any: Vec<usize>,
+    dir_any: Vec<usize>,
     content_ac: AhoCorasick,
     content_text: Vec<String>,
     /// For each content pattern, the ops (indices) that use it.
@@ -226,8 +233,34 @@ impl Signals {
             });
         }
         let content_ac = AhoCorasick::new(&content_text).expect("literal patterns");
+        let mut name_first: std::collections::HashMap<String, Vec<usize>> = Default::default();
+        let mut dir_first: std::collections::HashMap<String, Vec<usize>> = Default::default();
+        let (mut name_any, mut dir_any) = (Vec::new(), Vec::new());
+        for (i, op) in ops.iter().enumerate() {
+            for (patterns, first, any) in [
+                (&op.names, &mut name_first, &mut name_any),
+                (&op.dirs, &mut dir_first, &mut dir_any),
+            ] {
+                for p in patterns {
+                    match p.tokens.first() {
+                        Some((t, false)) => {
+                            let v = first.entry(t.clone()).or_default();
+                            if v.last() != Some(&i) {
+                                v.push(i);
+                            }
+                        }
+                        Some((_, true)) if any.last() != Some(&i) => any.push(i),
+                        _ => {}
+                    }
+                }
+            }
+        }
         Signals {
             ops,
+            name_first,
+            dir_first,
+            name_any,
+            dir_any,
             content_ac,
             content_text,
             content_owners,
@@ -261,9 +294,30 @@ impl Signals {
                 }
             }
         }
+        let mut may_name = vec![false; self.ops.len()];
+        let mut may_dir = vec![false; self.ops.len()];
+        for &i in &self.name_any {
+            may_name[i] = true;
+        }
+        for &i in &self.dir_any {
+            may_dir[i] = true;
+        }
+        for t in &name_tokens {
+            for &i in self.name_first.get(t).into_iter().flatten() {
+                may_name[i] = true;
+            }
+        }
+        for t in dir_tokens.iter().flatten() {
+            for &i in self.dir_first.get(t).into_iter().flatten() {
+                may_dir[i] = true;
+            }
+        }
         let mut out = Vec::new();
         for (i, op) in self.ops.iter().enumerate() {
             if !op.kinds.is_empty() && !kind.is_some_and(|k| op.kinds.contains(&k)) {
+                continue;
+            }
+            if !may_name[i] && !may_dir[i] && content_hits[i].is_empty() {
                 continue;
             }
             let mut score = 0;
@@ -274,7 +328,7 @@ impl Signals {
             // `mul_mat_id` is grouped GEMM, not `mul_mat`).
             let mut head = false;
             let mut longest = 0;
-            for p in &op.names {
+            for p in op.names.iter().filter(|_| may_name[i]) {
                 if let Some(at) = p.find(&name_tokens) {
                     score += if score == 0 { NAME_POINTS } else { NAME_MORE };
                     head |= at == 0;
@@ -293,7 +347,7 @@ impl Signals {
             // more specific (`mla_decode/` over `attention/`).
             let mut dir_hit = false;
             let mut dir_rank = 0;
-            for p in &op.dirs {
+            for p in op.dirs.iter().filter(|_| may_dir[i]) {
                 let hit = dir_tokens
                     .iter()
                     .enumerate()
