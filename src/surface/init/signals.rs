@@ -69,10 +69,6 @@ impl Pattern {
         }
     }
 
-    fn matches(&self, tokens: &[String]) -> bool {
-        self.find(tokens).is_some()
-    }
-
     /// The index of the first token where the pattern matches.
     fn find(&self, tokens: &[String]) -> Option<usize> {
         let n = self.tokens.len();
