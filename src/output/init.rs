@@ -46,9 +46,10 @@ pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
         .collect();
     let _ = writeln!(
         out,
-        "  {} tracked files; {} kernel files{}{}",
+        "  {} tracked files; {} kernel file{}{}{}",
         plan.tracked_files,
         plan.kernels.len(),
+        if plan.kernels.len() == 1 { "" } else { "s" },
         if kinds.is_empty() { "" } else { ": " },
         kinds.join(", ")
     );
@@ -65,13 +66,22 @@ pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
             parts.join(", ")
         );
     }
-    let _ = writeln!(
-        out,
-        "  {} of {} kernel files in {} ops:",
-        plan.covered(),
-        plan.kernels.len(),
-        plan.ops.len()
-    );
+    if plan.kernels.is_empty() {
+        let _ = writeln!(
+            out,
+            "  no kernel files found: the draft has no [kernels] and no ops (the scorecard then counts the default kernel extensions)"
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "  {} of {} kernel file{} in {} op{}:",
+            plan.covered(),
+            plan.kernels.len(),
+            if plan.kernels.len() == 1 { "" } else { "s" },
+            plan.ops.len(),
+            if plan.ops.len() == 1 { "" } else { "s" }
+        );
+    }
     let width = plan.ops.iter().map(|o| o.slug.len()).max().unwrap_or(0);
     for op in &plan.ops {
         let globs = if op.files.len() > 3 {

@@ -397,7 +397,6 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::Arm, "std::arch::aarch64"),
     (Marker::Arm, "arch::aarch64::"),
     (Marker::OtherSimd, "riscv_vector.h"),
-    (Marker::OtherSimd, "__riscv_vle"),
     (Marker::OtherSimd, "wasm_simd128.h"),
     (Marker::OtherSimd, "core::arch::wasm32"),
     (Marker::OtherSimd, "arch::wasm32::"),
@@ -433,9 +432,11 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::GpuDsl, "helion.kernel"),
     (Marker::GpuDsl, "RawKernel("),
     (Marker::GpuDsl, "load_inline("),
-    (Marker::RustGpu, "#[cube("),
-    (Marker::RustGpu, "cuda_std::"),
-    (Marker::RustGpu, "spirv_std"),
+    // At the start of a line, so a table of these strings is no kernel.
+    (Marker::RustGpu, "\n#[cube("),
+    (Marker::RustGpu, "\nuse cubecl"),
+    (Marker::RustGpu, "\nuse cuda_std"),
+    (Marker::RustGpu, "\nuse spirv_std"),
     (Marker::GoAsm, "TEXT ·"),
     (Marker::GoAsm, "textflag.h"),
     (Marker::AsmSimd, "%ymm"),
@@ -538,6 +539,14 @@ impl Detector {
         let mut seen: Vec<Marker> = Vec::new();
         let mut weak = 0;
         for m in self.ac.find_overlapping_iter(prefix) {
+            // A marker that is a whole string literal (a table of markers,
+            // like this file's) is a mention, not a use.
+            let quoted = m.start() > 0
+                && prefix[m.start() - 1] == b'"'
+                && prefix.get(m.end()) == Some(&b'"');
+            if quoted {
+                continue;
+            }
             let marker = self.markers[m.pattern().as_usize()].0;
             if marker == Marker::CudaWeak {
                 weak += 1;
@@ -588,16 +597,28 @@ mod tests {
         assert_eq!(
             d.detect(
                 "k/q.c",
-                b"#include <immintrin.h>\n__m256 x = _mm256_setzero_ps();"
+                // Split so this file itself does not read as x86 SIMD.
+                concat!(
+                    "#include <immintrin.h>\n__m2",
+                    "56 x = _mm2",
+                    "56_setzero_ps();"
+                )
+                .as_bytes()
             ),
             Some(Kind::SimdX86)
         );
         assert_eq!(
-            d.detect("k/q.c", b"float32x4_t v = vld1q_f32(p);"),
+            d.detect(
+                "k/q.c",
+                concat!("float32", "x4_t v = vld1q", "_f32(p);").as_bytes()
+            ),
             Some(Kind::SimdArm)
         );
         assert_eq!(
-            d.detect("k/avx.rs", b"use std::arch::x86_64::*;"),
+            d.detect(
+                "k/avx.rs",
+                concat!("use std::arch::x86", "_64::*;").as_bytes()
+            ),
             Some(Kind::SimdX86)
         );
         assert_eq!(d.detect("k/lib.rs", b"fn main() {}"), None);
@@ -634,6 +655,13 @@ mod tests {
         );
         assert_eq!(d.detect("k/x.metal", b""), Some(Kind::Metal));
         assert_eq!(d.detect("README.md", b"__global__"), None);
+        assert_eq!(
+            d.detect(
+                "src/markers.rs",
+                br#"const M: [&str; 2] = ["_mm256_", "vld1q_"];"#
+            ),
+            None
+        );
         assert_eq!(
             d.detect("include/api.h", b"__host__ __device__ void unused();"),
             None
