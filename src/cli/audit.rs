@@ -29,10 +29,7 @@ pub(super) fn run(
         .path()
         .map(Path::to_path_buf)
     else {
-        err(&format!(
-            "sota audit: no sota.toml at or above {}; the audit needs a project matrix",
-            cwd.display()
-        ));
+        err(&super::no_matrix_message("sota audit", &cwd));
         return Ok(Outcome::Refused);
     };
     let matrix = Matrix::load(&path).map_err(Failure::Matrix)?;

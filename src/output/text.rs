@@ -406,7 +406,7 @@ pub fn ladder(matrix: &Matrix, view: &LadderView<'_>) -> String {
 /// The pointer printed when a surface answers from the catalog.
 pub fn catalog_notice(searched_from: &std::path::Path) -> String {
     format!(
-        "sota: no sota.toml at or above {}; answering from the built-in catalog",
+        "sota: no sota.toml at or above {}; answering from the built-in catalog (`sota init` drafts one for this repository)",
         searched_from.display()
     )
 }

@@ -262,10 +262,22 @@ fn suggest_write_keeps_comments_byte_for_byte() {
 #[test]
 fn a_missing_matrix_points_at_sota_init() {
     let p = Sota::new().git_init();
-    for cmd in [&["coverage"][..], &["suggest", "--uncovered"][..]] {
+    for cmd in [
+        &["coverage"][..],
+        &["suggest", "--uncovered"][..],
+        &["audit"][..],
+    ] {
         let run = p.run(cmd);
         assert_eq!(run.code, 2, "{run:?}");
         assert!(run.stderr.contains("run `sota init`"), "{}", run.stderr);
         assert!(!run.stderr.contains("examples/fak"), "{}", run.stderr);
     }
+    // Lookups answer from the catalog and say how to get a matrix.
+    let list = p.run(&["list"]);
+    list.success();
+    assert!(
+        list.stderr.contains("`sota init` drafts one"),
+        "{}",
+        list.stderr
+    );
 }
