@@ -44,6 +44,26 @@ impl FileGlob {
                 ),
             });
         }
+        if let Some(bad) = text.split('/').find(|seg| *seg == "." || *seg == "..") {
+            // Repository paths never contain `.` or `..` segments, so such a
+            // glob could never match: refuse it instead of letting it sit as
+            // a dead glob.
+            let fixed: Vec<&str> = text.split('/').filter(|seg| *seg != ".").collect();
+            let help = if bad == "." {
+                format!(
+                    "globs are already relative to the matrix root: write `{}`",
+                    fixed.join("/")
+                )
+            } else {
+                "write the path from the matrix root without `..`; to reach outside it, move the root with `[project] root`".to_owned()
+            };
+            return Err(GlobError {
+                message: format!(
+                    "glob `{text}` has a `{bad}` segment, which no repository path has"
+                ),
+                help,
+            });
+        }
         if text.contains('\\') && !looks_escaped(text) {
             // A Windows-style separator would silently be read as an escape.
             return Err(GlobError {

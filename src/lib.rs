@@ -23,14 +23,21 @@
 //! assert_eq!(matrix.ops[hits[0].op].slug.value, "fused-attention");
 //! ```
 
+#[cfg(test)]
+mod architecture;
 pub mod catalog;
+pub mod command;
+pub mod context;
 mod did_you_mean;
 pub mod glob;
 pub mod index;
 pub mod matrix;
+pub mod outcome;
 pub mod output;
 pub mod repo;
 pub mod surface;
 
+pub use context::{Context, Inputs};
 pub use index::OpIndex;
 pub use matrix::{LoadError, Matrix};
+pub use outcome::{Failure, Outcome};

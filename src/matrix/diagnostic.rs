@@ -14,7 +14,7 @@ use miette::{LabeledSpan, NamedSource, SourceCode};
 ///
 /// The names appear verbatim in messages (`sota::unknown-key`) and are
 /// documented once, in [`Code::summary`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::EnumIter)]
 pub enum Code {
     TomlSyntax,
     WrongType,
@@ -41,31 +41,11 @@ pub enum Code {
 }
 
 impl Code {
-    /// Every code, in documentation order.
-    pub const ALL: &'static [Code] = &[
-        Code::TomlSyntax,
-        Code::WrongType,
-        Code::UnknownKey,
-        Code::MissingField,
-        Code::EmptyValue,
-        Code::DuplicateSlug,
-        Code::DuplicateAxis,
-        Code::DuplicateRung,
-        Code::InvalidGlob,
-        Code::UnknownRoute,
-        Code::SlugNotKebab,
-        Code::UnknownRung,
-        Code::ReachedWithoutWitness,
-        Code::WitnessWithoutReached,
-        Code::BadDate,
-        Code::BadLink,
-        Code::BadAt,
-        Code::BadCheck,
-        Code::BadNumber,
-        Code::EmptyLadder,
-        Code::CatalogBinding,
-        Code::BadRoot,
-    ];
+    /// Every code, in documentation order (declaration order: a new
+    /// variant is listed by construction).
+    pub fn all() -> impl Iterator<Item = Code> {
+        <Code as strum::IntoEnumIterator>::iter()
+    }
 
     /// The stable name, as printed and as used in JSON.
     pub fn name(self) -> &'static str {
@@ -263,24 +243,20 @@ impl fmt::Display for LoadError {
 impl std::error::Error for LoadError {}
 
 impl LoadError {
-    pub(crate) fn invalid(path: &Path, text: &str, mut problems: Vec<Problem>) -> Self {
+    pub(crate) fn invalid(name: &str, text: &str, mut problems: Vec<Problem>) -> Self {
         problems.sort_by_key(|p| (p.span.start, p.span.end));
         LoadError::Invalid(InvalidMatrix {
-            name: display_name(path),
+            name: name.to_owned(),
             text: Arc::from(text),
             problems,
         })
     }
 }
 
-/// The name under which a matrix file is shown: the path as given.
+/// The name under which a matrix file is shown when the caller gives none:
+/// the path as given, with `/` separators.
 pub(crate) fn display_name(path: &Path) -> String {
-    let shown = std::env::current_dir()
-        .ok()
-        .and_then(|cwd| path.strip_prefix(cwd).ok())
-        .filter(|rel| !rel.as_os_str().is_empty())
-        .unwrap_or(path);
-    shown.to_string_lossy().replace('\\', "/")
+    path.to_string_lossy().replace('\\', "/")
 }
 
 /// One problem, as a miette diagnostic with its source snippet.
@@ -346,7 +322,7 @@ mod tests {
     #[test]
     fn code_names_are_unique_kebab_case() {
         let mut seen = HashSet::new();
-        for code in Code::ALL {
+        for code in Code::all() {
             let name = code.name();
             assert!(seen.insert(name), "duplicate code name {name}");
             assert!(

@@ -22,6 +22,12 @@ impl Matrix {
     /// to the directory holding it (or to `[project] root`).
     pub fn load(path: impl AsRef<Path>) -> Result<Matrix, LoadError> {
         let path = path.as_ref();
+        Matrix::load_named(path, &diagnostic::display_name(path))
+    }
+
+    /// [`Matrix::load`], naming the file `name` in messages and reports
+    /// (e.g. the path relative to the user's working directory).
+    pub fn load_named(path: &Path, name: &str) -> Result<Matrix, LoadError> {
         let bytes = std::fs::read(path).map_err(|error| LoadError::Io {
             path: path.to_path_buf(),
             error,
@@ -35,21 +41,28 @@ impl Matrix {
                     Problem::new(Code::TomlSyntax, at..at + 1, "the file is not valid UTF-8")
                         .label("invalid byte")
                         .help("save sota.toml as UTF-8");
-                return Err(LoadError::invalid(path, &text, vec![problem]));
+                return Err(LoadError::invalid(name, &text, vec![problem]));
             }
         };
         let dir = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        parse::parse(&text, path, &dir, Origin::Project, true)
+        parse::parse(&text, path, name, &dir, Origin::Project, true)
     }
 
     /// Validate matrix text as if read from `file` (no filesystem checks).
     pub fn from_str(text: &str, file: impl AsRef<Path>) -> Result<Matrix, LoadError> {
         let file = file.as_ref();
         let dir = file.parent().unwrap_or(Path::new("."));
-        parse::parse(text, file, dir, Origin::Project, false)
+        parse::parse(
+            text,
+            file,
+            &diagnostic::display_name(file),
+            dir,
+            Origin::Project,
+            false,
+        )
     }
 
     /// The built-in catalog of prior art, compiled into the binary.
@@ -57,6 +70,7 @@ impl Matrix {
         parse::parse(
             crate::catalog::TEXT,
             Path::new(crate::catalog::PSEUDO_PATH),
+            crate::catalog::PSEUDO_PATH,
             Path::new("."),
             Origin::Catalog,
             false,
@@ -70,6 +84,7 @@ pub(crate) fn parse_catalog_for_test(text: &str) -> Result<Matrix, LoadError> {
     parse::parse(
         text,
         Path::new("catalog.toml"),
+        "catalog.toml",
         Path::new("."),
         Origin::Catalog,
         false,

@@ -30,7 +30,8 @@ impl<T> std::ops::Deref for Located<T> {
 }
 
 /// Where a matrix came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Origin {
     /// A project's `sota.toml`.
     Project,
@@ -44,6 +45,9 @@ pub struct Matrix {
     pub origin: Origin,
     /// The matrix file (for the catalog, a pseudo path).
     pub file: PathBuf,
+    /// The file as shown to the user (relative to the working directory
+    /// when the caller resolved one).
+    pub name: String,
     /// The file's text, kept so later surfaces can cite `file:line:col`.
     pub text: Arc<str>,
     /// The directory all paths and globs are relative to.
@@ -84,7 +88,7 @@ impl Matrix {
     /// The matrix file as shown to the user (relative to the working
     /// directory when inside it).
     pub fn display_name(&self) -> String {
-        crate::matrix::diagnostic::display_name(&self.file)
+        self.name.clone()
     }
 
     /// 1-based line and column of a span in the matrix file.
@@ -205,25 +209,53 @@ pub enum Check {
     BitIdentity,
 }
 
-impl Check {
-    /// The metric names, as written in `sota.toml`.
-    pub const METRICS: [&'static str; 6] = [
-        "cosine",
-        "max-abs",
-        "max-rel",
-        "allclose",
-        "argmax",
-        "bit-identity",
-    ];
+/// The oracle metrics (SPEC section 7), named as written in `sota.toml`.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, strum::EnumIter, strum::IntoStaticStr, strum::EnumString,
+)]
+#[strum(serialize_all = "kebab-case")]
+pub enum Metric {
+    Cosine,
+    MaxAbs,
+    MaxRel,
+    Allclose,
+    Argmax,
+    BitIdentity,
+}
 
-    pub fn metric(&self) -> &'static str {
+impl Metric {
+    /// The name as written in `sota.toml`.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// Every metric name, in order.
+    pub fn names() -> Vec<&'static str> {
+        <Metric as strum::IntoEnumIterator>::iter()
+            .map(Metric::name)
+            .collect()
+    }
+
+    /// The keys a check of this metric takes besides `metric`.
+    pub fn parameters(self) -> &'static [&'static str] {
         match self {
-            Check::Cosine { .. } => "cosine",
-            Check::MaxAbs { .. } => "max-abs",
-            Check::MaxRel { .. } => "max-rel",
-            Check::Allclose { .. } => "allclose",
-            Check::Argmax { .. } => "argmax",
-            Check::BitIdentity => "bit-identity",
+            Metric::Cosine | Metric::Argmax => &["min"],
+            Metric::MaxAbs | Metric::MaxRel => &["max"],
+            Metric::Allclose => &["rtol", "atol"],
+            Metric::BitIdentity => &[],
+        }
+    }
+}
+
+impl Check {
+    pub fn metric(&self) -> Metric {
+        match self {
+            Check::Cosine { .. } => Metric::Cosine,
+            Check::MaxAbs { .. } => Metric::MaxAbs,
+            Check::MaxRel { .. } => Metric::MaxRel,
+            Check::Allclose { .. } => Metric::Allclose,
+            Check::Argmax { .. } => Metric::Argmax,
+            Check::BitIdentity => Metric::BitIdentity,
         }
     }
 }
@@ -315,9 +347,19 @@ impl Date {
     }
 
     /// Parse `YYYY-MM-DD`, checking the calendar.
+    /// `YYYY-MM`, for grouping by month.
+    pub fn month_key(self) -> String {
+        format!("{:04}-{:02}", self.year, self.month)
+    }
+
     pub fn parse(text: &str) -> Option<Date> {
         let bytes = text.as_bytes();
-        if bytes.len() != 10 || bytes[4] != b'-' || bytes[7] != b'-' {
+        let digits_at = [0, 1, 2, 3, 5, 6, 8, 9];
+        if bytes.len() != 10
+            || bytes[4] != b'-'
+            || bytes[7] != b'-'
+            || !digits_at.iter().all(|&i| bytes[i].is_ascii_digit())
+        {
             return None;
         }
         let year: u16 = text[0..4].parse().ok()?;

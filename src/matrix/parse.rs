@@ -27,6 +27,7 @@ type Value<'i> = Spanned<DeValue<'i>>;
 pub(crate) fn parse(
     text: &str,
     file: &Path,
+    name: &str,
     root_dir: &Path,
     origin: Origin,
     check_fs: bool,
@@ -49,7 +50,7 @@ pub(crate) fn parse(
                     .help("fix the TOML syntax; `sota schema` prints the format for editor completion")
             })
             .collect();
-        return Err(LoadError::invalid(file, text, problems));
+        return Err(LoadError::invalid(name, text, problems));
     }
 
     let mut w = Walker {
@@ -81,9 +82,10 @@ pub(crate) fn parse(
     }
 
     if !w.problems.is_empty() {
-        return Err(LoadError::invalid(file, text, w.problems));
+        return Err(LoadError::invalid(name, text, w.problems));
     }
     Ok(Matrix {
+        name: name.to_owned(),
         origin,
         file: file.to_path_buf(),
         text: Arc::from(text),
@@ -484,23 +486,23 @@ impl Walker {
                     None
                 }
             },
-            DeValue::String(s) => {
-                let help = match Date::parse(s.trim()) {
-                    Some(d) => {
-                        format!("drop the quotes: `{key} = {d}` (a TOML date, not a string)")
-                    }
-                    None => format!("write a TOML date without quotes, e.g. `{key} = 2026-06-26`"),
-                };
-                let p = bad(
-                    format!(
-                        "`{key}` in {} must be a TOML date, found the string \"{s}\"",
-                        ctx.name
-                    ),
-                    help,
-                );
-                self.push(p);
-                None
-            }
+            // `sota schema` says string + format date (JSON has no date
+            // type, and editors driven by it write quotes): accept an exact
+            // ISO date either way.
+            DeValue::String(s) => match Date::parse(s) {
+                Some(d) => Some(Located::new(d, v.span())),
+                None => {
+                    let p = bad(
+                        format!(
+                            "`{key}` in {} must be a date, found the string \"{s}\"",
+                            ctx.name
+                        ),
+                        format!("write a date as YYYY-MM-DD, e.g. `{key} = 2026-06-26`"),
+                    );
+                    self.push(p);
+                    None
+                }
+            },
             _ => {
                 self.wrong_type(key, v, "a date", ctx, "2026-06-26");
                 None
@@ -762,13 +764,12 @@ impl Walker {
             let Some(metric) = self.string(ct, "metric", &cctx, true, "\"cosine\"") else {
                 continue;
             };
-            let allowed: &[&str] = match metric.value.as_str() {
-                "cosine" | "argmax" => &["metric", "min"],
-                "max-abs" | "max-rel" => &["metric", "max"],
-                "allclose" => &["metric", "rtol", "atol"],
-                "bit-identity" => &["metric"],
-                other => {
-                    let dym = did_you_mean::phrase(other, Check::METRICS.iter().copied());
+            let kind = match metric.value.parse::<Metric>() {
+                Ok(kind) => kind,
+                Err(_) => {
+                    let other = metric.value.as_str();
+                    let names = Metric::names();
+                    let dym = did_you_mean::phrase(other, names.iter().copied());
                     self.push(
                         Problem::new(
                             Code::BadCheck,
@@ -779,12 +780,15 @@ impl Walker {
                         .help(format!(
                             "{}metrics: {}",
                             dym.map(|d| format!("{d} ")).unwrap_or_default(),
-                            Check::METRICS.join(", ")
+                            names.join(", ")
                         )),
                     );
                     continue;
                 }
             };
+            let allowed: Vec<&str> = std::iter::once("metric")
+                .chain(kind.parameters().iter().copied())
+                .collect();
             let before = self.problems.len();
             for (key, _) in ct.iter() {
                 let k = key.get_ref().as_ref();
@@ -844,22 +848,26 @@ impl Walker {
                     }
                 }
             };
-            let check = match metric.value.as_str() {
-                "cosine" => unit(self, "min", -1.0, 1.0, None).map(|min| Check::Cosine { min }),
-                "argmax" => unit(self, "min", 0.0, 1.0, Some(1.0)).map(|min| Check::Argmax { min }),
-                "max-abs" => {
+            let check = match kind {
+                Metric::Cosine => {
+                    unit(self, "min", -1.0, 1.0, None).map(|min| Check::Cosine { min })
+                }
+                Metric::Argmax => {
+                    unit(self, "min", 0.0, 1.0, Some(1.0)).map(|min| Check::Argmax { min })
+                }
+                Metric::MaxAbs => {
                     unit(self, "max", 0.0, f64::MAX, None).map(|max| Check::MaxAbs { max })
                 }
-                "max-rel" => {
+                Metric::MaxRel => {
                     unit(self, "max", 0.0, f64::MAX, None).map(|max| Check::MaxRel { max })
                 }
-                "allclose" => {
+                Metric::Allclose => {
                     let rtol = unit(self, "rtol", 0.0, f64::MAX, Some(1e-5));
                     let atol = unit(self, "atol", 0.0, f64::MAX, Some(1e-8));
                     rtol.zip(atol)
                         .map(|(rtol, atol)| Check::Allclose { rtol, atol })
                 }
-                _ => Some(Check::BitIdentity),
+                Metric::BitIdentity => Some(Check::BitIdentity),
             };
             if let (Some(check), true) = (check, self.problems.len() == before) {
                 out.push(Located::new(check, item.span()));

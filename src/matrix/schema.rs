@@ -92,6 +92,6 @@ mod tests {
             .iter()
             .filter_map(Value::as_str)
             .collect();
-        assert_eq!(metrics, crate::matrix::Check::METRICS.to_vec());
+        assert_eq!(metrics, crate::matrix::Metric::names());
     }
 }

@@ -10,8 +10,6 @@ use super::{cell, paint, role, stamp_phrase};
 use crate::matrix::Matrix;
 use crate::surface::audit::{Audited, Report, Tally};
 
-pub const AUDIT_SCHEMA: &str = "sota.audit/v1";
-
 /// How many recent unstamped commits the summary names.
 pub const RECENT: usize = 10;
 
@@ -24,11 +22,12 @@ pub fn human(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> St
     let o = &report.overall;
     let _ = writeln!(
         out,
-        "{} — {} ({}), {range}: {} commits read, {} touched kernel files",
+        "{} — {} ({}), {range}: {} commit{} read, {} of them touched kernel files",
         paint(role::HEADING, "sota audit"),
         matrix.project.name,
         matrix.display_name(),
         report.scanned,
+        if report.scanned == 1 { "" } else { "s" },
         o.commits
     );
     if shallow {
@@ -187,7 +186,7 @@ impl<'a> CommitJson<'a> {
 
 #[derive(Serialize)]
 pub struct AuditJson<'a> {
-    pub schema: &'static str,
+    pub schema: crate::output::schema_id::SchemaId,
     pub source: SourceJson,
     pub range: &'a str,
     /// True when the repository is a shallow clone: history is cut.
@@ -215,7 +214,7 @@ pub fn json<'a>(
             .collect()
     };
     AuditJson {
-        schema: AUDIT_SCHEMA,
+        schema: crate::output::schema_id::SchemaId::Audit,
         source: SourceJson::of(matrix),
         range,
         shallow,

@@ -12,8 +12,6 @@ use crate::surface::coverage::{
     Group, Item, Population, Report, Tracked, DEFAULT_KERNEL_EXTENSIONS,
 };
 
-pub const COVERAGE_SCHEMA: &str = "sota.coverage/v1";
-
 /// How many items per KPI the human form shows.
 pub const ITEM_CAP: usize = 10;
 
@@ -160,7 +158,7 @@ pub struct DebtByGroup {
 
 #[derive(Serialize)]
 pub struct CoverageJson<'a> {
-    pub schema: &'static str,
+    pub schema: crate::output::schema_id::SchemaId,
     pub source: SourceJson,
     /// The date freshness was judged against (`--today`, or the clock).
     pub today: String,
@@ -174,7 +172,7 @@ pub struct CoverageJson<'a> {
 
 pub fn json<'a>(matrix: &Matrix, report: &'a Report) -> CoverageJson<'a> {
     CoverageJson {
-        schema: COVERAGE_SCHEMA,
+        schema: crate::output::schema_id::SchemaId::Coverage,
         source: SourceJson::of(matrix),
         today: report.today.to_string(),
         sota_debt: report.sota_debt,

@@ -10,9 +10,6 @@ use super::{cell, paint, role, stamp_phrase};
 use crate::matrix::Matrix;
 use crate::surface::gate::{Advisory, Finding, GateReport, Silence};
 
-pub const GATE_SCHEMA: &str = "sota.gate/v1";
-pub const RANGE_SCHEMA: &str = "sota.gate-range/v1";
-
 /// Longest line `--format short` prints.
 pub const SHORT_MAX: usize = 240;
 
@@ -241,10 +238,10 @@ pub struct SilenceJson {
 
 #[derive(Serialize)]
 pub struct GateJson {
-    pub schema: &'static str,
+    pub schema: crate::output::schema_id::SchemaId,
     pub source: SourceJson,
     /// "staged", "commit-msg" or "paths".
-    pub mode: &'static str,
+    pub mode: crate::command::gate::ModeKind,
     pub strict: bool,
     /// Ops the change touches (whether or not silenced), sorted by slug.
     pub touched: Vec<String>,
@@ -260,11 +257,11 @@ pub struct GateJson {
 pub fn json(
     matrix: &Matrix,
     report: &GateReport<'_>,
-    mode: &'static str,
+    mode: crate::command::gate::ModeKind,
     strict: bool,
 ) -> GateJson {
     GateJson {
-        schema: GATE_SCHEMA,
+        schema: crate::output::schema_id::SchemaId::Gate,
         source: SourceJson::of(matrix),
         mode,
         strict,
@@ -295,6 +292,34 @@ pub fn json(
     }
 }
 
+/// The gate could not check (`sota.gate-unchecked/v1`).
+#[derive(Serialize)]
+pub struct UncheckedJson {
+    pub schema: crate::output::schema_id::SchemaId,
+    pub reason: String,
+    pub fix: Option<String>,
+    /// `--strict` or CI: the run failed (exit 2) instead of letting the
+    /// commit through.
+    pub enforced: bool,
+    /// The matrix's located problems, when it did not load.
+    pub problems: Vec<super::json::ProblemJson>,
+}
+
+pub fn unchecked_json(u: &crate::command::gate::Unchecked) -> UncheckedJson {
+    let problems = u
+        .load_error
+        .as_ref()
+        .map(super::json::problems)
+        .unwrap_or_default();
+    UncheckedJson {
+        schema: crate::output::schema_id::SchemaId::GateUnchecked,
+        reason: u.reason.clone(),
+        fix: u.fix.clone(),
+        enforced: u.enforced,
+        problems,
+    }
+}
+
 // ─── --range ────────────────────────────────────────────────────────────────
 
 fn short_hash(h: &str) -> &str {
@@ -316,10 +341,11 @@ pub fn range_human(range: &str, findings: &[Finding<'_>]) -> String {
     }
     let _ = writeln!(
         out,
-        "{} {} commit{} in {range} touch kernel files without a valid Prior-art: trailer\n",
+        "{} {} commit{} in {range} touch{} kernel files without a valid Prior-art: trailer\n",
         paint(role::NEXT, "PRIOR_ART:"),
         findings.len(),
-        if findings.len() == 1 { "" } else { "s" }
+        if findings.len() == 1 { "" } else { "s" },
+        if findings.len() == 1 { "es" } else { "" }
     );
     for f in findings {
         let _ = writeln!(
@@ -397,7 +423,7 @@ pub struct FindingJson {
 
 #[derive(Serialize)]
 pub struct RangeJson {
-    pub schema: &'static str,
+    pub schema: crate::output::schema_id::SchemaId,
     pub source: SourceJson,
     pub range: String,
     pub strict: bool,
@@ -411,7 +437,7 @@ pub fn range_json(
     findings: &[Finding<'_>],
 ) -> RangeJson {
     RangeJson {
-        schema: RANGE_SCHEMA,
+        schema: crate::output::schema_id::SchemaId::GateRange,
         source: SourceJson::of(matrix),
         range: range.to_owned(),
         strict,

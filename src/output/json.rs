@@ -8,19 +8,12 @@ use crate::matrix::{Check, Matrix, Op, Origin};
 use crate::surface::lookup::{FileHit, NotFound, SearchHit};
 use crate::surface::milestones::{LadderView, Mark, RungView};
 
-pub const LIST_SCHEMA: &str = "sota.list/v1";
-pub const OP_SCHEMA: &str = "sota.op/v1";
-pub const FILE_SCHEMA: &str = "sota.file/v1";
-pub const SEARCH_SCHEMA: &str = "sota.search/v1";
-pub const NOT_FOUND_SCHEMA: &str = "sota.not-found/v1";
-pub const MILESTONES_SCHEMA: &str = "sota.milestones/v1";
-pub const LADDER_SCHEMA: &str = "sota.ladder/v1";
+pub use super::schema_id::SchemaId;
 
 /// Where the answer came from.
 #[derive(Serialize)]
 pub struct SourceJson {
-    /// "project" or "catalog".
-    pub origin: &'static str,
+    pub origin: Origin,
     /// The matrix file, or null for the catalog.
     pub matrix: Option<String>,
     pub project: String,
@@ -29,10 +22,7 @@ pub struct SourceJson {
 impl SourceJson {
     pub fn of(matrix: &Matrix) -> Self {
         SourceJson {
-            origin: match matrix.origin {
-                Origin::Project => "project",
-                Origin::Catalog => "catalog",
-            },
+            origin: matrix.origin,
             matrix: (matrix.origin == Origin::Project).then(|| matrix.display_name()),
             project: matrix.project.name.clone(),
         }
@@ -55,7 +45,7 @@ pub struct CheckJson {
 impl CheckJson {
     pub fn of(check: &Check) -> Self {
         let mut j = CheckJson {
-            metric: check.metric(),
+            metric: check.metric().name(),
             min: None,
             max: None,
             rtol: None,
@@ -131,14 +121,14 @@ impl OpJson {
 
 #[derive(Serialize)]
 pub struct ListJson {
-    pub schema: &'static str,
+    pub schema: SchemaId,
     pub source: SourceJson,
     pub ops: Vec<OpJson>,
 }
 
 pub fn list(matrix: &Matrix) -> ListJson {
     ListJson {
-        schema: LIST_SCHEMA,
+        schema: SchemaId::List,
         source: SourceJson::of(matrix),
         ops: matrix
             .ops_sorted()
@@ -150,14 +140,14 @@ pub fn list(matrix: &Matrix) -> ListJson {
 
 #[derive(Serialize)]
 pub struct OpReportJson {
-    pub schema: &'static str,
+    pub schema: SchemaId,
     pub source: SourceJson,
     pub op: OpJson,
 }
 
 pub fn op(matrix: &Matrix, op: &Op) -> OpReportJson {
     OpReportJson {
-        schema: OP_SCHEMA,
+        schema: SchemaId::Op,
         source: SourceJson::of(matrix),
         op: OpJson::of(matrix, op),
     }
@@ -171,7 +161,7 @@ pub struct FileHitJson {
 
 #[derive(Serialize)]
 pub struct FileJson {
-    pub schema: &'static str,
+    pub schema: SchemaId,
     pub source: SourceJson,
     /// The root-relative path that was matched.
     pub path: String,
@@ -180,7 +170,7 @@ pub struct FileJson {
 
 pub fn file(matrix: &Matrix, path: &str, hits: &[FileHit<'_>]) -> FileJson {
     FileJson {
-        schema: FILE_SCHEMA,
+        schema: SchemaId::File,
         source: SourceJson::of(matrix),
         path: path.to_owned(),
         ops: hits
@@ -201,7 +191,7 @@ pub struct SearchHitJson {
 
 #[derive(Serialize)]
 pub struct SearchJson {
-    pub schema: &'static str,
+    pub schema: SchemaId,
     pub source: SourceJson,
     pub query: String,
     pub hits: Vec<SearchHitJson>,
@@ -209,7 +199,7 @@ pub struct SearchJson {
 
 pub fn search(matrix: &Matrix, query: &str, hits: &[SearchHit<'_>]) -> SearchJson {
     SearchJson {
-        schema: SEARCH_SCHEMA,
+        schema: SchemaId::Search,
         source: SourceJson::of(matrix),
         query: query.to_owned(),
         hits: hits
@@ -224,21 +214,24 @@ pub fn search(matrix: &Matrix, query: &str, hits: &[SearchHit<'_>]) -> SearchJso
 
 #[derive(Serialize)]
 pub struct NotFoundJson {
-    pub schema: &'static str,
+    pub schema: SchemaId,
     pub source: SourceJson,
     pub query: String,
     pub path: Option<String>,
     pub did_you_mean: Vec<String>,
+    /// The subcommand the words look like (`coverage` for `covrage`).
+    pub did_you_mean_command: Option<String>,
     pub slugs: Vec<String>,
 }
 
-pub fn not_found(matrix: &Matrix, nf: &NotFound<'_>) -> NotFoundJson {
+pub fn not_found(matrix: &Matrix, nf: &NotFound<'_>, command_hint: Option<&str>) -> NotFoundJson {
     NotFoundJson {
-        schema: NOT_FOUND_SCHEMA,
+        schema: SchemaId::NotFound,
         source: SourceJson::of(matrix),
         query: nf.query.clone(),
         path: nf.path.clone(),
         did_you_mean: nf.did_you_mean.iter().map(|s| s.to_string()).collect(),
+        did_you_mean_command: command_hint.map(|c| format!("sota {c}")),
         slugs: nf.slugs.iter().map(|s| s.to_string()).collect(),
     }
 }
@@ -314,14 +307,14 @@ impl LadderSummaryJson {
 
 #[derive(Serialize)]
 pub struct MilestonesJson {
-    pub schema: &'static str,
+    pub schema: SchemaId,
     pub source: SourceJson,
     pub ladders: Vec<LadderSummaryJson>,
 }
 
 pub fn milestones(matrix: &Matrix, views: &[LadderView<'_>]) -> MilestonesJson {
     MilestonesJson {
-        schema: MILESTONES_SCHEMA,
+        schema: SchemaId::Milestones,
         source: SourceJson::of(matrix),
         ladders: views.iter().map(LadderSummaryJson::of).collect(),
     }
@@ -329,7 +322,7 @@ pub fn milestones(matrix: &Matrix, views: &[LadderView<'_>]) -> MilestonesJson {
 
 #[derive(Serialize)]
 pub struct LadderJson {
-    pub schema: &'static str,
+    pub schema: SchemaId,
     pub source: SourceJson,
     pub axis: String,
     pub reached: Option<RungRefJson>,
@@ -341,7 +334,7 @@ pub struct LadderJson {
 
 pub fn ladder(matrix: &Matrix, view: &LadderView<'_>) -> LadderJson {
     LadderJson {
-        schema: LADDER_SCHEMA,
+        schema: SchemaId::Ladder,
         source: SourceJson::of(matrix),
         axis: view.axis().to_owned(),
         reached: rung_ref(&view.reached),
@@ -361,7 +354,7 @@ pub fn to_string<T: Serialize>(value: &T) -> String {
 
 #[derive(Serialize)]
 pub struct UnknownAxisJson {
-    pub schema: &'static str,
+    pub schema: SchemaId,
     pub source: SourceJson,
     pub axis: String,
     pub did_you_mean: Vec<String>,
@@ -375,10 +368,151 @@ pub fn unknown_axis(
     axes: &[&str],
 ) -> UnknownAxisJson {
     UnknownAxisJson {
-        schema: NOT_FOUND_SCHEMA,
+        schema: SchemaId::UnknownAxis,
         source: SourceJson::of(matrix),
         axis: axis.to_owned(),
         did_you_mean: did_you_mean.iter().map(|s| s.to_string()).collect(),
         axes: axes.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// `sota render`.
+#[derive(Serialize)]
+pub struct RenderJson {
+    pub schema: SchemaId,
+    pub source: SourceJson,
+    pub file: String,
+    pub check: bool,
+    /// Whether the file was rewritten.
+    pub wrote: bool,
+    /// Whether the file matches the matrix (after the write, when one was made).
+    pub up_to_date: bool,
+    pub changes: Vec<RenderChangeJson>,
+}
+
+#[derive(Serialize)]
+pub struct RenderChangeJson {
+    pub region: crate::surface::render::Region,
+    /// 1-based line of the opening marker.
+    pub line: usize,
+    pub old: String,
+    pub new: String,
+}
+
+pub fn render(report: &crate::command::render::RenderReport<'_>) -> RenderJson {
+    RenderJson {
+        schema: SchemaId::Render,
+        source: SourceJson::of(report.matrix),
+        file: report.shown.clone(),
+        check: report.check,
+        wrote: report.wrote,
+        up_to_date: report.changes.is_empty() || report.wrote,
+        changes: report
+            .changes
+            .iter()
+            .map(|c| RenderChangeJson {
+                region: c.region,
+                line: c.line,
+                old: c.old.clone(),
+                new: c.new.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// `sota hook install | uninstall`.
+#[derive(Serialize)]
+pub struct HooksJson {
+    pub schema: SchemaId,
+    /// "install" or "uninstall".
+    pub command: &'static str,
+    pub hooks: Vec<HookJson>,
+}
+
+#[derive(Serialize)]
+pub struct HookJson {
+    pub hook: &'static str,
+    pub path: String,
+    pub action: &'static str,
+    /// Why a hook was refused.
+    pub reason: Option<String>,
+}
+
+pub fn hooks(report: &crate::command::hook::HookReport) -> HooksJson {
+    use crate::command::hook::HookCommand;
+    HooksJson {
+        schema: SchemaId::Hooks,
+        command: match report.command {
+            HookCommand::Install(_) => "install",
+            HookCommand::Uninstall => "uninstall",
+        },
+        hooks: report
+            .results
+            .iter()
+            .map(|r| HookJson {
+                hook: r.hook.name(),
+                path: r.path.to_string_lossy().into_owned(),
+                action: (&r.action).into(),
+                reason: match &r.action {
+                    crate::repo::hooks::Action::Refused(why) => Some(why.clone()),
+                    _ => None,
+                },
+            })
+            .collect(),
+    }
+}
+
+/// A failed run (exit 2), for `--json` callers.
+#[derive(Serialize)]
+pub struct ErrorJson {
+    pub schema: SchemaId,
+    /// A stable kind: `matrix-invalid`, `no-matrix`, `usage`, `git`, …
+    pub kind: &'static str,
+    pub message: String,
+    pub hint: Option<String>,
+    /// The matrix's located problems, when it did not load.
+    pub problems: Vec<ProblemJson>,
+}
+
+#[derive(Serialize)]
+pub struct ProblemJson {
+    pub code: &'static str,
+    /// `file:line:col`.
+    pub location: String,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+/// A load error's located problems (none for an unreadable file).
+pub fn problems(e: &crate::matrix::LoadError) -> Vec<ProblemJson> {
+    match e {
+        crate::matrix::LoadError::Invalid(invalid) => invalid
+            .problems
+            .iter()
+            .map(|p| {
+                let (line, col) = crate::matrix::line_col(&invalid.text, p.span.start);
+                ProblemJson {
+                    code: p.code.name(),
+                    location: format!("{}:{line}:{col}", invalid.name),
+                    message: p.message.clone(),
+                    help: p.help.clone(),
+                }
+            })
+            .collect(),
+        crate::matrix::LoadError::Io { .. } => Vec::new(),
+    }
+}
+
+pub fn error(failure: &crate::outcome::Failure) -> ErrorJson {
+    let problems = match failure {
+        crate::outcome::Failure::Matrix(e) => problems(e),
+        _ => Vec::new(),
+    };
+    ErrorJson {
+        schema: SchemaId::Error,
+        kind: failure.kind(),
+        message: failure.to_string(),
+        hint: failure.hint(),
+        problems,
     }
 }

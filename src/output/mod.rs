@@ -8,7 +8,9 @@ pub mod coverage;
 pub mod gate;
 pub mod init;
 pub mod json;
+pub mod schema_id;
 pub mod text;
+pub mod wrap;
 
 use anstyle::{AnsiColor, Color, Style};
 
@@ -42,9 +44,9 @@ pub fn paint(style: Style, text: &str) -> String {
     format!("{style}{text}{style:#}")
 }
 
-/// Display width of plain text (characters; kernel names are ASCII-ish).
+/// Display width of text in terminal columns.
 pub fn width(text: &str) -> usize {
-    text.chars().count()
+    wrap::columns(text)
 }
 
 /// `text` in `style`, padded with spaces to `cols` columns.

@@ -9,8 +9,9 @@ use crate::surface::milestones::{LadderView, Mark, RungView};
 
 const UNDECIDED: &str = "undecided";
 
-/// `sota list`: every op, sorted by slug.
-pub fn list(matrix: &Matrix) -> String {
+/// `sota list`: every op, sorted by slug. With a terminal `width`, the
+/// title and SOTA columns are cut (`…`) so no row wraps.
+pub fn list(matrix: &Matrix, width_limit: Option<usize>) -> String {
     let ops = matrix.ops_sorted();
     let mut out = String::new();
     if ops.is_empty() {
@@ -23,7 +24,7 @@ pub fn list(matrix: &Matrix) -> String {
         .max()
         .unwrap_or(0)
         .max(4);
-    let w_title = ops
+    let mut w_title = ops
         .iter()
         .map(|o| width(&o.title))
         .max()
@@ -34,6 +35,17 @@ pub fn list(matrix: &Matrix) -> String {
     } else {
         "stay-minimal".len()
     };
+    // What is left of the line for the title and the SOTA columns.
+    let mut w_sota = usize::MAX;
+    if let Some(total) = width_limit {
+        let fixed = w_slug + 2 + if w_route > 0 { w_route + 2 } else { 0 };
+        let avail = total.saturating_sub(fixed);
+        const MIN_SOTA: usize = 16;
+        if w_title + 2 + MIN_SOTA > avail {
+            w_title = avail.saturating_sub(2 + MIN_SOTA).clamp(8, w_title);
+        }
+        w_sota = avail.saturating_sub(w_title + 2).max(8);
+    }
     let _ = write!(
         out,
         "{}  {}  ",
@@ -49,7 +61,11 @@ pub fn list(matrix: &Matrix) -> String {
             out,
             "{}  {}  ",
             cell(role::SLUG, &op.slug.value, w_slug),
-            cell(role::PLAIN, &op.title, w_title)
+            cell(
+                role::PLAIN,
+                &super::wrap::truncate(&op.title, w_title),
+                w_title
+            )
         );
         if w_route > 0 {
             match &op.route {
@@ -61,7 +77,7 @@ pub fn list(matrix: &Matrix) -> String {
                 }
             }
         }
-        let _ = writeln!(out, "{}", op.sota);
+        let _ = writeln!(out, "{}", super::wrap::truncate(&op.sota, w_sota));
     }
     let _ = writeln!(
         out,
@@ -139,6 +155,17 @@ fn op_into(out: &mut String, matrix: &Matrix, op: &Op, matched_by: Option<&str>)
                 )],
             ),
         }
+    } else if let Some(r) = &op.route {
+        // The catalog's route is a suggestion; the project decides its own.
+        field(
+            out,
+            "route",
+            &[format!(
+                "{} (suggested) — {}",
+                paint(role::ROUTE, r.value.name()),
+                r.value.meaning()
+            )],
+        );
     }
     if let Some(note) = &op.note {
         field(out, "note", std::slice::from_ref(note));
@@ -404,6 +431,20 @@ pub fn ladder(matrix: &Matrix, view: &LadderView<'_>) -> String {
 }
 
 /// The pointer printed when a surface answers from the catalog.
+/// `sota milestones AXIS` for an axis with no ladder.
+pub fn unknown_axis(axis: &str, did_you_mean: &[&str], axes: &[&str]) -> String {
+    let mut msg = format!("no ladder on axis `{axis}`");
+    if let Some(first) = did_you_mean.first() {
+        msg.push_str(&format!("; did you mean `{first}`?"));
+    }
+    if axes.is_empty() {
+        msg.push_str("\nthe matrix has no ladders yet");
+    } else {
+        msg.push_str(&format!("\naxes: {}", axes.join(", ")));
+    }
+    msg
+}
+
 pub fn catalog_notice(searched_from: &std::path::Path) -> String {
     format!(
         "sota: no sota.toml at or above {}; answering from the built-in catalog (`sota init` drafts one for this repository)",

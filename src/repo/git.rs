@@ -52,6 +52,34 @@ impl std::fmt::Display for GitError {
 
 impl std::error::Error for GitError {}
 
+/// How much of history `git log` walks, beyond the revision range.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LogLimits {
+    /// Only commits more recent than this (anything `git log --since` takes).
+    pub since: Option<String>,
+    /// At most this many commits.
+    pub max_count: Option<usize>,
+    /// Follow only the first parent of merges.
+    pub first_parent: bool,
+}
+
+impl LogLimits {
+    /// The `git log` / `git rev-list` options these limits stand for.
+    pub fn args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        if let Some(since) = &self.since {
+            args.push(format!("--since={since}"));
+        }
+        if let Some(n) = self.max_count {
+            args.push(format!("--max-count={n}"));
+        }
+        if self.first_parent {
+            args.push("--first-parent".into());
+        }
+        args
+    }
+}
+
 /// A path as git printed it: raw bytes, relative to the directory git ran in.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GitPath(Vec<u8>);

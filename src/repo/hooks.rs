@@ -8,8 +8,27 @@ use std::path::{Path, PathBuf};
 
 use crate::repo::write;
 
-/// The hooks sota installs.
-pub const HOOKS: [&str; 3] = ["pre-commit", "prepare-commit-msg", "commit-msg"];
+/// The hooks sota installs, in install order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::EnumIter, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+pub enum Hook {
+    PreCommit,
+    PrepareCommitMsg,
+    CommitMsg,
+}
+
+impl Hook {
+    /// The hook's file name, as git knows it.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+}
+
+impl std::fmt::Display for Hook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// The marker that identifies a hook sota wrote.
 pub const MARKER: &str = "# sota-hook v1";
@@ -18,7 +37,7 @@ pub const MARKER: &str = "# sota-hook v1";
 pub const CHAINED: &str = ".sota-chained";
 
 /// Options of `sota hook install`.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct InstallOptions {
     /// Make the gate block (exit 1) instead of advising.
     pub strict: bool,
@@ -27,7 +46,8 @@ pub struct InstallOptions {
 }
 
 /// What happened to one hook.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Action {
     Installed,
     Updated,
@@ -46,19 +66,19 @@ pub enum Action {
 
 #[derive(Clone, Debug)]
 pub struct HookResult {
-    pub hook: &'static str,
+    pub hook: Hook,
     pub path: PathBuf,
     pub action: Action,
 }
 
 /// The script for one hook.
-pub fn script(hook: &str, opts: InstallOptions) -> String {
+pub fn script(hook: Hook, opts: InstallOptions) -> String {
     let strict = if opts.strict { " --strict" } else { "" };
     // What to skip before looking for sota, and how to run it.
     let (skip, missing, run) = match hook {
         // With sota's commit-msg hook present the gate runs there, where the
         // message is known; without it (pre-commit alone) it runs here.
-        "pre-commit" => (
+        Hook::PreCommit => (
             format!(
                 "if grep -q '{MARKER}' \"$here/commit-msg\" 2>/dev/null; then\n    exit 0\nfi\n"
             ),
@@ -67,17 +87,16 @@ pub fn script(hook: &str, opts: InstallOptions) -> String {
         ),
         // Only when git opens an editor: never for -m/-F, merges or squashes.
         // It only adds comments, so a missing sota is not worth a line here.
-        "prepare-commit-msg" => (
+        Hook::PrepareCommitMsg => (
             "case \"$2\" in\n    message|merge|squash) exit 0 ;;\nesac\n".to_owned(),
             false,
             "exec \"$sota\" gate --prepare-msg \"$1\"".to_owned(),
         ),
-        "commit-msg" => (
+        Hook::CommitMsg => (
             String::new(),
             true,
             format!("exec \"$sota\" gate --commit-msg \"$1\"{strict}"),
         ),
-        other => unreachable!("no hook {other}"),
     };
     let say_missing = if missing {
         "    echo \"sota: not found on PATH; PRIOR_ART gate skipped (install it, or set SOTA_BIN)\" >&2\n"
@@ -113,10 +132,10 @@ fn chained_path(path: &Path) -> PathBuf {
 
 /// Install the three hooks into `hooks_dir`. Idempotent.
 pub fn install(hooks_dir: &Path, opts: InstallOptions) -> std::io::Result<Vec<HookResult>> {
-    std::fs::create_dir_all(hooks_dir)?;
+    write::create_dir_all(hooks_dir)?;
     let mut results = Vec::new();
-    for hook in HOOKS {
-        let path = hooks_dir.join(hook);
+    for hook in <Hook as strum::IntoEnumIterator>::iter() {
+        let path = hooks_dir.join(hook.name());
         let chained = chained_path(&path);
         let content = script(hook, opts);
         let action = if !path.exists() && std::fs::symlink_metadata(&path).is_err() {
@@ -153,19 +172,19 @@ pub fn install(hooks_dir: &Path, opts: InstallOptions) -> std::io::Result<Vec<Ho
 /// Remove sota's hooks, restoring any chained hook exactly.
 pub fn uninstall(hooks_dir: &Path) -> std::io::Result<Vec<HookResult>> {
     let mut results = Vec::new();
-    for hook in HOOKS {
-        let path = hooks_dir.join(hook);
+    for hook in <Hook as strum::IntoEnumIterator>::iter() {
+        let path = hooks_dir.join(hook.name());
         let chained = chained_path(&path);
         let action = if std::fs::symlink_metadata(&path).is_err() {
             Action::Absent
         } else if !is_ours(&path) {
             Action::Foreign
         } else if chained.exists() {
-            std::fs::remove_file(&path)?;
-            std::fs::rename(&chained, &path)?;
+            write::remove(&path)?;
+            write::restore(&chained, &path)?;
             Action::Restored
         } else {
-            std::fs::remove_file(&path)?;
+            write::remove(&path)?;
             Action::Removed
         };
         results.push(HookResult { hook, path, action });

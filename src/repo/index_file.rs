@@ -96,22 +96,22 @@ pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathLi
     Some(PathList::from_spans(out, spans))
 }
 
+/// Environment variables that move git's files; when one is set, only git
+/// knows where the index is.
+pub const GIT_ENV_OVERRIDES: [&str; 5] = [
+    "GIT_DIR",
+    "GIT_INDEX_FILE",
+    "GIT_WORK_TREE",
+    "GIT_COMMON_DIR",
+    "GIT_OBJECT_DIRECTORY",
+];
+
 /// Where the index of the work tree containing `dir` is, found without
-/// running git — only for the plain layout: a `.git` directory, no `GIT_*`
-/// environment overrides, no `extensions.objectFormat` or `core.worktree`
-/// in its config. Anything else returns `None`, and the caller asks git
+/// running git — only for the plain layout: a `.git` directory (the caller
+/// checks that no [`GIT_ENV_OVERRIDES`] variable is set), no
+/// `extensions.objectFormat` or `core.worktree` in its config. Anything else returns `None`, and the caller asks git
 /// (`git rev-parse`), which knows every layout.
 pub fn locate_plain(dir: &std::path::Path) -> Option<crate::repo::git::IndexLocation> {
-    const OVERRIDES: [&str; 5] = [
-        "GIT_DIR",
-        "GIT_INDEX_FILE",
-        "GIT_WORK_TREE",
-        "GIT_COMMON_DIR",
-        "GIT_OBJECT_DIRECTORY",
-    ];
-    if OVERRIDES.iter().any(|v| std::env::var_os(v).is_some()) {
-        return None;
-    }
     let dir = std::fs::canonicalize(dir).ok()?;
     let top = dir.ancestors().find(|d| d.join(".git").exists())?;
     let git_dir = top.join(".git");

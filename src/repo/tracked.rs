@@ -1,50 +1,69 @@
-//! The tracked files under a directory: the git index (read in-process when
-//! it is a plain one, else `git ls-files`), or, outside git, a walk that
-//! honours ignore files. The same rule as the coverage scorecard's.
+//! The tracked files of a tree: git's index when the root is inside a work
+//! tree (read in-process when the index is a plain one, else through
+//! `git ls-files`), or every non-ignored file when it is not.
 
 use std::path::Path;
 
-use super::git::{Git, GitError};
-use super::paths::PathList;
+use crate::repo::git::{Git, GitError};
+use crate::repo::paths::PathList;
 
-/// Where the list came from.
+/// Where the tracked-file list came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
+pub enum TrackedFrom {
+    /// git's index.
     GitIndex,
+    /// A walk of the tree (not a git work tree, or no git), honouring
+    /// `.gitignore` and `.ignore`.
     Walk,
 }
 
-/// The tracked paths under `dir`, relative to it, and where they came from.
-pub fn list(dir: &Path) -> Result<(PathList, Source), GitError> {
-    match list_index(dir) {
-        Ok(paths) => Ok((paths, Source::GitIndex)),
-        Err(GitError::Missing) => Ok((walk(dir), Source::Walk)),
-        Err(GitError::Failed { stderr, .. }) if stderr.contains("not a git repository") => {
-            Ok((walk(dir), Source::Walk))
-        }
+/// The files under `dir`, relative to it, and where the list came from.
+/// `git_env_overrides`: `GIT_DIR` or the like is set, so only git knows
+/// where the index is.
+pub fn list(dir: &Path, git_env_overrides: bool) -> Result<(PathList, TrackedFrom), GitError> {
+    if !git_env_overrides && !inside_work_tree(dir) {
+        return Ok((walk(dir), TrackedFrom::Walk));
+    }
+    match index_paths(dir, git_env_overrides) {
+        Ok(paths) => Ok((paths, TrackedFrom::GitIndex)),
+        Err(GitError::Missing) => Ok((walk(dir), TrackedFrom::Walk)),
         Err(e) => Err(e),
     }
 }
 
-fn list_index(dir: &Path) -> Result<PathList, GitError> {
+/// Whether `dir` or a directory above it holds `.git` (a directory, or a
+/// file for worktrees and submodules) — the layout git itself looks for.
+pub fn inside_work_tree(dir: &Path) -> bool {
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    dir.ancestors().any(|d| d.join(".git").exists())
+}
+
+/// The paths in the index under `dir`, relative to it.
+fn index_paths(dir: &Path, git_env_overrides: bool) -> Result<PathList, GitError> {
     let git = Git::new(dir);
-    let loc = match super::index_file::locate_plain(dir) {
+    let plain = if git_env_overrides {
+        None
+    } else {
+        crate::repo::index_file::locate_plain(dir)
+    };
+    let loc = match plain {
         Some(loc) => loc,
         None => git.index_location()?,
     };
     if let Ok(bytes) = std::fs::read(&loc.index) {
-        if let Some(list) = super::index_file::read_paths(&bytes, loc.hash_len, &loc.prefix) {
+        if let Some(list) = crate::repo::index_file::read_paths(&bytes, loc.hash_len, &loc.prefix) {
             return Ok(list);
         }
     } else if !loc.index.exists() {
+        // A repository with nothing staged yet has no index file.
         return Ok(PathList::default());
     }
     git.spawn_ls_files()?.finish()
 }
 
 /// Every file under `root` that is not ignored (.gitignore, .ignore,
-/// hidden files), root-relative with `/` separators.
-pub fn walk(root: &Path) -> PathList {
+/// hidden files), root-relative with `/` separators — for trees outside git.
+fn walk(root: &Path) -> PathList {
     let mut out = Vec::new();
     for entry in ignore::WalkBuilder::new(root)
         .require_git(false)

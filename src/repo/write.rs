@@ -40,6 +40,21 @@ pub fn rename_new(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::rename(from, to)
 }
 
+/// Rename `from` over `to` (which may exist): putting a kept file back.
+pub fn restore(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::rename(from, to)
+}
+
+/// Remove a file sota wrote.
+pub fn remove(path: &Path) -> std::io::Result<()> {
+    std::fs::remove_file(path)
+}
+
+/// Create a directory and its parents (nothing when it exists).
+pub fn create_dir_all(path: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

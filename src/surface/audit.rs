@@ -127,7 +127,9 @@ impl<'m> Auditor<'m> {
                 .or_default()
                 .add(&stamp);
         }
-        let month = commit.date.get(..7).unwrap_or("unknown").to_owned();
+        let month = crate::matrix::Date::parse(&commit.date)
+            .map(|d| d.month_key())
+            .unwrap_or_else(|| "unknown".to_owned());
         self.report.by_month.entry(month).or_default().add(&stamp);
         self.report.commits.push(Audited {
             hash: commit.hash,

@@ -158,13 +158,7 @@ pub enum Population {
 }
 
 /// Where the tracked-file list came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tracked {
-    /// The git index (`git ls-files`).
-    GitIndex,
-    /// A walk of the directory honouring ignore files (no git repository).
-    Walk,
-}
+pub use crate::repo::tracked::TrackedFrom as Tracked;
 
 /// The whole scorecard.
 #[derive(Clone, Debug)]

@@ -150,10 +150,23 @@ pub fn range_findings<'m>(
 /// and the oracle that holds it.
 /// `Prior-art: Marlin (IST-DASLab/marlin); oracle cosine ≥ 0.995`
 pub fn suggest_trailer(op: &Op) -> String {
-    let reference = op.sota.split(';').next().unwrap_or(&op.sota).trim();
-    let mut s = format!("{}: {reference}", trailer::KEY);
-    if let Some(link) = &op.link {
-        s.push_str(&format!(" ({})", short_link(&link.value)));
+    let items: Vec<&str> = op
+        .sota
+        .split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let first = items.first().copied().unwrap_or(op.sota.trim());
+    let mut s = format!("{}: ", trailer::KEY);
+    match op.link.as_ref().map(|l| short_link(&l.value)) {
+        // Pair the link only with the reference it belongs to: the one
+        // item that names its repository (or owner), or the only item.
+        Some(short) => match items.iter().find(|item| names_link(item, &short)) {
+            Some(item) => s.push_str(&format!("{item} ({short})")),
+            None if items.len() <= 1 => s.push_str(&format!("{first} ({short})")),
+            None => s.push_str(first),
+        },
+        None => s.push_str(first),
     }
     let oracle = if op.check.is_empty() {
         op.oracle.clone()
@@ -171,6 +184,24 @@ pub fn suggest_trailer(op: &Op) -> String {
         s.push_str(&oracle);
     }
     s
+}
+
+/// Whether a reference text names the repository or owner of a short
+/// link (`vllm-project/vllm` is named by "vLLM PagedAttention"), ignoring
+/// case and `-`/`_`/`.`/space.
+fn names_link(item: &str, short: &str) -> bool {
+    let fold = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let text = fold(item);
+    short
+        .split('/')
+        .map(fold)
+        .filter(|part| part.len() >= 3)
+        .any(|part| text.contains(&part))
 }
 
 /// `https://github.com/IST-DASLab/marlin/tree/x` → `IST-DASLab/marlin`;
@@ -253,6 +284,36 @@ oracle = "naive attention, cosine ≥ 0.999"
             suggest_trailer(&m.ops[1]),
             "Prior-art: FlashAttention; oracle naive attention, cosine ≥ 0.999"
         );
+    }
+
+    #[test]
+    fn a_link_is_paired_only_with_the_reference_it_belongs_to() {
+        let m = Matrix::from_str(
+            r#"
+[project]
+name = "t"
+
+[[op]]
+slug = "norms"
+title = "Fused norms"
+sota = "Apex / FasterTransformer fused norms; vLLM layernorm kernels"
+link = "https://github.com/vllm-project/vllm"
+
+[[op]]
+slug = "moe"
+title = "MoE"
+sota = "DeepEP; TensorRT-LLM"
+link = "https://example.org/moe-survey"
+"#,
+            "sota.toml",
+        )
+        .unwrap();
+        assert_eq!(
+            suggest_trailer(&m.ops[0]),
+            "Prior-art: vLLM layernorm kernels (vllm-project/vllm)"
+        );
+        // No item names the link and there are several: no pairing at all.
+        assert_eq!(suggest_trailer(&m.ops[1]), "Prior-art: DeepEP");
     }
 
     #[test]

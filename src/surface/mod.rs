@@ -9,5 +9,6 @@ pub mod init;
 pub mod lookup;
 pub mod milestones;
 pub mod render;
+pub mod render_catalog;
 pub mod suggest;
 pub mod trailer;

@@ -8,7 +8,8 @@ use crate::matrix::{Matrix, Origin};
 use crate::surface::milestones::LadderView;
 
 /// The kinds of region.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Region {
     Matrix,
     Milestones,
@@ -17,7 +18,7 @@ pub enum Region {
 impl Region {
     const ALL: [Region; 2] = [Region::Matrix, Region::Milestones];
 
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Region::Matrix => "matrix",
             Region::Milestones => "milestones",
@@ -33,10 +34,11 @@ impl Region {
     }
 }
 
-/// A marker problem, with the 1-based line it is on.
+/// A marker problem, with the 1-based line it is on (`None`: the file as a
+/// whole, e.g. it has no region at all).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MarkerError {
-    pub line: usize,
+    pub line: Option<usize>,
     pub message: String,
 }
 
@@ -73,7 +75,7 @@ pub fn render(text: &str, matrix: &Matrix) -> Result<Rendered, MarkerError> {
                 && trimmed.starts_with("<!--")
             {
                 return Err(MarkerError {
-                    line: i + 1,
+                    line: Some(i + 1),
                     message: format!(
                         "`{trimmed}` is not a marker: write `{}` or `{}` alone on its line",
                         region.open(),
@@ -82,7 +84,48 @@ pub fn render(text: &str, matrix: &Matrix) -> Result<Rendered, MarkerError> {
                 });
             }
         }
+        if trimmed.starts_with("<!--")
+            && trimmed.contains("sota:")
+            && !Region::ALL.iter().any(|r| {
+                trimmed == r.open()
+                    || trimmed == r.close()
+                    || trimmed.contains(&format!("sota:{}", r.name()))
+            })
+        {
+            let written = trimmed
+                .split("sota:")
+                .nth(1)
+                .unwrap_or("")
+                .trim_end_matches("-->")
+                .trim();
+            let names = Region::ALL.map(Region::name);
+            let dym = crate::did_you_mean::did_you_mean(written, names.iter().copied());
+            let hint = match dym.first() {
+                Some(name) => format!("did you mean `<!-- sota:{name} -->`?"),
+                None => format!(
+                    "the markers are `{}` and `{}`",
+                    Region::Matrix.open(),
+                    Region::Milestones.open()
+                ),
+            };
+            return Err(MarkerError {
+                line: Some(i + 1),
+                message: format!("`{trimmed}` is not a sota marker; {hint}"),
+            });
+        }
         offset += line.len();
+    }
+    if markers.is_empty() {
+        return Err(MarkerError {
+            line: None,
+            message: format!(
+                "no region to render: put `{}` … `{}` and/or `{}` … `{}` on lines of their own where the tables belong",
+                Region::Matrix.open(),
+                Region::Matrix.close(),
+                Region::Milestones.open(),
+                Region::Milestones.close()
+            ),
+        });
     }
     let mut out = String::with_capacity(text.len());
     let mut changes = Vec::new();
@@ -93,13 +136,13 @@ pub fn render(text: &str, matrix: &Matrix) -> Result<Rendered, MarkerError> {
         let (region, is_open, _start, end, line, open_line) = markers[i];
         if !is_open {
             return Err(MarkerError {
-                line,
+                line: Some(line),
                 message: format!("`{}` closes a region that was never opened", region.close()),
             });
         }
         if seen.contains(&region) {
             return Err(MarkerError {
-                line,
+                line: Some(line),
                 message: format!(
                     "`{}` appears a second time: one region of each kind per file",
                     region.open()
@@ -110,7 +153,7 @@ pub fn render(text: &str, matrix: &Matrix) -> Result<Rendered, MarkerError> {
             markers.get(i + 1)
         else {
             return Err(MarkerError {
-                line,
+                line: Some(line),
                 message: format!(
                     "`{}` is never closed: add `{}` after it",
                     region.open(),
@@ -120,7 +163,7 @@ pub fn render(text: &str, matrix: &Matrix) -> Result<Rendered, MarkerError> {
         };
         if close_is_open || close_region != region {
             return Err(MarkerError {
-                line: close_line,
+                line: Some(close_line),
                 message: format!(
                     "expected `{}` (to close line {line}) before another marker",
                     region.close()
@@ -162,6 +205,9 @@ fn cell(text: &str) -> String {
 
 /// The seed's matrix table: operation, path, SOTA to learn, route, oracle.
 pub fn matrix_table(matrix: &Matrix) -> String {
+    if matrix.origin == Origin::Catalog {
+        return crate::surface::render_catalog::ops_table(matrix);
+    }
     let mut s = String::from(
         "| Operation | Path | SOTA to learn | Route | Oracle |\n|---|---|---|---|---|\n",
     );
@@ -195,6 +241,9 @@ pub fn matrix_table(matrix: &Matrix) -> String {
 
 /// One row per ladder: axis, rung today, next milestone.
 pub fn milestones_table(matrix: &Matrix) -> String {
+    if matrix.origin == Origin::Catalog {
+        return crate::surface::render_catalog::ladders_table(matrix);
+    }
     let mut s = String::from("| Axis | Rung today | Next milestone |\n|---|---|---|\n");
     let has_project = matrix.origin == Origin::Project;
     for ladder in &matrix.ladders {
@@ -259,7 +308,7 @@ mod tests {
         ];
         for (text, line, says) in cases {
             let e = render(text, &m()).unwrap_err();
-            assert_eq!(e.line, line, "{text:?}: {e:?}");
+            assert_eq!(e.line, Some(line), "{text:?}: {e:?}");
             assert!(e.message.contains(says), "{text:?}: {e:?}");
         }
     }

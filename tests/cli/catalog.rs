@@ -15,13 +15,13 @@ fn without_a_matrix_the_catalog_answers_and_says_so() {
     );
     let v = run.json();
     assert_eq!(v["source"]["origin"], "catalog");
-    assert!(v["ops"].as_array().unwrap().len() >= 13);
+    assert!(v["ops"].as_array().unwrap().len() >= 40);
 
     let ladder = p.run(&["milestones", "attention"]);
     ladder.success();
     assert!(ladder.stderr.contains("built-in catalog"));
     assert!(
-        ladder.stdout.contains("L4  FlashInfer (2024)"),
+        ladder.stdout.contains("L4  FlashInfer (2023)"),
         "{}",
         ladder.stdout
     );
@@ -33,6 +33,16 @@ fn without_a_matrix_the_catalog_answers_and_says_so() {
     let search = p.run(&["marlin"]);
     search.success();
     assert!(search.stdout.contains("awq-int4-gemm"));
+
+    // A catalog op shows its route as a suggestion, not as a decision.
+    let op = p.run(&["dense-gemm"]);
+    op.success();
+    assert!(
+        op.stdout
+            .contains("route    bind (suggested) — use the production library"),
+        "{}",
+        op.stdout
+    );
 }
 
 #[test]
@@ -55,7 +65,16 @@ fn the_catalog_flag_ignores_a_project_matrix_quietly() {
             "batching",
             "quantization",
             "kv-cache",
-            "speculative-decoding"
+            "speculative-decoding",
+            "gemm",
+            "moe",
+            "attention-heads",
+            "linear-attention",
+            "float-formats",
+            "sampling",
+            "kernel-dsl",
+            "collectives",
+            "context-parallel"
         ]
     );
     assert!(v["ladders"]
@@ -73,4 +92,34 @@ fn the_catalog_flag_ignores_a_project_matrix_quietly() {
 fn catalog_and_matrix_flags_conflict() {
     let run = Sota::new().run(&["--catalog", "--matrix", "x.toml"]);
     assert_eq!(run.code, 2);
+}
+
+#[test]
+fn the_catalog_renders_its_own_tables_and_check_catches_drift() {
+    let doc = "# Catalog\n\n<!-- sota:matrix -->\n<!-- /sota:matrix -->\n\n<!-- sota:milestones -->\n<!-- /sota:milestones -->\n";
+    let p = Sota::new()
+        .file("sota.toml", crate::harness::SMALL)
+        .file("catalog.md", doc);
+    let stale = p.run(&["--catalog", "render", "catalog.md", "--check"]);
+    assert_eq!(stale.code, 1, "{stale:?}");
+
+    p.run(&["--catalog", "render", "catalog.md"]).success();
+    let after = std::fs::read_to_string(p.path().join("catalog.md")).unwrap();
+    // The catalog's columns, not the project's: slug, suggested route, check.
+    assert!(
+        after.contains("| Operation | Slug | Read first | Suggested route | Oracle | Check |"),
+        "{after}"
+    );
+    assert!(after.contains("| AWQ 4-bit GEMV/GEMM | `awq-int4-gemm` | [Marlin mixed-precision INT4 kernel (FP16×INT4); AutoAWQ kernels](https://github.com/IST-DASLab/marlin) | borrow |"), "{after}");
+    // Every rung of every ladder, with its source as links.
+    assert!(after.contains("| attention | L1 | FlashAttention-1 | 2022 | IO-aware tiling + online softmax; no N×N materialization | [arXiv:2205.14135](https://arxiv.org/abs/2205.14135) · [code/page](https://github.com/Dao-AILab/flash-attention) |"), "{after}");
+    assert!(
+        after.contains("| gemm | L2 | BLIS micro-kernel framework | 2012 |"),
+        "{after}"
+    );
+    // Nothing of the project's matrix leaks in.
+    assert!(!after.contains("kernels/attn/flash.cu"), "{after}");
+
+    p.run(&["--catalog", "render", "catalog.md", "--check"])
+        .success();
 }

@@ -242,18 +242,34 @@ fn the_gate_never_blocks_unless_strict() {
     assert_eq!(strict.code, 1);
     assert!(strict.stdout.contains("PRIOR_ART"));
 
-    // A broken matrix: one warning line, exit 0, even with --strict.
+    // A broken matrix: one warning line and exit 0 in a hook; under
+    // --strict the gate could not check, which fails loudly (exit 2) with
+    // the located problem and the fix.
     std::fs::write(p.path().join("sota.toml"), "[project]\nname = 3\n").unwrap();
-    for args in [&["gate"][..], &["gate", "--strict"]] {
-        let run = p.run(args);
-        assert_eq!(run.code, 0, "{run:?}");
-        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-        assert!(
-            run.stderr.contains("sota.toml has 1 problem"),
-            "{}",
-            run.stderr
-        );
-    }
+    let run = p.run(&["gate"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("sota.toml has 1 problem"),
+        "{}",
+        run.stderr
+    );
+    let run = p.run(&["gate", "--strict"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("could not check: sota.toml has 1 problem"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("sota.toml:2:8"),
+        "the problem is located: {}",
+        run.stderr
+    );
+    // In CI the same holds without --strict.
+    let run = p.clone_env("CI", "true").run(&["gate"]);
+    assert_eq!(run.code, 2, "{run:?}");
 }
 
 #[test]
@@ -268,8 +284,15 @@ fn no_matrix_or_no_git_lets_everything_through() {
     );
 
     let p = repo().env("PATH", "/nonexistent");
-    let run = p.run(&["gate", "--strict"]);
+    let run = p.run(&["gate"]);
     assert_eq!(run.code, 0);
+    assert!(
+        run.stderr.contains("git is not installed"),
+        "{}",
+        run.stderr
+    );
+    let run = p.run(&["gate", "--strict"]);
+    assert_eq!(run.code, 2, "--strict: could not check");
     assert!(
         run.stderr.contains("git is not installed"),
         "{}",

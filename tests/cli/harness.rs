@@ -89,7 +89,7 @@ impl Sota {
     pub fn run_in(&self, cwd: &Path, args: &[&str]) -> Run {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_sota"));
         cmd.args(args);
-        self.exec(cmd, cwd)
+        self.exec_in(cmd, cwd)
     }
 
     /// Run `git` in the current directory with the same isolated environment
@@ -97,7 +97,7 @@ impl Sota {
     pub fn git(&self, args: &[&str]) -> Run {
         let mut cmd = Command::new("git");
         cmd.args(args);
-        self.exec(cmd, &self.cwd)
+        self.exec_in(cmd, &self.cwd)
     }
 
     /// `git init` with a fixed branch name.
@@ -114,8 +114,14 @@ impl Sota {
         self
     }
 
-    fn exec(&self, cmd: Command, cwd: &Path) -> Run {
+    fn exec_in(&self, cmd: Command, cwd: &Path) -> Run {
         self.exec_with(cmd, cwd, None)
+    }
+
+    /// Run any command in the current directory with the same isolated
+    /// environment (and `sota` on PATH).
+    pub fn exec(&self, cmd: Command) -> Run {
+        self.exec_in(cmd, &self.cwd)
     }
 
     fn exec_with(&self, mut cmd: Command, cwd: &Path, extra: Option<&(String, String)>) -> Run {
@@ -129,6 +135,8 @@ impl Sota {
         .unwrap();
         cmd.current_dir(cwd)
             .env_remove("SOTA_MATRIX")
+            .env_remove("CI")
+            .env_remove("GITHUB_ACTIONS")
             .env_remove("SOTA_BIN")
             .env_remove("CLICOLOR_FORCE")
             .env_remove("GIT_DIR")
@@ -217,6 +225,12 @@ pub struct SotaRef<'a> {
 }
 
 impl SotaRef<'_> {
+    pub fn run(&self, args: &[&str]) -> Run {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_sota"));
+        cmd.args(args);
+        self.base.exec_with(cmd, &self.base.cwd, Some(&self.extra))
+    }
+
     pub fn git(&self, args: &[&str]) -> Run {
         let mut cmd = Command::new("git");
         cmd.args(args);

@@ -181,14 +181,26 @@ fn strict_hooks_block_and_a_broken_matrix_never_does() {
     let ok = p.git(&["commit", "-m", "with trailer\n\nPrior-art: FlashAttention"]);
     ok.success();
 
+    // A strict hook that cannot check (broken matrix) blocks, saying why;
+    // an advisory hook lets the same commit through.
     std::fs::write(p.path().join("sota.toml"), "[project\n").unwrap();
     touch_kernel(&p, "// v3\n");
     let broken = p.git(&["commit", "-m", "matrix broken"]);
-    broken.success();
+    assert_ne!(broken.code, 0);
     assert!(
-        broken.stderr.contains("PRIOR_ART gate skipped"),
+        broken
+            .stderr
+            .contains("could not check: sota.toml has 1 problem"),
         "{}",
         broken.stderr
+    );
+    p.run(&["hook", "install"]).success();
+    let advisory = p.git(&["commit", "-m", "matrix broken"]);
+    advisory.success();
+    assert!(
+        advisory.stderr.contains("PRIOR_ART gate skipped"),
+        "{}",
+        advisory.stderr
     );
 }
 

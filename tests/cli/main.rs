@@ -5,6 +5,7 @@ mod harness;
 
 mod audit;
 mod catalog;
+mod contract;
 mod coverage;
 mod discovery;
 mod fak_example;
@@ -16,3 +17,4 @@ mod lookup;
 mod malformed;
 mod render;
 mod robustness;
+mod usability;

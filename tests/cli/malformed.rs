@@ -121,11 +121,11 @@ fn cases() -> Vec<Case> {
             "set `reached",
         ),
         case(
-            "quoted date",
-            BASE.replace("name = \"t\"", "name = \"t\"\nreviewed = \"2026-06-26\""),
+            "a string that is not a date",
+            BASE.replace("name = \"t\"", "name = \"t\"\nreviewed = \"26 June 2026\""),
             "bad-date",
             "3:12",
-            "drop the quotes: `reviewed = 2026-06-26`",
+            "write a date as YYYY-MM-DD",
         ),
         case(
             "impossible date",

@@ -1,0 +1,354 @@
+//! The PRIOR_ART gate as a library call: resolve the change (staged, a
+//! message, explicit paths or a commit range), judge it with
+//! `surface::gate`, and say whether it could check at all. The gate never
+//! stands in the way unless told to: a gate that could not check is
+//! `Skipped` (exit 0) in a hook, and `Unchecked` (exit 2, loudly, with the
+//! fix) under `--strict` or in CI.
+
+use std::path::{Path, PathBuf};
+
+use crate::context::{Context, Source};
+use crate::index::OpIndex;
+use crate::matrix::{LoadError, Matrix};
+use crate::outcome::{Failure, Outcome};
+use crate::repo::git::{Git, GitError, GitPath};
+use crate::surface::gate::{self, Finding, GateReport};
+
+/// What the gate checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GateMode {
+    /// The staged change (the pre-commit hook).
+    Staged,
+    /// The staged change and this commit message (the commit-msg hook).
+    CommitMsg(PathBuf),
+    /// Add the suggested trailers as comments to this message template
+    /// (the prepare-commit-msg hook).
+    PrepareMsg(PathBuf),
+    /// These paths, as given (relative to the working directory).
+    Paths(Vec<String>),
+    /// Every commit of a revision range (CI).
+    Range(String),
+}
+
+/// The mode's name, for JSON and messages.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, strum::IntoStaticStr, strum::EnumIter, serde::Serialize,
+)]
+#[strum(serialize_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
+pub enum ModeKind {
+    Staged,
+    CommitMsg,
+    PrepareMsg,
+    Paths,
+    Range,
+}
+
+impl GateMode {
+    pub fn kind(&self) -> ModeKind {
+        match self {
+            GateMode::Staged => ModeKind::Staged,
+            GateMode::CommitMsg(_) => ModeKind::CommitMsg,
+            GateMode::PrepareMsg(_) => ModeKind::PrepareMsg,
+            GateMode::Paths(_) => ModeKind::Paths,
+            GateMode::Range(_) => ModeKind::Range,
+        }
+    }
+}
+
+/// The gate's arguments.
+#[derive(Clone, Debug)]
+pub struct GateArgs {
+    pub mode: GateMode,
+    /// Exit 1 on an advisory, and 2 when the gate could not check.
+    pub strict: bool,
+}
+
+/// Why the gate could not check, and what to do about it.
+#[derive(Debug)]
+pub struct Unchecked {
+    pub reason: String,
+    pub fix: Option<String>,
+    /// The matrix's own diagnostics, when it did not load.
+    pub load_error: Option<LoadError>,
+    /// `--strict` or CI: fail instead of letting the commit through.
+    pub enforced: bool,
+}
+
+/// A judged change (staged, message or paths).
+#[derive(Debug)]
+pub struct ChangeReport<'m> {
+    pub matrix: &'m Matrix,
+    pub mode: ModeKind,
+    pub strict: bool,
+    pub report: GateReport<'m>,
+    /// The matrix root relative to the repository top (`""` or `dir/`),
+    /// for repository-relative annotations.
+    pub repo_prefix: String,
+}
+
+/// A judged commit range.
+#[derive(Debug)]
+pub struct RangeReport<'m> {
+    pub matrix: &'m Matrix,
+    pub range: String,
+    pub strict: bool,
+    pub findings: Vec<Finding<'m>>,
+    pub repo_prefix: String,
+}
+
+/// What the gate did.
+#[derive(Debug)]
+pub enum GateRun<'m> {
+    /// No `sota.toml` belongs to this repository: nothing to say (a hook
+    /// installed globally must not bother repositories without sota).
+    NoMatrix,
+    /// The gate could not check.
+    Unchecked(Unchecked),
+    Change(ChangeReport<'m>),
+    Range(RangeReport<'m>),
+    /// prepare-commit-msg: whether suggestions were added to the template.
+    Prepared {
+        file: PathBuf,
+        added: bool,
+    },
+}
+
+impl GateRun<'_> {
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            GateRun::NoMatrix | GateRun::Prepared { .. } => Outcome::Done,
+            GateRun::Unchecked(u) if u.enforced => Outcome::Unchecked,
+            GateRun::Unchecked(_) => Outcome::Skipped,
+            GateRun::Change(c) if c.strict && !c.report.advisories().is_empty() => Outcome::Blocked,
+            GateRun::Range(r) if r.strict && !r.findings.is_empty() => Outcome::Blocked,
+            GateRun::Change(_) | GateRun::Range(_) => Outcome::Done,
+        }
+    }
+}
+
+/// Run the gate. Only an I/O failure of the caller's own is an `Err`;
+/// everything the gate cannot check is a [`GateRun::Unchecked`].
+pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure> {
+    let enforced = args.strict || ctx.inputs.ci;
+    let unchecked = |reason: String, fix: Option<String>| {
+        Ok(GateRun::Unchecked(Unchecked {
+            reason,
+            fix,
+            load_error: None,
+            enforced,
+        }))
+    };
+    let path = match &ctx.source {
+        // Nothing to check is not "could not check": a repository without
+        // sota.toml stays quiet even under --strict (a hook installed
+        // through a global core.hooksPath must not block it).
+        Source::Catalog(crate::context::CatalogReason::Asked) => {
+            return Err(Failure::CatalogNotAllowed { command: "gate" })
+        }
+        Source::Catalog(_) => return Ok(GateRun::NoMatrix),
+        Source::Nearest(p) if !inside_same_repo(p, ctx.cwd()) => return Ok(GateRun::NoMatrix),
+        source => source.path().expect("a matrix source").to_path_buf(),
+    };
+
+    // Start git before loading the matrix: reading a large index and
+    // loading a large matrix overlap. The root is the matrix's directory
+    // unless `[project] root` moves it (then git is asked again, below).
+    let wants_staged = matches!(
+        args.mode,
+        GateMode::Staged | GateMode::CommitMsg(_) | GateMode::PrepareMsg(_)
+    );
+    let likely_root = ctx.absolute(path.parent().unwrap_or(Path::new(".")));
+    let pending = wants_staged.then(|| Git::new(&likely_root).spawn_staged());
+
+    let matrix = match ctx.matrix() {
+        Ok(m) => m,
+        Err(Failure::Matrix(e)) => {
+            let (reason, fix) = match &e {
+                LoadError::Invalid(invalid) => {
+                    let n = invalid.problems.len();
+                    (
+                        format!(
+                            "{} has {n} problem{}",
+                            invalid.name,
+                            if n == 1 { "" } else { "s" }
+                        ),
+                        Some("run `sota list` to see them with their fixes".to_owned()),
+                    )
+                }
+                LoadError::Io { .. } => (e.to_string(), None),
+            };
+            return Ok(GateRun::Unchecked(Unchecked {
+                reason,
+                fix,
+                load_error: Some(e),
+                enforced,
+            }));
+        }
+        Err(other) => return Err(other),
+    };
+    let root = ctx.root(matrix);
+    let git = Git::new(&root);
+    let mut index = match OpIndex::new(matrix) {
+        Ok(i) => i,
+        Err(e) => return unchecked(format!("cannot compile the matrix globs: {e}"), None),
+    };
+    let repo_prefix = if ctx.format() == crate::context::Format::Github {
+        repo_prefix(&git)
+    } else {
+        String::new()
+    };
+
+    if let GateMode::Range(range) = &args.mode {
+        let commits = match git.commits(range, &[]) {
+            Ok(c) => c,
+            Err(e) => {
+                let fix = range_fix(&git, &e);
+                return unchecked(e.to_string(), fix);
+            }
+        };
+        let comment = git.comment_prefix();
+        let findings = gate::range_findings(matrix, &mut index, commits, &comment);
+        return Ok(GateRun::Range(RangeReport {
+            matrix,
+            range: range.clone(),
+            strict: args.strict,
+            findings,
+            repo_prefix,
+        }));
+    }
+
+    let (touched, staged_line, message) = if let GateMode::Paths(paths) = &args.mode {
+        let rel = paths
+            .iter()
+            .filter_map(|p| root_relative(p, ctx.cwd(), &root))
+            .map(|p| GitPath::from_bytes(p.as_bytes()));
+        (gate::touched(matrix, &mut index, rel), false, None)
+    } else {
+        let staged = match pending {
+            Some(Ok(p)) if same_dir(p.dir(), &root) => p.finish(),
+            Some(Err(e)) => Err(e),
+            _ => git.staged(),
+        };
+        let staged = match staged {
+            Ok(s) => s,
+            Err(e) => {
+                let fix = match e {
+                    GitError::Missing => Some("install git, or put it on PATH".to_owned()),
+                    _ => None,
+                };
+                return unchecked(e.to_string(), fix);
+            }
+        };
+        let touched = gate::touched(matrix, &mut index, staged.paths);
+        let message = match &args.mode {
+            GateMode::CommitMsg(file) | GateMode::PrepareMsg(file) => match std::fs::read(file) {
+                Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+                Err(e) => return unchecked(format!("cannot read {}: {e}", file.display()), None),
+            },
+            _ => None,
+        };
+        (touched, staged.adds_prior_art, message)
+    };
+
+    let comment = if message.is_some() && !touched.is_empty() {
+        git.comment_prefix()
+    } else {
+        "#".to_owned()
+    };
+    let mut report = gate::judge(touched, staged_line, message.as_deref(), &comment);
+
+    if let GateMode::PrepareMsg(file) = &args.mode {
+        let mut added = false;
+        if let Some(text) = gate::with_suggestions(
+            message.as_deref().unwrap_or(""),
+            report.advisories(),
+            &comment,
+        ) {
+            if let Err(e) = crate::repo::write::atomic(file, text.as_bytes(), None) {
+                return unchecked(format!("cannot write {}: {e}", file.display()), None);
+            }
+            added = true;
+        }
+        return Ok(GateRun::Prepared {
+            file: file.clone(),
+            added,
+        });
+    }
+
+    if ctx.json() && !report.touched.is_empty() {
+        if let Some(msg) = &message {
+            report.git_sees_trailer = git.parse_trailers(msg).ok().map(|t| !t.is_empty());
+        }
+    }
+    Ok(GateRun::Change(ChangeReport {
+        matrix,
+        mode: args.mode.kind(),
+        strict: args.strict,
+        report,
+        repo_prefix,
+    }))
+}
+
+/// What to do when a range could not be read.
+fn range_fix(git: &Git, e: &GitError) -> Option<String> {
+    match e {
+        GitError::Missing => Some("install git, or put it on PATH".into()),
+        GitError::Failed { .. } if git.is_shallow() => Some(
+            "the clone is shallow, so the range's commits are missing: fetch the history (`git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout)".into(),
+        ),
+        GitError::Failed { .. } => Some(
+            "name a range whose ends both exist, e.g. `origin/main..HEAD`; check each end with `git rev-parse --verify`".into(),
+        ),
+        GitError::Io(_) => None,
+    }
+}
+
+/// The matrix root relative to the repository top, as a path prefix
+/// (`""` when they coincide), for repository-relative annotations.
+fn repo_prefix(git: &Git) -> String {
+    let Ok(top) = git.toplevel() else {
+        return String::new();
+    };
+    let root = std::fs::canonicalize(git.dir()).unwrap_or_else(|_| git.dir().to_path_buf());
+    let top = std::fs::canonicalize(&top).unwrap_or(top);
+    match root.strip_prefix(&top) {
+        Ok(rel) if !rel.as_os_str().is_empty() => {
+            format!("{}/", rel.to_string_lossy().replace('\\', "/"))
+        }
+        _ => String::new(),
+    }
+}
+
+/// A user-given path, relative to the matrix root (`None` outside it).
+fn root_relative(path: &str, cwd: &Path, root: &Path) -> Option<String> {
+    let given = Path::new(&path.replace('\\', "/")).to_path_buf();
+    let full = if given.is_absolute() {
+        given
+    } else {
+        cwd.join(given)
+    };
+    let full = std::fs::canonicalize(&full).unwrap_or_else(|_| crate::repo::paths::lexical(&full));
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let rel = full.strip_prefix(&root).ok()?;
+    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+    parts.map(|p| p.join("/")).filter(|p| !p.is_empty())
+}
+
+/// Whether two paths name the same directory.
+fn same_dir(a: &Path, b: &Path) -> bool {
+    a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
+}
+
+/// Whether a discovered matrix belongs to the repository the cwd is in (a
+/// `sota.toml` above the work tree, e.g. in $HOME, does not).
+fn inside_same_repo(matrix: &Path, cwd: &Path) -> bool {
+    let mut dir = Some(cwd);
+    while let Some(d) = dir {
+        if d.join(".git").exists() {
+            return matrix.starts_with(d);
+        }
+        dir = d.parent();
+    }
+    true
+}

@@ -1,0 +1,214 @@
+//! The context every command runs in, resolved once: the process facts a
+//! front end gathered (working directory, `--matrix`, `$SOTA_MATRIX`,
+//! `--catalog`, today, format, colour, terminal width, CI) and what follows
+//! from them — which matrix answers, where its root is, how its file is
+//! named to the user. The library never reads the process state itself: the
+//! CLI (or the MCP server) fills [`Inputs`] and calls [`Context::resolve`].
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::matrix::{self, Date, Found, Matrix};
+use crate::outcome::Failure;
+
+/// How a command prints its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::EnumIter, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+pub enum Format {
+    /// Aligned text for people.
+    Human,
+    /// One line per item (the gate's `--format short`).
+    Short,
+    /// Versioned JSON for machines.
+    Json,
+    /// GitHub Actions workflow commands.
+    Github,
+}
+
+/// What the front end read from the process, and nothing else.
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    pub cwd: PathBuf,
+    /// `--matrix PATH`.
+    pub matrix_flag: Option<PathBuf>,
+    /// `$SOTA_MATRIX` (empty counts as unset).
+    pub matrix_env: Option<PathBuf>,
+    /// `--catalog`: answer from the built-in catalog whatever the tree has.
+    pub catalog: bool,
+    /// Today's date, for freshness, `init` and reports.
+    pub today: Date,
+    pub format: Format,
+    /// Whether styles reach the reader (a terminal, `NO_COLOR` unset).
+    pub color: bool,
+    /// Terminal width in columns; `None` when stdout is not a terminal
+    /// (pipes are never wrapped).
+    pub width: Option<usize>,
+    /// Running in CI (`$CI` or `$GITHUB_ACTIONS`): a check that could not
+    /// run fails instead of being skipped.
+    pub ci: bool,
+    /// Whether `GIT_DIR`, `GIT_INDEX_FILE` or another variable that moves
+    /// git's files is set (then git itself is asked where the index is).
+    pub git_env_overrides: bool,
+}
+
+impl Inputs {
+    /// Inputs for a library caller or a test: human text, no colour, no
+    /// terminal, not CI.
+    pub fn new(cwd: impl Into<PathBuf>, today: Date) -> Inputs {
+        Inputs {
+            cwd: cwd.into(),
+            matrix_flag: None,
+            matrix_env: None,
+            catalog: false,
+            today,
+            format: Format::Human,
+            color: false,
+            width: None,
+            ci: false,
+            git_env_overrides: false,
+        }
+    }
+}
+
+/// Where the answers come from.
+#[derive(Clone, Debug, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+pub enum Source {
+    /// `--matrix PATH` (absolute).
+    Flag(PathBuf),
+    /// `$SOTA_MATRIX` (absolute).
+    Env(PathBuf),
+    /// The nearest `sota.toml` at or above the working directory.
+    Nearest(PathBuf),
+    /// The built-in catalog.
+    Catalog(CatalogReason),
+}
+
+/// Why the catalog answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CatalogReason {
+    /// `--catalog` was given.
+    Asked,
+    /// No `sota.toml` at or above the working directory.
+    NoMatrix,
+}
+
+impl Source {
+    /// The matrix file, unless the catalog answers.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Source::Flag(p) | Source::Env(p) | Source::Nearest(p) => Some(p),
+            Source::Catalog(_) => None,
+        }
+    }
+}
+
+/// The resolved context. The matrix is loaded on first use and kept, so a
+/// command can start git before paying for the load.
+#[derive(Debug)]
+pub struct Context {
+    pub inputs: Inputs,
+    pub source: Source,
+    matrix: OnceLock<Matrix>,
+}
+
+impl Context {
+    /// Decide where the answers come from: `--catalog`, else `--matrix`,
+    /// else `$SOTA_MATRIX`, else the nearest `sota.toml`, else the catalog.
+    pub fn resolve(inputs: Inputs) -> Context {
+        let source = if inputs.catalog {
+            Source::Catalog(CatalogReason::Asked)
+        } else {
+            match matrix::discover(
+                &inputs.cwd,
+                inputs.matrix_flag.as_deref(),
+                inputs.matrix_env.as_deref(),
+            ) {
+                Found::Flag(p) => Source::Flag(p),
+                Found::Env(p) => Source::Env(p),
+                Found::Nearest(p) => Source::Nearest(p),
+                Found::None => Source::Catalog(CatalogReason::NoMatrix),
+            }
+        };
+        Context {
+            inputs,
+            source,
+            matrix: OnceLock::new(),
+        }
+    }
+
+    pub fn cwd(&self) -> &Path {
+        &self.inputs.cwd
+    }
+
+    pub fn format(&self) -> Format {
+        self.inputs.format
+    }
+
+    pub fn json(&self) -> bool {
+        self.inputs.format == Format::Json
+    }
+
+    pub fn today(&self) -> Date {
+        self.inputs.today
+    }
+
+    /// The matrix that answers: the project's, or the catalog. Loaded once.
+    pub fn matrix(&self) -> Result<&Matrix, Failure> {
+        if let Some(m) = self.matrix.get() {
+            return Ok(m);
+        }
+        let loaded = match self.source.path() {
+            Some(path) => Matrix::load_named(path, &self.shown(path)).map_err(Failure::Matrix)?,
+            None => Matrix::catalog(),
+        };
+        Ok(self.matrix.get_or_init(|| loaded))
+    }
+
+    /// The project's matrix, for a command that checks a tree against it
+    /// (coverage, gate, audit, render): the catalog will not do.
+    pub fn project_matrix(&self, command: &'static str) -> Result<&Matrix, Failure> {
+        match self.source {
+            Source::Catalog(CatalogReason::Asked) => Err(Failure::CatalogNotAllowed { command }),
+            Source::Catalog(CatalogReason::NoMatrix) => Err(Failure::NoMatrix {
+                command,
+                searched_from: self.inputs.cwd.clone(),
+            }),
+            _ => self.matrix(),
+        }
+    }
+
+    /// The directory that will be the root if `[project] root` does not
+    /// move it: the matrix file's directory (for starting git early).
+    pub fn likely_root(&self) -> Option<PathBuf> {
+        let path = self.source.path()?;
+        Some(self.absolute(path.parent().unwrap_or(Path::new("."))))
+    }
+
+    /// The matrix root as an absolute path.
+    pub fn root(&self, matrix: &Matrix) -> PathBuf {
+        crate::repo::paths::lexical(&self.absolute(&matrix.root))
+    }
+
+    /// `path` made absolute against the working directory.
+    pub fn absolute(&self, path: &Path) -> PathBuf {
+        if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            self.inputs.cwd.join(path)
+        }
+    }
+
+    /// A path as shown to the user: relative to the working directory when
+    /// inside it, with `/` separators.
+    pub fn shown(&self, path: &Path) -> String {
+        let path = crate::repo::paths::lexical(&self.absolute(path));
+        let cwd = crate::repo::paths::lexical(&self.inputs.cwd);
+        let shown = path
+            .strip_prefix(&cwd)
+            .ok()
+            .filter(|rel| !rel.as_os_str().is_empty())
+            .unwrap_or(&path);
+        shown.to_string_lossy().replace('\\', "/")
+    }
+}
