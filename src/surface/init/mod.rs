@@ -95,17 +95,15 @@ impl Plan {
     }
 }
 
-/// Read at most [`detect::PREFIX_BYTES`] of a file.
+/// Read at most `buf.len()` bytes of a file; the number read, or None
+/// when it cannot be opened or read.
 ///
 /// One `read` per file in the common case: a regular file that returns
 /// fewer bytes than asked has ended (read_to_end would spend a second
-/// syscall to learn that, on each of 100,000 files).
-fn read_prefix(path: &Path, buf: &mut Vec<u8>) -> bool {
-    buf.resize(detect::PREFIX_BYTES, 0);
-    let Ok(mut f) = std::fs::File::open(path) else {
-        buf.clear();
-        return false;
-    };
+/// syscall to learn that, on each of 100,000 files). The buffer is reused
+/// as is, never cleared: only `buf[..n]` is looked at.
+fn read_prefix(path: &Path, buf: &mut [u8]) -> Option<usize> {
+    let mut f = std::fs::File::open(path).ok()?;
     let mut len = 0;
     loop {
         let asked = buf.len() - len;
@@ -118,14 +116,10 @@ fn read_prefix(path: &Path, buf: &mut Vec<u8>) -> bool {
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => {
-                buf.clear();
-                return false;
-            }
+            Err(_) => return None,
         }
     }
-    buf.truncate(len);
-    true
+    Some(len)
 }
 
 /// What scanning one file found.
@@ -151,15 +145,16 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> Vec<Found> {
             .map(|part| {
                 let detector = &detector;
                 s.spawn(move || {
-                    let mut buf = Vec::with_capacity(detect::PREFIX_BYTES);
+                    let mut full = vec![0u8; detect::PREFIX_BYTES];
                     let mut out = Vec::new();
                     for &path in part {
-                        if !read_prefix(&root.join(path), &mut buf) {
+                        let Some(n) = read_prefix(&root.join(path), &mut full) else {
                             continue;
-                        }
-                        match detector.detect(path, &buf) {
+                        };
+                        let buf = &full[..n];
+                        match detector.detect(path, buf) {
                             Some(kind) => {
-                                let best = signals.best(path, Some(kind), &buf);
+                                let best = signals.best(path, Some(kind), buf);
                                 out.push(Found {
                                     path: path.to_owned(),
                                     kind: Some(kind),
