@@ -130,7 +130,13 @@ fn only_the_matrix_module_parses_toml() {
 
 #[test]
 fn only_the_output_layer_knows_json() {
-    let found = offenders(&["serde_json"], &["src/output/", "src/matrix/schema.rs"]);
+    // The MCP server speaks JSON-RPC, so it holds `serde_json::Value`s; the
+    // payloads it sends are still built by `output` (it converts them, it
+    // does not shape them).
+    let found = offenders(
+        &["serde_json"],
+        &["src/output/", "src/matrix/schema.rs", "src/mcp/"],
+    );
     assert!(found.is_empty(), "{found:#?}");
 }
 

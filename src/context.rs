@@ -6,7 +6,7 @@
 //! CLI (or the MCP server) fills [`Inputs`] and calls [`Context::resolve`].
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::matrix::{self, Date, Found, Matrix};
 use crate::outcome::Failure;
@@ -49,6 +49,9 @@ pub struct Inputs {
     /// Whether `GIT_DIR`, `GIT_INDEX_FILE` or another variable that moves
     /// git's files is set (then git itself is asked where the index is).
     pub git_env_overrides: bool,
+    /// `--allow-outside-repo`: read a matrix, or accept a `[project] root`,
+    /// that resolves outside the repository (docs/SECURITY.md).
+    pub allow_outside_repo: bool,
 }
 
 impl Inputs {
@@ -66,6 +69,7 @@ impl Inputs {
             width: None,
             ci: false,
             git_env_overrides: false,
+            allow_outside_repo: false,
         }
     }
 }
@@ -109,7 +113,9 @@ impl Source {
 pub struct Context {
     pub inputs: Inputs,
     pub source: Source,
-    matrix: OnceLock<Matrix>,
+    matrix: OnceLock<Arc<Matrix>>,
+    /// A long-lived front end's cache of the last matrix loaded.
+    cache: Option<Arc<matrix::cache::Cache>>,
 }
 
 impl Context {
@@ -134,6 +140,17 @@ impl Context {
             inputs,
             source,
             matrix: OnceLock::new(),
+            cache: None,
+        }
+    }
+
+    /// [`Context::resolve`] for a front end that resolves a context per
+    /// request (the MCP server): the matrix comes through `cache`, reused
+    /// while its file's bytes are unchanged.
+    pub fn resolve_cached(inputs: Inputs, cache: Arc<matrix::cache::Cache>) -> Context {
+        Context {
+            cache: Some(cache),
+            ..Context::resolve(inputs)
         }
     }
 
@@ -158,9 +175,26 @@ impl Context {
         if let Some(m) = self.matrix.get() {
             return Ok(m);
         }
-        let loaded = match self.source.path() {
-            Some(path) => Matrix::load_named(path, &self.shown(path)).map_err(Failure::Matrix)?,
-            None => Matrix::catalog(),
+        // Confined to the repository (docs/SECURITY.md); a discovered file
+        // is untrusted, one the user named is not.
+        let discovered = matches!(self.source, Source::Nearest(_));
+        let options = matrix::LoadOptions {
+            allow_outside_repo: self.inputs.allow_outside_repo,
+        };
+        let loaded = match (self.source.path(), &self.cache) {
+            (Some(path), Some(cache)) => {
+                matrix::load_confined_with(path, discovered, options, || {
+                    cache.load_named(path, &self.shown(path))
+                })?
+            }
+            (Some(path), None) => Arc::new(Matrix::load_confined(
+                path,
+                &self.shown(path),
+                discovered,
+                options,
+            )?),
+            (None, Some(cache)) => cache.catalog(),
+            (None, None) => Arc::new(Matrix::catalog()),
         };
         Ok(self.matrix.get_or_init(|| loaded))
     }

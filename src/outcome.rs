@@ -77,6 +77,7 @@ impl Failure {
         match self {
             Failure::Matrix(LoadError::Io { .. }) => "matrix-unreadable",
             Failure::Matrix(LoadError::Invalid(_)) => "matrix-invalid",
+            Failure::Matrix(LoadError::Outside { .. }) => "matrix-outside-repo",
             Failure::NoMatrix { .. } => "no-matrix",
             Failure::CatalogNotAllowed { .. } => "catalog-not-allowed",
             Failure::Usage(_) => "usage",
@@ -92,6 +93,7 @@ impl Failure {
                 "pass an existing file with --matrix, fix $SOTA_MATRIX, or run without them to use the nearest sota.toml".into(),
             ),
             Failure::Matrix(LoadError::Invalid(_)) => None,
+            Failure::Matrix(LoadError::Outside { .. }) => None,
             Failure::NoMatrix { .. } => Some(
                 "run `sota init` to write a sota.toml for this repository (or pass --matrix PATH)".into(),
             ),

@@ -45,6 +45,10 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub json: bool,
 
+    /// Read a matrix (or a `[project] root`) that resolves outside the repository
+    #[arg(long, global = true)]
+    pub allow_outside_repo: bool,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 
@@ -113,6 +117,13 @@ pub enum Command {
     Hook {
         #[command(subcommand)]
         action: HookAction,
+    },
+    /// Serve the read-only surfaces to coding agents over the Model Context
+    /// Protocol on stdio (`claude mcp add sota -- sota mcp`)
+    Mcp {
+        /// Log each request and its timing to stderr
+        #[arg(long)]
+        verbose: bool,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions {

@@ -6,6 +6,7 @@
 
 mod args;
 mod init;
+mod mcp;
 mod print;
 mod process;
 
@@ -144,6 +145,7 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
             print::hooks(ctx, &report)?;
             Ok(report.outcome())
         }
+        Some(Command::Mcp { verbose }) => mcp::run(ctx.inputs.clone(), verbose),
         Some(Command::Completions { shell }) => {
             let mut cmd = Cli::command();
             let mut buf = Vec::new();

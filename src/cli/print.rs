@@ -13,6 +13,7 @@ use sota::command::lookup::{LookupReport, Milestones, MilestonesReport};
 use sota::command::render::RenderReport;
 use sota::context::{CatalogReason, Format, Source};
 use sota::matrix::{LoadError, Matrix};
+use sota::output::quote::{escape, quote};
 use sota::output::{self, json, text};
 use sota::repo::hooks::{Action, CHAINED};
 use sota::surface::lookup::Lookup;
@@ -234,11 +235,12 @@ pub fn render(ctx: &Context, report: &RenderReport<'_>) -> io::Result<()> {
                 c.region.name(),
                 c.line
             ));
+            // The file is the repository's (untrusted): escape its lines.
             for l in c.old.lines() {
-                diff.push_str(&format!("-{l}\n"));
+                diff.push_str(&format!("-{}\n", escape(l)));
             }
             for l in c.new.lines() {
-                diff.push_str(&format!("+{l}\n"));
+                diff.push_str(&format!("+{}\n", escape(l)));
             }
         }
         out(&diff)?;
@@ -322,9 +324,10 @@ fn load_error(e: &LoadError) {
         LoadError::Io { path, error } => {
             err(&format!(
                 "sota: cannot read the matrix {}: {error}\n  hint: pass an existing file with --matrix, fix $SOTA_MATRIX, or run without them to use the nearest sota.toml",
-                path.display()
+                quote(&path.display().to_string())
             ));
         }
+        LoadError::Outside { .. } => err(&format!("sota: {e}")),
         LoadError::Invalid(invalid) => {
             let color = anstream::AutoStream::choice(&io::stderr()) != anstream::ColorChoice::Never;
             let theme = if color {
@@ -343,7 +346,7 @@ fn load_error(e: &LoadError) {
             let n = invalid.problems.len();
             rendered.push_str(&format!(
                 "sota: {} has {n} problem{}; nothing was read from it",
-                invalid.name,
+                quote(&invalid.name),
                 if n == 1 { "" } else { "s" }
             ));
             let mut stderr = io::stderr().lock();

@@ -50,6 +50,7 @@ pub fn inputs(cli: &Cli) -> Result<Inputs, Failure> {
         git_env_overrides: GIT_ENV_OVERRIDES
             .iter()
             .any(|v| std::env::var_os(v).is_some()),
+        allow_outside_repo: cli.allow_outside_repo,
     })
 }
 
@@ -62,7 +63,7 @@ fn is_ci() -> bool {
 }
 
 /// Today's date (UTC) from the system clock.
-fn clock_today() -> Date {
+pub fn clock_today() -> Date {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())

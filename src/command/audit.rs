@@ -78,7 +78,7 @@ pub fn run<'c>(
         let result = git.for_each_commit(&range, &extra, |c| {
             auditor.add(c);
             seen += 1;
-            if seen % 64 == 0 {
+            if seen.is_multiple_of(64) {
                 progress.seen(seen);
             }
         });

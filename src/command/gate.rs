@@ -167,16 +167,17 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
             let (reason, fix) = match &e {
                 LoadError::Invalid(invalid) => {
                     let n = invalid.problems.len();
+                    let first = invalid.one_line_summaries().swap_remove(0);
                     (
                         format!(
-                            "{} has {n} problem{}",
-                            invalid.name,
+                            "{} has {n} problem{}, first {first}",
+                            crate::output::quote::quote(&invalid.name),
                             if n == 1 { "" } else { "s" }
                         ),
                         Some("run `sota list` to see them with their fixes".to_owned()),
                     )
                 }
-                LoadError::Io { .. } => (e.to_string(), None),
+                LoadError::Io { .. } | LoadError::Outside { .. } => (e.to_string(), None),
             };
             return Ok(GateRun::Unchecked(Unchecked {
                 reason,

@@ -3,15 +3,21 @@
 //!
 //! This is the only module that reads `sota.toml`.
 
+pub mod cache;
+mod confine;
 mod diagnostic;
 pub mod keys;
 mod model;
 mod parse;
 pub mod schema;
+mod text_safety;
 
 use std::path::{Path, PathBuf};
 
-pub use diagnostic::{line_col, Code, InvalidMatrix, LoadError, Problem, ProblemDiagnostic};
+pub use confine::{boundary, load_confined_with, resolve_inside, Confined, LoadOptions};
+pub use diagnostic::{
+    line_col, Code, InvalidMatrix, LineIndex, LoadError, Problem, ProblemDiagnostic,
+};
 pub use model::*;
 
 /// The file name searched for.
@@ -32,6 +38,11 @@ impl Matrix {
             path: path.to_path_buf(),
             error,
         })?;
+        Matrix::from_bytes_named(bytes, path, name)
+    }
+
+    /// [`Matrix::load_named`] on bytes already read from `path`.
+    pub fn from_bytes_named(bytes: Vec<u8>, path: &Path, name: &str) -> Result<Matrix, LoadError> {
         let text = match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(e) => {

@@ -58,6 +58,10 @@ pub(crate) fn parse(
         problems: Vec::new(),
     };
     let top = doc.get_ref();
+    if origin == Origin::Project {
+        // The built-in catalog is ours (checked by a unit test instead).
+        super::text_safety::check(top, &mut w.problems);
+    }
     w.check_keys(top, keys::TOP, &Ctx::top());
 
     let (project, root_rel) = w.project(top);

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::json::SourceJson;
+use super::quote::quote;
 use super::{cell, paint, role, stamp_phrase};
 use crate::matrix::Matrix;
 use crate::surface::audit::{Audited, Report, Tally};
@@ -116,9 +117,9 @@ pub fn human(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> St
             let _ = writeln!(
                 out,
                 "    {} {}  {}  {} · {}",
-                paint(role::SLUG, &c.hash[..c.hash.len().min(10)]),
+                paint(role::SLUG, super::gate::short_hash(&c.hash)),
                 c.date,
-                c.subject,
+                quote(&c.subject),
                 paint(role::DEBT, &stamp_phrase(&c.stamp)),
                 c.ops.join(", ")
             );

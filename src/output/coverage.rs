@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::json::SourceJson;
+use super::quote::quote;
 use super::{cell, paint, role};
 use crate::matrix::Matrix;
 use crate::surface::coverage::{
@@ -38,11 +39,11 @@ fn population_phrase(report: &Report) -> String {
 fn item_line(item: &Item) -> String {
     let mut s = String::new();
     if let Some(owner) = &item.owner {
-        let _ = write!(s, "{}: ", paint(role::SLUG, owner));
+        let _ = write!(s, "{}: ", paint(role::SLUG, &quote(owner)));
     }
-    let _ = write!(s, "{} — {}", item.subject, item.why);
+    let _ = write!(s, "{} — {}", quote(&item.subject), quote(&item.why));
     if let Some(at) = &item.at {
-        let _ = write!(s, "  {}", paint(role::DIM, at));
+        let _ = write!(s, "  {}", paint(role::DIM, &quote(at)));
     }
     s
 }

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::json::{CheckJson, SourceJson};
+use super::quote::quote;
 use super::{cell, paint, role, stamp_phrase};
 use crate::matrix::Matrix;
 use crate::surface::gate::{Advisory, Finding, GateReport, Silence};
@@ -16,8 +17,8 @@ pub const SHORT_MAX: usize = 240;
 fn paths_phrase(paths: &[String]) -> String {
     match paths {
         [] => String::new(),
-        [one] => one.clone(),
-        [first, rest @ ..] => format!("{first} (+{} more)", rest.len()),
+        [one] => quote(one).into_owned(),
+        [first, rest @ ..] => format!("{} (+{} more)", quote(first), rest.len()),
     }
 }
 
@@ -70,7 +71,7 @@ pub fn human(report: &GateReport<'_>) -> String {
             out,
             "{} `Prior-art: {}` (message line {}) is a placeholder and does not count: name what you read, or write `Prior-art: none found - <what is novel>; oracle <how it is checked>`",
             paint(role::DEBT, "placeholder:"),
-            p.value,
+            quote(&p.value),
             p.line
         );
     }
@@ -125,7 +126,7 @@ pub fn short(report: &GateReport<'_>) -> String {
             clip(
                 &format!(
                     "PRIOR_ART placeholder: `Prior-art: {}` does not count",
-                    p.value
+                    quote(&p.value)
                 ),
                 SHORT_MAX
             )
@@ -167,7 +168,8 @@ fn gh_message(a: &Advisory<'_>) -> String {
         let _ = write!(m, "\noracle: {o}");
     }
     if a.paths.len() > 1 {
-        let _ = write!(m, "\nfiles: {}", a.paths.join(", "));
+        let files: Vec<_> = a.paths.iter().map(|p| quote(p)).collect();
+        let _ = write!(m, "\nfiles: {}", files.join(", "));
     }
     let _ = write!(m, "\nadd to the commit message: {}", a.suggestion);
     m
@@ -180,7 +182,7 @@ pub fn github(report: &GateReport<'_>, prefix: &str) -> String {
     for a in report.advisories() {
         let file = format!(
             "{prefix}{}",
-            a.paths.first().map(String::as_str).unwrap_or("")
+            quote(a.paths.first().map(String::as_str).unwrap_or(""))
         );
         out.push_str(&gh_line(
             "warning",
@@ -322,8 +324,9 @@ pub fn unchecked_json(u: &crate::command::gate::Unchecked) -> UncheckedJson {
 
 // ─── --range ────────────────────────────────────────────────────────────────
 
-fn short_hash(h: &str) -> &str {
-    &h[..h.len().min(10)]
+/// The first 10 characters of a hash (cut on a character boundary).
+pub(crate) fn short_hash(h: &str) -> &str {
+    h.char_indices().nth(10).map_or(h, |(i, _)| &h[..i])
 }
 
 fn slugs(f: &Finding<'_>) -> String {
@@ -352,7 +355,7 @@ pub fn range_human(range: &str, findings: &[Finding<'_>]) -> String {
             out,
             "  {} {}",
             paint(role::SLUG, short_hash(&f.commit.hash)),
-            f.commit.subject
+            quote(&f.commit.subject)
         );
         let _ = writeln!(
             out,
@@ -373,7 +376,7 @@ pub fn range_short(findings: &[Finding<'_>]) -> String {
         let line = format!(
             "PRIOR_ART {} {}: {} · ops {}",
             short_hash(&f.commit.hash),
-            f.commit.subject,
+            quote(&f.commit.subject),
             stamp_phrase(&f.stamp),
             slugs(f)
         );
@@ -394,7 +397,7 @@ pub fn range_github(findings: &[Finding<'_>], prefix: &str) -> String {
         let mut msg = format!(
             "{} {}: {}",
             short_hash(&f.commit.hash),
-            f.commit.subject,
+            quote(&f.commit.subject),
             stamp_phrase(&f.stamp)
         );
         for a in &f.touched {
@@ -402,7 +405,7 @@ pub fn range_github(findings: &[Finding<'_>], prefix: &str) -> String {
         }
         out.push_str(&gh_line(
             "warning",
-            &format!("{prefix}{file}"),
+            &format!("{prefix}{}", quote(file)),
             &format!("PRIOR_ART {}", short_hash(&f.commit.hash)),
             &msg,
         ));

@@ -499,7 +499,9 @@ pub fn problems(e: &crate::matrix::LoadError) -> Vec<ProblemJson> {
                 }
             })
             .collect(),
-        crate::matrix::LoadError::Io { .. } => Vec::new(),
+        crate::matrix::LoadError::Io { .. } | crate::matrix::LoadError::Outside { .. } => {
+            Vec::new()
+        }
     }
 }
 

@@ -8,6 +8,7 @@ pub mod coverage;
 pub mod gate;
 pub mod init;
 pub mod json;
+pub mod quote;
 pub mod schema_id;
 pub mod text;
 pub mod wrap;
@@ -59,8 +60,8 @@ pub fn cell(style: Style, text: &str, cols: usize) -> String {
 pub fn stamp_phrase(stamp: &crate::surface::trailer::Stamp) -> String {
     use crate::surface::trailer::Stamp;
     match stamp {
-        Stamp::Valid(t) => format!("stamped: {}", t.value),
-        Stamp::Placeholder(t) => format!("placeholder `Prior-art: {}`", t.value),
+        Stamp::Valid(t) => format!("stamped: {}", quote::quote(&t.value)),
+        Stamp::Placeholder(t) => format!("placeholder `Prior-art: {}`", quote::quote(&t.value)),
         Stamp::Missing => "no Prior-art trailer".to_owned(),
     }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use super::quote::quote;
 use super::{cell, paint, role, width};
 use crate::matrix::{Matrix, Op, Origin};
 use crate::surface::lookup::{FileHit, NotFound, SearchHit};
@@ -98,6 +99,9 @@ pub fn op(matrix: &Matrix, op: &Op) -> String {
 fn field(out: &mut String, name: &str, lines: &[String]) {
     for (i, line) in lines.iter().enumerate() {
         let label = if i == 0 { name } else { "" };
+        // A continuation line starts with its value: quote one that the
+        // CI runner would read as a workflow command.
+        let line = if i == 0 { line.into() } else { quote(line) };
         let _ = writeln!(out, "  {}{line}", cell(role::DIM, label, 9));
     }
 }
@@ -216,7 +220,7 @@ pub fn file_hits(matrix: &Matrix, path: &str, hits: &[FileHit<'_>]) -> String {
     let _ = writeln!(
         out,
         "{} is covered by {} op{}\n",
-        paint(role::HEADING, path),
+        paint(role::HEADING, &quote(path)),
         hits.len(),
         if hits.len() == 1 { "" } else { "s" }
     );
@@ -236,12 +240,17 @@ pub fn search(matrix: &Matrix, query: &str, hits: &[SearchHit<'_>]) -> String {
         let _ = writeln!(
             out,
             "{}\n",
-            paint(role::DIM, &format!("best match for \"{query}\":"))
+            paint(role::DIM, &format!("best match for {}:", quoted(query)))
         );
         op_into(&mut out, matrix, only.op, None);
         return out;
     }
-    let _ = writeln!(out, "{} ops match \"{query}\", best first:\n", hits.len());
+    let _ = writeln!(
+        out,
+        "{} ops match {}, best first:\n",
+        hits.len(),
+        quoted(query)
+    );
     let w = hits
         .iter()
         .map(|h| width(&h.op.slug.value))
@@ -267,12 +276,13 @@ pub fn not_found(nf: &NotFound<'_>) -> String {
         Some(path) => {
             let _ = writeln!(
                 out,
-                "no op covers `{path}` and no op matches \"{}\"",
-                nf.query
+                "no op covers `{}` and no op matches {}",
+                quote(path),
+                quoted(&nf.query)
             );
         }
         None => {
-            let _ = writeln!(out, "no op matches \"{}\"", nf.query);
+            let _ = writeln!(out, "no op matches {}", quoted(&nf.query));
         }
     }
     match nf.did_you_mean.as_slice() {
@@ -297,6 +307,15 @@ pub fn not_found(nf: &NotFound<'_>) -> String {
         );
     }
     out
+}
+
+/// Text shown in double quotes: quoted (escaped) when it needs it, else
+/// plainly wrapped.
+fn quoted(text: &str) -> String {
+    match quote(text) {
+        std::borrow::Cow::Borrowed(t) => format!("\"{t}\""),
+        std::borrow::Cow::Owned(q) => q,
+    }
 }
 
 fn rung_label(r: &RungView<'_>) -> String {

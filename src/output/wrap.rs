@@ -19,6 +19,21 @@ pub fn columns(text: &str) -> usize {
     cols
 }
 
+/// `text` without its ANSI styles, for readers that are not terminals (the
+/// MCP server's text content).
+pub fn plain(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            skip_escape(&mut chars);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Skip the rest of an ANSI escape sequence (CSI `ESC [ … final`).
 fn skip_escape(chars: &mut std::str::Chars<'_>) {
     if chars.clone().next() == Some('[') {
@@ -113,6 +128,13 @@ fn hanging_indent(body: &str, indent_len: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_drops_styles_and_keeps_the_text() {
+        let styled = crate::output::paint(crate::output::role::SLUG, "flash-attn");
+        assert_ne!(styled, "flash-attn");
+        assert_eq!(plain(&format!("op {styled} — ok")), "op flash-attn — ok");
+    }
 
     #[test]
     fn wide_and_styled_text_is_measured_in_columns() {

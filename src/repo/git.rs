@@ -1,6 +1,9 @@
-//! The one place that runs `git`. Every call uses `-z` (or a NUL/record
-//! separated format) and reads bytes, so spaces, newlines and non-UTF-8
-//! bytes in path names survive; nothing here parses human-oriented output.
+//! The one place that runs `git`. Every call uses `-z` (or a NUL-separated
+//! format) and reads bytes, so spaces, newlines and non-UTF-8 bytes in path
+//! names survive; nothing here parses human-oriented output. Commit
+//! messages and file names are untrusted (docs/SECURITY.md): no byte of
+//! them can end or start a record, and user-given revisions are never read
+//! as options (`--end-of-options`, [`check_revision`]).
 //!
 //! The child inherits the environment on purpose: inside a hook, git's own
 //! `GIT_DIR` / `GIT_INDEX_FILE` (a temporary index during `git commit -a`)
@@ -43,7 +46,12 @@ impl std::fmt::Display for GitError {
                     .take(2)
                     .collect::<Vec<_>>()
                     .join(" ");
-                write!(f, "`git {cmd}` failed: {first}")
+                // git echoes revisions and names it was given: quote them.
+                write!(
+                    f,
+                    "`git {cmd}` failed: {}",
+                    crate::output::quote::quote(first)
+                )
             }
             GitError::Io(e) => write!(f, "running git: {e}"),
         }
@@ -375,15 +383,16 @@ impl Git {
 
     /// As [`Git::commits`], streamed: `each` sees every commit as git
     /// prints it (for progress on long histories).
+    ///
+    /// The range is checked by [`check_revision`] and passed after
+    /// `--end-of-options`, so it is never read as an option.
     pub fn for_each_commit(
         &self,
         range: &str,
         extra: &[&str],
         mut each: impl FnMut(Commit),
     ) -> Result<(), GitError> {
-        // Records: RS hash US author-date US raw-message US git-trailers US,
-        // then the -z name list.
-        let format = "--format=%x1e%H%x1f%as%x1f%B%x1f%(trailers:key=Prior-art,valueonly,separator=%x1d)%x1f";
+        check_revision(range)?;
         let mut args = vec![
             "log",
             "--no-renames",
@@ -391,12 +400,16 @@ impl Git {
             "--name-only",
             "-z",
             "--no-color",
-            format,
+            // Local config must not add text to the records either.
+            "--no-show-signature",
+            "--encoding=UTF-8",
+            LOG_FORMAT,
         ];
         args.extend_from_slice(extra);
         // Merges touch no files (SPEC 3.10), even under --first-parent,
         // which would otherwise diff them against their first parent.
         args.push("--diff-merges=off");
+        args.push("--end-of-options");
         args.push(range);
         args.push("--");
         let mut child = self
@@ -407,20 +420,8 @@ impl Git {
             .map_err(spawn_error)?;
         let stdout = child.stdout.take().expect("piped stdout");
         let mut reader = BufReader::with_capacity(1 << 16, stdout);
-        let mut record = Vec::new();
-        loop {
-            record.clear();
-            let n = reader.read_until(0x1e, &mut record).map_err(GitError::Io)?;
-            if n == 0 {
-                break;
-            }
-            if record.last() == Some(&0x1e) {
-                record.pop();
-            }
-            if let Some(c) = parse_commit(&record) {
-                each(c);
-            }
-        }
+        let parsed = read_log(&mut reader, &mut each);
+        drop(reader);
         let out = child.wait_with_output().map_err(GitError::Io)?;
         if !out.status.success() {
             return Err(GitError::Failed {
@@ -428,13 +429,15 @@ impl Git {
                 stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
             });
         }
-        Ok(())
+        parsed
     }
 
     /// How many commits a range holds (`git rev-list --count`).
     pub fn count_commits(&self, range: &str, extra: &[&str]) -> Result<usize, GitError> {
+        check_revision(range)?;
         let mut args = vec!["rev-list", "--count"];
         args.extend_from_slice(extra);
+        args.push("--end-of-options");
         args.push(range);
         args.push("--");
         let out = self.output(&args)?;
@@ -523,34 +526,121 @@ impl Git {
     }
 }
 
-fn parse_commit(record: &[u8]) -> Option<Commit> {
-    if record.is_empty() {
-        return None;
+/// `git log` records, `-z`: each starts with an empty field (two NULs in a
+/// row, which no path can produce: paths are never empty), then the hash,
+/// the author date, git's `Prior-art` trailer values (unfolded, one per
+/// line) and the raw message, each NUL-terminated; then the `--name-only`
+/// paths, NUL-terminated, the first preceded by a newline. No field can
+/// hold a NUL: git's formatter stops a message at its first NUL byte (a
+/// crafted object with one is cut there), and paths cannot contain one.
+/// So no byte of a message or a file name can end a record or start one.
+/// (The same framing idea as git's own `-z` for commits and `%x00`, which
+/// git added for exactly this: fields no content can contain.)
+const LOG_FORMAT: &str =
+    "--format=%x00%H%x00%as%x00%(trailers:key=Prior-art,valueonly,unfold,separator=%x0a)%x00%B";
+
+/// Parse the records of [`LOG_FORMAT`] from `reader`, handing each commit
+/// to `each` as soon as the next one starts.
+fn read_log(reader: &mut impl BufRead, each: &mut impl FnMut(Commit)) -> Result<(), GitError> {
+    let mut current: Option<Commit> = None;
+    let mut field = Vec::new();
+    loop {
+        if !next_field(reader, &mut field)? {
+            break;
+        }
+        if field.is_empty() {
+            if let Some(c) = current.take() {
+                each(c);
+            }
+            current = Some(read_header(reader)?);
+            continue;
+        }
+        let Some(c) = current.as_mut() else {
+            return Err(unexpected("output before the first commit"));
+        };
+        let path = if c.paths.is_empty() {
+            field.strip_prefix(b"\n").unwrap_or(&field)
+        } else {
+            &field[..]
+        };
+        c.paths.push(GitPath::from_bytes(path));
     }
-    let mut parts = record.splitn(5, |&b| b == 0x1f);
-    let hash = String::from_utf8_lossy(parts.next()?).into_owned();
-    let date = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
-    let message = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
-    let trailers = String::from_utf8_lossy(parts.next().unwrap_or_default()).into_owned();
-    let names = parts.next().unwrap_or_default();
-    let paths = names
-        .split(|&b| b == 0)
-        .map(|p| p.strip_prefix(b"\n").unwrap_or(p))
-        .filter(|p| !p.is_empty())
-        .map(GitPath::from_bytes)
-        .collect();
-    Some(Commit {
+    if let Some(c) = current {
+        each(c);
+    }
+    Ok(())
+}
+
+/// The four fixed fields after a record's start.
+fn read_header(reader: &mut impl BufRead) -> Result<Commit, GitError> {
+    let mut fields: [Vec<u8>; 4] = Default::default();
+    for f in &mut fields {
+        if !next_field(reader, f)? {
+            return Err(unexpected("a commit record cut short"));
+        }
+    }
+    let [hash, date, trailers, message] = fields;
+    let hash = String::from_utf8(hash)
+        .ok()
+        .filter(|h| is_object_id(h))
+        .ok_or_else(|| unexpected("a commit hash that is not hexadecimal"))?;
+    let date = String::from_utf8(date)
+        .ok()
+        .filter(|d| crate::matrix::Date::parse(d).is_some())
+        .ok_or_else(|| unexpected("an author date that is not YYYY-MM-DD"))?;
+    let message = String::from_utf8_lossy(&message).into_owned();
+    Ok(Commit {
         subject: message.lines().next().unwrap_or("").to_owned(),
-        hash: hash.trim().to_owned(),
+        hash,
         date,
         message,
-        git_trailers: trailers
-            .split('\u{1d}')
+        git_trailers: String::from_utf8_lossy(&trailers)
+            .split('\n')
             .map(|t| t.trim().to_owned())
             .filter(|t| !t.is_empty())
             .collect(),
-        paths,
+        paths: Vec::new(),
     })
+}
+
+/// Read one NUL-terminated field into `buf` (without the NUL); `false` at
+/// the end of the stream.
+fn next_field(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> Result<bool, GitError> {
+    buf.clear();
+    let n = reader.read_until(0, buf).map_err(GitError::Io)?;
+    if buf.last() == Some(&0) {
+        buf.pop();
+    }
+    Ok(n > 0)
+}
+
+/// A full SHA-1 or SHA-256 object id in lowercase hex.
+fn is_object_id(h: &str) -> bool {
+    (h.len() == 40 || h.len() == 64) && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+fn unexpected(what: &str) -> GitError {
+    GitError::Failed {
+        args: "log -z".into(),
+        stderr: format!("unexpected output from git: {what}"),
+    }
+}
+
+/// Refuse a revision (or range) that git would read as an option: it
+/// starts with `-`. Callers also pass it after `--end-of-options`, which
+/// git honours since 2.24; this check keeps older gits safe too and gives
+/// a clear message.
+pub fn check_revision(rev: &str) -> Result<(), GitError> {
+    if rev.starts_with('-') || rev.is_empty() {
+        return Err(GitError::Failed {
+            args: "log".into(),
+            stderr: format!(
+                "{} is not a revision: a revision or range (e.g. main..HEAD) cannot start with `-` or be empty",
+                crate::output::quote::quote(rev)
+            ),
+        });
+    }
+    Ok(())
 }
 
 fn spawn_error(e: std::io::Error) -> GitError {

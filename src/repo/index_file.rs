@@ -19,6 +19,12 @@ const MODE_OFFSET: usize = 24;
 const EXTENDED: u16 = 0x4000;
 /// A directory entry of a sparse index.
 const DIR_MODE: u32 = 0o040000;
+/// Longest path this reader accepts (Linux PATH_MAX); a longer one, or a
+/// v4 file whose names expand past [`MAX_EXPANSION`] times its size, is
+/// handed to git: a crafted index must not make the reader allocate
+/// without bound (v4 names grow by prefix reuse, quadratically).
+const MAX_NAME: usize = 4096;
+const MAX_EXPANSION: usize = 32;
 
 /// The paths in an index file, filtered to those under `prefix` (with the
 /// prefix stripped), or `None` when the file is not something this reader
@@ -65,6 +71,9 @@ pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathLi
             let keep = previous.len().checked_sub(strip)?;
             previous.truncate(keep);
             previous.extend_from_slice(&bytes[at..end]);
+            if previous.len() > MAX_NAME || out.len() > MAX_EXPANSION * bytes.len() {
+                return None;
+            }
             at = end + 1;
             &previous
         } else {
@@ -170,5 +179,22 @@ mod tests {
             read_paths(b"DIRC\0\0\0\x02\0\0\0\x05", 20, b"").is_none(),
             "truncated"
         );
+    }
+
+    #[test]
+    fn a_v4_index_whose_names_explode_is_declined() {
+        // Each entry keeps the whole previous name and adds 100 bytes: the
+        // names would total count² × 50 bytes.
+        let count: u32 = 2000;
+        let mut bytes = b"DIRC\0\0\0\x04".to_vec();
+        bytes.extend_from_slice(&count.to_be_bytes());
+        for _ in 0..count {
+            bytes.extend_from_slice(&[0; STAT_BYTES + 20 + 2]);
+            bytes.push(0); // strip nothing
+            bytes.extend_from_slice(&[b'a'; 100]);
+            bytes.push(0);
+        }
+        bytes.extend_from_slice(&[0; 20]);
+        assert!(read_paths(&bytes, 20, b"").is_none());
     }
 }

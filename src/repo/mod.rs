@@ -2,6 +2,7 @@
 //! path list, installing hooks, and writing files atomically. Only this
 //! module spawns processes or writes to disk.
 
+pub mod confine;
 pub mod git;
 pub mod hooks;
 pub mod index_file;

@@ -211,8 +211,9 @@ pub struct Input<'a> {
 
 /// Compute the scorecard.
 pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
+    let lines = crate::matrix::LineIndex::new(&matrix.text);
     let loc = |span: &std::ops::Range<usize>| {
-        let (l, c) = matrix.line_col(span);
+        let (l, c) = lines.line_col(span.start);
         Some(format!("{}:{l}:{c}", matrix.display_name()))
     };
     let files = FileCache::new(&matrix.root, input.tracked);
@@ -626,16 +627,19 @@ fn population_kind(matrix: &Matrix) -> Population {
 }
 
 /// Existence and symbol checks against the tree, each file read once.
+/// Only regular files that resolve inside the root are looked at: an
+/// anchor through `..` or a symlink says nothing about the rest of the
+/// filesystem, and a FIFO or device is never read (SECURITY.md).
 struct FileCache<'a> {
-    root: &'a Path,
+    files: crate::matrix::Confined,
     tracked: &'a PathList,
     texts: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<String>>>>,
 }
 
 impl<'a> FileCache<'a> {
-    fn new(root: &'a Path, tracked: &'a PathList) -> Self {
+    fn new(root: &Path, tracked: &'a PathList) -> Self {
         FileCache {
-            root,
+            files: crate::matrix::Confined::new(root),
             tracked,
             texts: Default::default(),
         }
@@ -645,7 +649,7 @@ impl<'a> FileCache<'a> {
     /// disk): a file, or a directory some tracked path lies under.
     fn exists(&self, path: &str) -> bool {
         let trimmed = path.trim_end_matches('/');
-        if self.root.join(trimmed).exists() {
+        if self.files.resolve(trimmed).is_some() {
             return true;
         }
         self.tracked.contains_file_or_dir(trimmed.as_bytes())
@@ -655,8 +659,11 @@ impl<'a> FileCache<'a> {
         if let Some(t) = self.texts.borrow().get(path) {
             return t.clone();
         }
-        let t = std::fs::read(self.root.join(path))
-            .ok()
+        let t = self
+            .files
+            .resolve(path)
+            .filter(|p| p.is_file())
+            .and_then(|p| std::fs::read(p).ok())
             .map(|b| std::rc::Rc::new(String::from_utf8_lossy(&b).into_owned()));
         self.texts.borrow_mut().insert(path.to_owned(), t.clone());
         t

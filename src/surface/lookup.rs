@@ -106,7 +106,7 @@ pub fn lookup<'m>(matrix: &'m Matrix, query: &str, cwd: &Path) -> Lookup<'m> {
 }
 
 /// Drop a trailing `:LINE` or `:LINE:COL` (as editors and compilers print).
-fn strip_line_col(query: &str) -> &str {
+pub fn strip_line_col(query: &str) -> &str {
     let mut rest = query;
     for _ in 0..2 {
         match rest.rsplit_once(':') {

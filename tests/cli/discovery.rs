@@ -47,12 +47,14 @@ fn a_missing_explicit_matrix_is_a_configuration_error() {
 
 #[test]
 fn globs_are_relative_to_the_matrix_directory_or_its_root() {
-    // The matrix lives in tools/sota/ and moves the root two levels up.
+    // The matrix lives in tools/sota/ and moves the root two levels up
+    // (inside the repository: a root outside it is refused, see security.rs).
     let moved = SMALL.replace(
         "reviewed = 2026-06-26",
         "reviewed = 2026-06-26\nroot = \"../..\"",
     );
     let p = Sota::new()
+        .git_init()
         .file("tools/sota/sota.toml", &moved)
         .file("kernels/attn/flash.cu", "")
         .cwd("kernels");

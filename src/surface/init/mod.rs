@@ -363,18 +363,15 @@ fn at_entries(files: &[&KernelFile]) -> Vec<String> {
 /// Exclude globs for the tests, benchmarks, examples and vendored trees the
 /// include globs reach: the topmost directory of that role, or the file.
 fn excludes(include: &[String], paths: &[&str], roles: &[bool]) -> Vec<String> {
-    let mut b = globset::GlobSetBuilder::new();
-    for g in include {
-        match crate::glob::FileGlob::new(g) {
-            Ok(g) => {
-                b.add(g.globset_glob());
-            }
-            Err(_) => return Vec::new(),
-        }
-    }
-    let Ok(set) = b.build() else {
-        return Vec::new();
+    let globs: Vec<crate::glob::FileGlob> = match include
+        .iter()
+        .map(|g| crate::glob::FileGlob::new(g))
+        .collect()
+    {
+        Ok(globs) => globs,
+        Err(_) => return Vec::new(),
     };
+    let mut set = crate::index::OpIndex::from_globs(globs.iter().map(|g| ((0, 0), g)));
     let mut dirs: BTreeMap<String, ()> = BTreeMap::new();
     for (&p, &role) in paths.iter().zip(roles) {
         if !role || !set.is_match(p) {

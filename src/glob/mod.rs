@@ -1,22 +1,24 @@
-//! The one definition of sota's glob dialect (SPEC section 2), on top of
-//! ripgrep's `globset`.
+//! The one definition of sota's glob dialect (SPEC section 2): validation
+//! at load, with a located error and a fix, and the parsed form the index
+//! compiles.
 //!
 //! Globs are anchored at the root and matched against whole `/`-separated,
 //! root-relative paths, case-sensitively. `*`, `?` and classes never cross
 //! `/`; `**` as a whole segment spans segments; `{a,b}` alternates (empty
-//! alternatives allowed); `\` escapes; a trailing `/` means everything under
-//! that directory; a leading `/` is invalid. globset is configured explicitly
-//! so its OS-dependent defaults never leak in.
+//! alternatives, nesting, `/` and `**` inside allowed); `\` escapes; a
+//! trailing `/` means everything under that directory; a leading `/` is
+//! invalid. [`syntax`] fixes the details; matching is [`crate::index`]'s.
+
+pub(crate) mod pattern;
+pub(crate) mod syntax;
 
 use std::fmt;
 
-/// A validated glob from the matrix: the text as written and the globset
-/// syntax it translates to. Compiling to a matcher is left to the index,
-/// which does it only for globs a lookup can reach.
+/// A validated glob from the matrix, as written. Compiling it to a matcher
+/// is left to the index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileGlob {
     text: String,
-    translated: String,
 }
 
 /// Why a glob is invalid, with the fix.
@@ -25,6 +27,14 @@ pub struct GlobError {
     pub message: String,
     pub help: String,
 }
+
+impl fmt::Display for GlobError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message, self.help)
+    }
+}
+
+impl std::error::Error for GlobError {}
 
 impl FileGlob {
     /// Validate a glob as written in `sota.toml`.
@@ -71,20 +81,12 @@ impl FileGlob {
                 help: format!("use `/` separators: `{}`", text.replace('\\', "/")),
             });
         }
-        let translated = translate(text);
-        // Plain globs (no classes, at most one level of balanced braces, no
-        // dangling escape) are always accepted by globset, so a large matrix
-        // loads without building thousands of globs; anything else is
-        // checked by globset itself. A test holds the fast path to globset.
-        if !is_plain(&translated) {
-            build(&translated).map_err(|e| GlobError {
-                message: format!("invalid glob `{text}`: {}", kind_message(&e)),
-                help: "see the glob rules in `sota schema` or README: `*` `?` `**` `[a-z]` `[!a]` `{a,b}` `\\` and a trailing `/`".into(),
-            })?;
-        }
+        syntax::validate(text).map_err(|e| GlobError {
+            message: format!("invalid glob `{text}`: {e}"),
+            help: "see the glob rules in `sota schema` or README: `*` `?` `**` `[a-z]` `[!a]` `{a,b}` `\\` and a trailing `/`".into(),
+        })?;
         Ok(FileGlob {
             text: text.to_owned(),
-            translated,
         })
     }
 
@@ -93,82 +95,18 @@ impl FileGlob {
         &self.text
     }
 
-    /// The glob in globset syntax (after sota's rewrites).
-    pub fn translated(&self) -> &str {
-        &self.translated
-    }
-
-    /// The globset pattern, built with sota's options. Validated at load,
-    /// so this cannot fail for a `FileGlob`.
-    pub fn globset_glob(&self) -> globset::Glob {
-        build(&self.translated).expect("validated when the matrix was loaded")
-    }
-
     /// Match one root-relative path. For many paths and many globs use
-    /// [`crate::index::OpIndex`], which compiles everything into one set.
+    /// [`crate::index::OpIndex`], which compiles everything into one
+    /// automaton.
     pub fn is_match(&self, path: &str) -> bool {
-        self.globset_glob().compile_matcher().is_match(path)
+        let mut index = crate::index::OpIndex::from_globs([((0, 0), self)]);
+        !index.all_hits(path.as_bytes()).is_empty()
     }
 }
 
 impl fmt::Display for FileGlob {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)
-    }
-}
-
-/// globset, configured explicitly so its OS-dependent defaults never leak in.
-fn build(translated: &str) -> Result<globset::Glob, globset::Error> {
-    globset::GlobBuilder::new(translated)
-        .literal_separator(true)
-        .backslash_escape(true)
-        .empty_alternates(true)
-        .case_insensitive(false)
-        .build()
-}
-
-/// A glob fragment (a file-name tail of a validated glob) built with the
-/// same options, for the index.
-pub(crate) fn build_for_index(text: &str) -> Result<globset::Glob, globset::Error> {
-    build(text)
-}
-
-/// Whether a glob is in the plain subset globset always accepts: no
-/// character classes, braces balanced and not nested, no dangling `\`.
-fn is_plain(glob: &str) -> bool {
-    let mut depth = 0u8;
-    let mut chars = glob.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' if chars.next().is_none() => return false,
-            '[' | ']' => return false,
-            '{' => {
-                depth += 1;
-                if depth > 1 {
-                    return false;
-                }
-            }
-            '}' => {
-                if depth == 0 {
-                    return false;
-                }
-                depth -= 1;
-            }
-            _ => {}
-        }
-    }
-    depth == 0
-}
-
-/// sota syntax → globset syntax. The only rewrite needed is the trailing `/`
-/// ("everything under this directory", like `dir/**`); globset already keeps
-/// `*`, `?` and classes (negated or not) inside one segment once
-/// `literal_separator` is on.
-fn translate(text: &str) -> String {
-    if text.ends_with('/') && !text.ends_with("\\/") {
-        format!("{text}**")
-    } else {
-        text.to_owned()
     }
 }
 
@@ -185,11 +123,6 @@ fn looks_escaped(text: &str) -> bool {
         }
     }
     true
-}
-
-fn kind_message(e: &globset::Error) -> String {
-    // globset's Display repeats the glob; keep only the reason.
-    e.kind().to_string()
 }
 
 #[cfg(test)]
@@ -253,17 +186,31 @@ mod tests {
         assert!(!m("a\\*b", "axb"));
     }
 
+    /// globset defined the dialect's syntax before sota parsed it itself:
+    /// every string over the metacharacters up to length 5 is valid for
+    /// both or for neither, with the same reason.
     #[test]
-    fn the_plain_fast_path_only_accepts_what_globset_accepts() {
-        // Every string over an alphabet of glob metacharacters up to length
-        // 5: whatever the fast path accepts, globset must build.
-        let alphabet = ['a', '/', '*', '?', '{', '}', ',', '\\', '[', ']', '!', '-'];
+    fn validation_agrees_with_globset() {
+        let alphabet = [
+            'a', '/', '*', '?', '{', '}', ',', '\\', '[', ']', '!', '-', ':',
+        ];
         let mut stack: Vec<String> = vec![String::new()];
         let mut checked = 0;
         while let Some(s) = stack.pop() {
-            if is_plain(&s) {
-                assert!(build(&s).is_ok(), "plain but rejected by globset: {s:?}");
-            }
+            let ours = syntax::validate(&s).map_err(|e| e.to_string());
+            assert_eq!(
+                syntax::compile(&s).is_ok(),
+                ours.is_ok(),
+                "validate and compile disagree on {s:?}"
+            );
+            let theirs = globset::GlobBuilder::new(&s)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .empty_alternates(true)
+                .build()
+                .map(|_| ())
+                .map_err(|e| e.kind().to_string());
+            assert_eq!(ours, theirs, "{s:?}");
             checked += 1;
             if s.chars().count() < 5 {
                 for c in alphabet {
@@ -271,7 +218,23 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 200_000);
+        assert!(checked > 300_000);
+    }
+
+    #[test]
+    fn posix_classes_and_class_edges_parse_as_globset_does() {
+        assert!(m("k[[:digit:]].cu", "k7.cu"));
+        assert!(!m("k[[:digit:]].cu", "ka.cu"));
+        assert!(m("k[]a].cu", "k].cu"));
+        assert!(m("k[a-].cu", "k-.cu"));
+        assert!(m("k[^a].cu", "kb.cu"));
+    }
+
+    #[test]
+    fn a_glob_expanding_past_the_bound_is_rejected() {
+        let g = "{a,b,c,d}".repeat(7);
+        let e = FileGlob::new(&g).unwrap_err();
+        assert!(e.message.contains("more than 4096 alternatives"), "{e:?}");
     }
 
     #[test]

@@ -1,0 +1,496 @@
+//! All globs of a matrix compiled into one segment automaton: a trie over
+//! path segments whose edges are literal names (one hash lookup), distinct
+//! wildcard segment patterns (each tested at most once per segment), "any
+//! one segment", and `**` (an epsilon edge into a node that loops on every
+//! segment). A path is run one segment at a time over the *set* of live
+//! nodes, an NFA simulation; [`Walker`] keeps the set for every directory
+//! of the previous path, so a sorted listing pays per directory, and per
+//! file only for the last segment.
+//!
+//! Compiled lazily: a glob waits under its first literal segment until a
+//! path steps through that name, then under the next one, and so on; a
+//! wildcard remainder is parsed and inserted when its node first becomes
+//! live. A lookup or a gate compiles the globs of the directories it
+//! touches, not all of them; a glob opening with a brace group is split
+//! into its branches first, so `{csrc/x/**,include/x/y*.cuh}` waits under
+//! `csrc` and `include` like any other.
+//!
+//! Wildcard edges out of a node are filed by the literal prefix or the
+//! file extension every match must have (`mod7_*.py`, `*.cu`), so a name
+//! consults only the patterns that can match it.
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashMap;
+
+use crate::glob::pattern::SegPattern;
+use crate::glob::syntax::{self, Seg, Tok};
+
+pub type NodeId = u32;
+
+type Edges = Vec<(u32, NodeId)>;
+
+/// Globs waiting under a literal name: (owner, the text after its `/`, or
+/// `None` when the glob ends with that name).
+type Waiting<'m> = Vec<(u32, Option<Cow<'m, str>>)>;
+
+/// Wildcard edges by literal prefix, for one prefix length.
+type PrefixMap = (usize, FxHashMap<Box<[u8]>, Edges>);
+
+#[derive(Default)]
+struct Node<'m> {
+    lits: FxHashMap<Box<[u8]>, NodeId>,
+    wild: Wild,
+    /// `*` alone: any one segment.
+    any_one: Option<NodeId>,
+    /// `**`: epsilon edge to a looping node.
+    any: Option<NodeId>,
+    /// Whether every segment leads back here (the target of a `**`).
+    looping: bool,
+    /// Owners whose glob ends here.
+    accept: Vec<u32>,
+    /// Globs waiting here whose next segment is not a literal name:
+    /// (owner, the rest of the glob text), inserted when the node first
+    /// becomes live.
+    pending: Vec<(u32, Cow<'m, str>)>,
+    /// Globs waiting under a literal next segment: by that name, (owner,
+    /// the text after its `/`, or `None` when the glob ends with it).
+    pending_lits: FxHashMap<Cow<'m, str>, Waiting<'m>>,
+}
+
+/// Wildcard edges of one node, filed for lookup by name.
+#[derive(Default)]
+struct Wild {
+    /// By literal prefix, one map per prefix length.
+    by_prefix: Vec<PrefixMap>,
+    /// By required extension (no useful prefix).
+    by_ext: FxHashMap<Box<[u8]>, Edges>,
+    /// Neither.
+    plain: Edges,
+}
+
+impl Wild {
+    fn is_empty(&self) -> bool {
+        self.by_prefix.is_empty() && self.by_ext.is_empty() && self.plain.is_empty()
+    }
+
+    fn add(&mut self, pat: &SegPattern, edge: (u32, NodeId)) {
+        let prefix = pat.prefix();
+        let ext = pat.extension();
+        if prefix.len() >= 2 || (!prefix.is_empty() && ext.is_none()) {
+            let len = prefix.len();
+            let i = match self.by_prefix.iter().position(|(l, _)| *l == len) {
+                Some(i) => i,
+                None => {
+                    self.by_prefix.push((len, FxHashMap::default()));
+                    self.by_prefix.len() - 1
+                }
+            };
+            self.by_prefix[i]
+                .1
+                .entry(prefix.into())
+                .or_default()
+                .push(edge);
+        } else if let Some(ext) = ext {
+            self.by_ext.entry(ext.into()).or_default().push(edge);
+        } else {
+            self.plain.push(edge);
+        }
+    }
+
+    /// The edges whose pattern could match `seg`.
+    fn candidates<'a>(&'a self, seg: &'a [u8]) -> impl Iterator<Item = &'a (u32, NodeId)> + 'a {
+        let by_prefix = self
+            .by_prefix
+            .iter()
+            .filter(move |(len, _)| seg.len() >= *len)
+            .filter_map(move |(len, map)| map.get(&seg[..*len]))
+            .flatten();
+        let by_ext = if self.by_ext.is_empty() {
+            None
+        } else {
+            extension(seg).and_then(|e| self.by_ext.get(e))
+        };
+        by_prefix
+            .chain(by_ext.into_iter().flatten())
+            .chain(&self.plain)
+    }
+}
+
+/// The compiled automaton.
+pub struct Automaton<'m> {
+    nodes: Vec<Node<'m>>,
+    pats: Vec<SegPattern>,
+    pat_ids: FxHashMap<Vec<Tok>, u32>,
+    pat_edges: FxHashMap<(NodeId, u32), NodeId>,
+}
+
+impl<'m> Automaton<'m> {
+    pub fn new() -> Automaton<'m> {
+        Automaton {
+            nodes: vec![Node::default()],
+            pats: Vec::new(),
+            pat_ids: FxHashMap::default(),
+            pat_edges: FxHashMap::default(),
+        }
+    }
+
+    fn add_node(&mut self) -> NodeId {
+        self.nodes.push(Node::default());
+        (self.nodes.len() - 1) as NodeId
+    }
+
+    fn lit_child(&mut self, cur: NodeId, name: &[u8]) -> NodeId {
+        match self.nodes[cur as usize].lits.get(name) {
+            Some(&t) => t,
+            None => {
+                let t = self.add_node();
+                self.nodes[cur as usize].lits.insert(name.into(), t);
+                t
+            }
+        }
+    }
+
+    /// Add a validated glob, accepting for `owner`. Nothing is parsed yet:
+    /// the glob waits under its first segment.
+    pub fn add(&mut self, text: &'m str, owner: u32) {
+        self.add_at(0, Cow::Borrowed(text), owner);
+    }
+
+    /// Add glob text relative to `node` (below a directory unless `node`
+    /// is the root). A literal first segment files the rest under that
+    /// name, expanded when a path first steps through it; anything else
+    /// waits in the node's `pending` list until the node becomes live.
+    fn add_at(&mut self, node: NodeId, text: Cow<'m, str>, owner: u32) {
+        if text.is_empty() {
+            // Below a directory, nothing left means the glob ended in `/`.
+            let segs = if node == 0 {
+                vec![Seg::Lit(String::new())]
+            } else {
+                vec![Seg::AnyOne, Seg::Any]
+            };
+            self.insert(node, &segs, owner);
+            return;
+        }
+        let end = text.find('/').unwrap_or(text.len());
+        if text[..end].contains(|c| syntax::META.contains(&c) || c == '}') {
+            self.nodes[node as usize].pending.push((owner, text));
+            return;
+        }
+        let (name, rest) = match text {
+            Cow::Borrowed(t) => (
+                Cow::Borrowed(&t[..end]),
+                t.get(end + 1..).map(Cow::Borrowed),
+            ),
+            Cow::Owned(t) => (
+                Cow::Owned(t[..end].to_owned()),
+                t.get(end + 1..).map(|r| Cow::Owned(r.to_owned())),
+            ),
+        };
+        self.nodes[node as usize]
+            .pending_lits
+            .entry(name)
+            .or_default()
+            .push((owner, rest));
+    }
+
+    /// Expand what waits under the literal name `seg` at `node`.
+    fn expand_lit(&mut self, node: NodeId, seg: &[u8]) {
+        let Ok(name) = std::str::from_utf8(seg) else {
+            return;
+        };
+        let Some(waiting) = self.nodes[node as usize].pending_lits.remove(name) else {
+            return;
+        };
+        let child = self.lit_child(node, seg);
+        for (owner, rest) in waiting {
+            match rest {
+                Some(rest) => self.add_at(child, rest, owner),
+                None => {
+                    let accept = &mut self.nodes[child as usize].accept;
+                    if accept.last() != Some(&owner) {
+                        accept.push(owner);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Insert the pending globs of a node. A glob that opens with a brace
+    /// group (`{csrc/x/**,include/x/y*.cuh}`) is split into its branches,
+    /// each deferred again under its own literal prefix; the rest are
+    /// parsed, expanded and inserted.
+    fn materialize(&mut self, node: NodeId) {
+        while let Some((owner, rest)) = self.nodes[node as usize].pending.pop() {
+            if let Some(branches) = split_leading_group(&rest) {
+                for b in branches {
+                    self.add_at(node, Cow::Owned(b), owner);
+                }
+                continue;
+            }
+            // Validated at load; a failure would be a bug, and then the
+            // glob matches nothing rather than panic.
+            let Ok(items) = syntax::parse(&rest) else {
+                continue;
+            };
+            for alt in syntax::expand(&items).unwrap_or_default() {
+                if alt.is_empty() && node != 0 {
+                    // `dir/{,x}`: the empty branch leaves `dir/`, a
+                    // trailing `/`.
+                    self.insert(node, &[Seg::AnyOne, Seg::Any], owner);
+                } else {
+                    self.insert(node, &syntax::segments(&alt), owner);
+                }
+            }
+        }
+    }
+
+    /// Insert one plain alternative from `cur`.
+    fn insert(&mut self, mut cur: NodeId, segs: &[Seg], owner: u32) {
+        for seg in segs {
+            cur = match seg {
+                Seg::Lit(name) => self.lit_child(cur, name.as_bytes()),
+                Seg::AnyOne => match self.nodes[cur as usize].any_one {
+                    Some(t) => t,
+                    None => {
+                        let t = self.add_node();
+                        self.nodes[cur as usize].any_one = Some(t);
+                        t
+                    }
+                },
+                Seg::Any => match self.nodes[cur as usize].any {
+                    Some(t) => t,
+                    None => {
+                        let t = self.add_node();
+                        self.nodes[t as usize].looping = true;
+                        self.nodes[cur as usize].any = Some(t);
+                        t
+                    }
+                },
+                Seg::Pat(toks) => {
+                    let pat = match self.pat_ids.get(toks) {
+                        Some(&p) => p,
+                        None => {
+                            self.pats.push(SegPattern::new(toks.clone()));
+                            let p = (self.pats.len() - 1) as u32;
+                            self.pat_ids.insert(toks.clone(), p);
+                            p
+                        }
+                    };
+                    match self.pat_edges.get(&(cur, pat)) {
+                        Some(&t) => t,
+                        None => {
+                            let t = self.add_node();
+                            self.pat_edges.insert((cur, pat), t);
+                            self.nodes[cur as usize]
+                                .wild
+                                .add(&self.pats[pat as usize], (pat, t));
+                            t
+                        }
+                    }
+                }
+            };
+        }
+        let accept = &mut self.nodes[cur as usize].accept;
+        if accept.last() != Some(&owner) {
+            accept.push(owner);
+        }
+    }
+
+    /// The live set before any segment: the root and what `**` reaches.
+    pub fn start(&mut self, out: &mut Vec<NodeId>) {
+        out.clear();
+        out.push(0);
+        self.close(out);
+    }
+
+    /// Make the nodes of `set` complete (pending globs inserted), add the
+    /// `**` targets, then sort and dedup. A `**` target is a fresh node,
+    /// never pending, and never has a `**` edge itself (they collapse).
+    fn close(&mut self, set: &mut Vec<NodeId>) {
+        for i in 0..set.len() {
+            let n = set[i];
+            if !self.nodes[n as usize].pending.is_empty() {
+                self.materialize(n);
+            }
+            if let Some(t) = self.nodes[n as usize].any {
+                set.push(t);
+            }
+        }
+        set.sort_unstable();
+        set.dedup();
+    }
+
+    /// The live set after one more segment.
+    pub fn step(&mut self, from: &[NodeId], seg: &[u8], memo: &mut Memo, out: &mut Vec<NodeId>) {
+        out.clear();
+        for &n in from {
+            if !self.nodes[n as usize].pending_lits.is_empty() {
+                self.expand_lit(n, seg);
+            }
+        }
+        memo.next(self.pats.len());
+        for &n in from {
+            let node = &self.nodes[n as usize];
+            if node.looping {
+                out.push(n);
+            }
+            if let Some(t) = node.any_one {
+                out.push(t);
+            }
+            if !node.lits.is_empty() {
+                if let Some(&t) = node.lits.get(seg) {
+                    out.push(t);
+                }
+            }
+            if !node.wild.is_empty() {
+                for &(p, t) in node.wild.candidates(seg) {
+                    if memo.test(p, || self.pats[p as usize].is_match(seg)) {
+                        out.push(t);
+                    }
+                }
+            }
+        }
+        self.close(out);
+    }
+
+    /// Owners accepted by a live set (unsorted, may repeat).
+    pub fn accepted<'a>(&'a self, set: &'a [NodeId]) -> impl Iterator<Item = u32> + 'a {
+        set.iter()
+            .flat_map(|&n| self.nodes[n as usize].accept.iter().copied())
+    }
+}
+
+/// `{a,b}rest` → `arest`, `brest`, when the text opens with a brace group
+/// and holds no class or escape (those need the full parser to find the
+/// group's end; the caller falls back to it).
+fn split_leading_group(text: &str) -> Option<Vec<String>> {
+    if !text.starts_with('{') || text.contains(['[', '\\']) {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut cuts = Vec::new();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'{' => depth += 1,
+            b',' if depth == 1 => cuts.push(i),
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    let tail = &text[i + 1..];
+                    let mut start = 1;
+                    let mut out = Vec::with_capacity(cuts.len() + 1);
+                    for c in cuts.into_iter().chain(std::iter::once(i)) {
+                        out.push(format!("{}{tail}", &text[start..c]));
+                        start = c + 1;
+                    }
+                    return Some(out);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The text after the last `.` of a name, if it has one.
+fn extension(seg: &[u8]) -> Option<&[u8]> {
+    memchr::memrchr(b'.', seg).map(|i| &seg[i + 1..])
+}
+
+/// Each distinct pattern tested at most once per segment, across all live
+/// nodes (generation-stamped, so nothing is cleared per segment).
+#[derive(Default)]
+pub struct Memo {
+    generation: u32,
+    stamp: Vec<u32>,
+    value: Vec<bool>,
+}
+
+impl Memo {
+    fn next(&mut self, pats: usize) {
+        if self.stamp.len() < pats {
+            self.stamp.resize(pats, 0);
+            self.value.resize(pats, false);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+    }
+
+    fn test(&mut self, p: u32, f: impl FnOnce() -> bool) -> bool {
+        let i = p as usize;
+        if self.stamp[i] != self.generation {
+            self.stamp[i] = self.generation;
+            self.value[i] = f();
+        }
+        self.value[i]
+    }
+}
+
+/// Runs paths through an automaton, keeping the live set of each directory
+/// of the previous path.
+#[derive(Default)]
+pub struct Walker {
+    /// The previous path's directory, with its trailing `/`.
+    dir: Vec<u8>,
+    /// End offset (after the `/`) of each component of `dir`.
+    ends: Vec<usize>,
+    /// `sets[i]`: the live set after the first `i` components.
+    sets: Vec<Vec<NodeId>>,
+    memo: Memo,
+    last: Vec<NodeId>,
+}
+
+impl Walker {
+    /// The live set after a whole path (`/`-separated, no leading `/`).
+    pub fn run<'w>(&'w mut self, auto: &mut Automaton<'_>, path: &[u8]) -> &'w [NodeId] {
+        let split = memchr::memrchr(b'/', path).map_or(0, |i| i + 1);
+        let (dir, name) = path.split_at(split);
+        self.enter(auto, dir);
+        let from = self.sets.last().expect("the start set");
+        if from.is_empty() {
+            self.last.clear();
+        } else {
+            auto.step(from, name, &mut self.memo, &mut self.last);
+        }
+        &self.last
+    }
+
+    /// Move the directory stack to `dir`, reusing the common components.
+    fn enter(&mut self, auto: &mut Automaton<'_>, dir: &[u8]) {
+        if self.sets.is_empty() {
+            let mut start = Vec::new();
+            auto.start(&mut start);
+            self.sets.push(start);
+        }
+        let mut keep = 0;
+        let mut begin = 0;
+        for &end in &self.ends {
+            if dir.len() < end || dir[begin..end] != self.dir[begin..end] {
+                break;
+            }
+            keep += 1;
+            begin = end;
+        }
+        self.ends.truncate(keep);
+        self.sets.truncate(keep + 1);
+        self.dir.truncate(begin);
+        self.dir.extend_from_slice(&dir[begin..]);
+        while begin < dir.len() {
+            let end = memchr::memchr(b'/', &dir[begin..]).map_or(dir.len(), |i| begin + i + 1);
+            let comp = &dir[begin..end - 1];
+            let from = self.sets.last().expect("the start set");
+            let mut next = Vec::new();
+            if !from.is_empty() {
+                auto.step(from, comp, &mut self.memo, &mut next);
+            }
+            self.sets.push(next);
+            self.ends.push(end);
+            begin = end;
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! One index over every op's `files` globs: "which ops match this path" in
+//! one pass, never a loop of per-op matchers — fast enough for a gate over a
+//! dozen staged files and for a scorecard over a million tracked files,
+//! whatever shapes the globs have.
+//!
+//! Every glob is parsed once ([`crate::glob::syntax`]), its braces expanded,
+//! and each alternative inserted into one segment automaton
+//! ([`automaton`]); a path then costs one step per directory it does not
+//! share with the previous path, plus one for its file name. Semantics are
+//! held to a deliberately naive matcher written from SPEC section 2 by a
+//! randomized differential test (`tests.rs`).
+
+mod automaton;
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod tests;
+
+use std::marker::PhantomData;
+
+use crate::glob::{FileGlob, GlobError};
+use crate::matrix::Matrix;
+
+use automaton::{Automaton, Walker};
+
+/// The compiled `files` globs of a matrix (or any list of globs: the
+/// coverage scorecard indexes the `[kernels]` population the same way).
+pub struct OpIndex<'m> {
+    auto: Automaton<'m>,
+    /// Owner of each glob, by insertion order (the automaton's owner ids).
+    owners: Vec<(usize, usize)>,
+    walker: Walker,
+    hits: Vec<(usize, usize)>,
+    _globs: PhantomData<&'m FileGlob>,
+}
+
+/// One op matched by a path, with the glob that matched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpMatch {
+    /// Index into `matrix.ops`.
+    pub op: usize,
+    /// Index into that op's `files`.
+    pub glob: usize,
+}
+
+impl<'m> OpIndex<'m> {
+    /// Compile every op's `files`. Owners are (op index, glob index in that
+    /// op's `files`). Globs were validated at load, so this does not fail
+    /// for a loaded matrix; the `Result` stays for globs built by hand.
+    pub fn new(matrix: &'m Matrix) -> Result<OpIndex<'m>, GlobError> {
+        Ok(Self::from_globs(matrix.ops.iter().enumerate().flat_map(
+            |(op_i, op)| {
+                op.files
+                    .iter()
+                    .enumerate()
+                    .map(move |(glob_i, g)| ((op_i, glob_i), &g.value))
+            },
+        )))
+    }
+
+    /// Compile any globs, each with an owner id reported back on a match.
+    pub fn from_globs<I>(globs_in: I) -> OpIndex<'m>
+    where
+        I: IntoIterator<Item = ((usize, usize), &'m FileGlob)>,
+    {
+        let mut auto = Automaton::new();
+        let mut owners = Vec::new();
+        for (owner, glob) in globs_in {
+            let id = owners.len() as u32;
+            owners.push(owner);
+            auto.add(glob.as_str(), id);
+        }
+        OpIndex {
+            auto,
+            owners,
+            walker: Walker::default(),
+            hits: Vec::new(),
+            _globs: PhantomData,
+        }
+    }
+
+    /// The ops whose `files` match a root-relative `/`-separated path, in
+    /// matrix order, each once, with the first glob of that op that matched.
+    pub fn matches(&mut self, path: &str) -> Vec<OpMatch> {
+        self.matches_bytes(path.as_bytes())
+    }
+
+    /// As [`OpIndex::matches`], for a path given as raw bytes (non-UTF-8
+    /// names included, as git prints them).
+    pub fn matches_bytes(&mut self, path: &[u8]) -> Vec<OpMatch> {
+        self.collect_hits(path);
+        let mut out: Vec<OpMatch> = Vec::with_capacity(self.hits.len());
+        for &(op, glob) in &self.hits {
+            if out.last().is_none_or(|m| m.op != op) {
+                out.push(OpMatch { op, glob });
+            }
+        }
+        out
+    }
+
+    /// Every (op, glob) pair whose glob matches the path, sorted — not just
+    /// the first glob per op (for dead-glob accounting).
+    pub fn all_hits(&mut self, path: &[u8]) -> &[(usize, usize)] {
+        self.collect_hits(path);
+        &self.hits
+    }
+
+    fn collect_hits(&mut self, path: &[u8]) {
+        self.hits.clear();
+        let set = self.walker.run(&mut self.auto, path);
+        let owners = &self.owners;
+        self.hits
+            .extend(self.auto.accepted(set).map(|o| owners[o as usize]));
+        if self.hits.len() > 1 {
+            self.hits.sort_unstable();
+            self.hits.dedup();
+        }
+    }
+
+    /// Whether any op matches the path.
+    pub fn is_match(&mut self, path: &str) -> bool {
+        !self.matches(path).is_empty()
+    }
+
+    /// Number of globs indexed.
+    pub fn len(&self) -> usize {
+        self.owners.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.owners.is_empty()
+    }
+}

@@ -1,0 +1,290 @@
+//! The index against the reference matcher written from SPEC section 2:
+//! fixed cases for the shapes people write, then a seeded random
+//! differential run over every dialect feature.
+
+use super::reference;
+use super::*;
+
+const TOML: &str = r#"
+[project]
+name = "t"
+
+[[op]]
+slug = "gemm"
+title = "GEMM"
+sota = "CUTLASS"
+files = ["src/gemm/*.cu", "src/**/common.cuh"]
+
+[[op]]
+slug = "attn"
+title = "Attention"
+sota = "FlashAttention"
+files = ["src/attn/", "src/**/common.cuh", "**/*.flash"]
+"#;
+
+#[test]
+fn one_pass_returns_every_matching_op_once_in_matrix_order() {
+    let m = Matrix::from_str(TOML, "sota.toml").unwrap();
+    let mut idx = OpIndex::new(&m).unwrap();
+    assert_eq!(idx.len(), 5);
+    assert_eq!(
+        idx.matches("src/gemm/k.cu"),
+        vec![OpMatch { op: 0, glob: 0 }]
+    );
+    assert_eq!(
+        idx.matches("src/x/common.cuh"),
+        vec![OpMatch { op: 0, glob: 1 }, OpMatch { op: 1, glob: 1 }]
+    );
+    assert_eq!(
+        idx.matches("src/attn/deep/fa.cu"),
+        vec![OpMatch { op: 1, glob: 0 }]
+    );
+    assert_eq!(idx.matches("a/b/c.flash"), vec![OpMatch { op: 1, glob: 2 }]);
+    assert!(idx.matches("src/gemm/sub/k.cu").is_empty());
+    assert!(!idx.is_match("README.md"));
+}
+
+fn globs(texts: &[String]) -> Vec<FileGlob> {
+    texts.iter().map(|t| FileGlob::new(t).unwrap()).collect()
+}
+
+/// Compare one index over all `texts` with the reference, path by path,
+/// with the paths in the given order and then reversed (the per-directory
+/// cache must not leak between paths). Returns the number of matches.
+fn assert_agrees(texts: &[String], paths: &[String]) -> usize {
+    let compiled = globs(texts);
+    let expect: Vec<Vec<(usize, usize)>> = paths
+        .iter()
+        .map(|path| {
+            texts
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| reference::matches(g, path))
+                .map(|(i, _)| (i, 0))
+                .collect()
+        })
+        .collect();
+    let order: Vec<usize> = (0..paths.len()).chain((0..paths.len()).rev()).collect();
+    let mut idx = OpIndex::from_globs(compiled.iter().enumerate().map(|(i, g)| ((i, 0), g)));
+    for i in order {
+        let (path, expect) = (&paths[i], &expect[i]);
+        let got = idx.all_hits(path.as_bytes());
+        if got != expect.as_slice() {
+            let only = |a: &[(usize, usize)], b: &[(usize, usize)]| -> Vec<&str> {
+                a.iter()
+                    .filter(|x| !b.contains(x))
+                    .map(|&(i, _)| texts[i].as_str())
+                    .collect()
+            };
+            panic!(
+                "path {path:?}: the index alone matches {:?}, the reference alone {:?}",
+                only(got, expect),
+                only(expect, got)
+            );
+        }
+    }
+    expect.iter().map(Vec::len).sum()
+}
+
+#[test]
+fn the_shapes_people_write_agree_with_the_reference() {
+    let dirs = ["", "a/", "a/b/", "src/x.y/"];
+    let tails = [
+        "*.cu",
+        "*",
+        "k.cu",
+        "k?.cu",
+        "[ab].cu",
+        "[!a]*.cu",
+        "{k,l}.cu",
+        "**",
+        "**/*.cu",
+        "*/k.cu",
+        "k\\*.cu",
+        "x.cu{,h}",
+        "*.tar.gz",
+        "{a/k.cu,b.cu}",
+        "*k*",
+        ".cu",
+        "k*.cu",
+        "*k",
+        "**/k*.cu",
+        "**/*",
+        "**/k.cu",
+        "**/{k,l}.cu",
+        "k*c*u",
+        "**/**/*.cu",
+        "**/b/*.cu",
+        "{**,k/a}",
+        "{a/**,b/*.cu}",
+        "**/b/**",
+        "{,a/}k.cu",
+        "{a,{b,c/d}}/",
+        "a/",
+        "a/{,b}",
+        "a/{b/,c}",
+        "{,a/}",
+    ];
+    let mut texts = Vec::new();
+    for d in dirs {
+        for t in tails {
+            texts.push(format!("{d}{t}"));
+        }
+    }
+    let names = [
+        "k.cu", "l.cu", "a.cu", "b.cu", "ka.cu", "k*.cu", "x.cu", "x.cuh", "f.tar.gz", ".cu", "kk",
+        "m.rs", "k.cu.bak", "k", "kcu", "a", "b",
+    ];
+    let mut paths = Vec::new();
+    for d in [
+        "",
+        "a/",
+        "a/b/",
+        "a/b/c/",
+        "src/x.y/",
+        "src/x.y/a/",
+        "z/",
+        "k/",
+        "a/k/",
+        "b/",
+        "c/d/",
+    ] {
+        for n in names {
+            paths.push(format!("{d}{n}"));
+        }
+    }
+    paths.sort();
+    let matched = assert_agrees(&texts, &paths);
+    assert!(matched > 1000, "{matched}");
+}
+
+#[test]
+fn alternation_is_textual_so_a_double_star_branch_matches_everything() {
+    let g = FileGlob::new("{**,k/a}").unwrap();
+    for p in ["a.cu/a", "a/b", "k/a", "x"] {
+        assert!(g.is_match(p), "{p}");
+    }
+    let g = FileGlob::new("x.cu{,h}").unwrap();
+    assert!(g.is_match("x.cu") && g.is_match("x.cuh") && !g.is_match("x.cuhh"));
+    let g = FileGlob::new("{csrc/x/**,include/x/y*.cuh}").unwrap();
+    assert!(g.is_match("csrc/x/a/b.cu") && g.is_match("include/x/yz.cuh"));
+    assert!(!g.is_match("csrc/x") && !g.is_match("include/x/sub/y.cuh"));
+}
+
+/// splitmix64: a seeded generator, so a failure reproduces.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())]
+    }
+}
+
+const LETTERS: [char; 5] = ['a', 'b', 'k', '.', 'é'];
+
+fn random_glob(rng: &mut Rng, depth: usize) -> String {
+    let mut g = String::new();
+    for _ in 0..1 + rng.below(4) {
+        match rng.below(16) {
+            0..=3 => g.push(rng.pick(&LETTERS)),
+            4 => g.push('/'),
+            5 => g.push_str("**/"),
+            6 => g.push_str("/**"),
+            7 | 8 => g.push('*'),
+            9 => g.push('?'),
+            10 => {
+                g.push('[');
+                if rng.below(2) == 0 {
+                    g.push(rng.pick(&['!', '^']));
+                }
+                if rng.below(4) == 0 {
+                    g.push('-');
+                }
+                for _ in 0..1 + rng.below(2) {
+                    let a = rng.pick(&['a', 'b', 'k', '.', '/']);
+                    g.push(a);
+                    if rng.below(3) == 0 {
+                        let b = rng.pick(&['a', 'b', 'k', 'z']);
+                        if b >= a {
+                            g.push('-');
+                            g.push(b);
+                        }
+                    }
+                }
+                g.push(']');
+            }
+            11 => {
+                g.push('\\');
+                g.push(rng.pick(&['*', '?', '[', ']', '{', '}', ',', '\\', '!', '-']));
+            }
+            12 | 13 if depth < 3 => {
+                g.push('{');
+                for i in 0..1 + rng.below(3) {
+                    if i > 0 {
+                        g.push(',');
+                    }
+                    if rng.below(4) > 0 {
+                        g.push_str(&random_glob(rng, depth + 1));
+                    }
+                }
+                g.push('}');
+            }
+            14 => g.push(','),
+            _ => g.push_str("a.cu"),
+        }
+    }
+    g
+}
+
+fn random_path(rng: &mut Rng) -> String {
+    let segs: Vec<String> = (0..1 + rng.below(4))
+        .map(|_| match rng.below(4) {
+            0 => rng
+                .pick(&["a", "b", "k", "a.cu", "*", "{", ",", "-"])
+                .to_owned(),
+            _ => (0..1 + rng.below(3)).map(|_| rng.pick(&LETTERS)).collect(),
+        })
+        .collect();
+    segs.join("/")
+}
+
+/// Random globs over every dialect feature and random paths over a small
+/// alphabet (so matches are frequent), the index against the reference.
+/// Each batch compiles 60 globs into one automaton and runs 120 paths
+/// sorted, then shuffled, each order forwards and backwards.
+#[test]
+fn random_globs_and_paths_agree_with_the_reference() {
+    let mut rng = Rng(0x5074_u64);
+    let (mut pairs, mut matched) = (0usize, 0usize);
+    for _ in 0..60 {
+        let mut texts = Vec::new();
+        while texts.len() < 60 {
+            let mut g = random_glob(&mut rng, 0);
+            if rng.below(8) == 0 {
+                g.push('/');
+            }
+            if FileGlob::new(&g).is_ok() {
+                texts.push(g);
+            }
+        }
+        let mut paths: Vec<String> = (0..120).map(|_| random_path(&mut rng)).collect();
+        if rng.below(2) == 0 {
+            paths.sort();
+        }
+        matched += assert_agrees(&texts, &paths);
+        pairs += texts.len() * paths.len();
+    }
+    assert!(pairs >= 400_000, "{pairs}");
+    // Matches must be frequent, or agreement says little.
+    assert!(matched * 20 > pairs, "only {matched} matches in {pairs}");
+}

@@ -1,0 +1,394 @@
+//! The tools: each one's input schema and agent-facing description, and a
+//! call that resolves a fresh [`Context`] (so an edited matrix is seen at
+//! once), checks every path argument against the root, makes the same
+//! library call as the CLI and returns the CLI's `--json` payload as
+//! structured content with the CLI's text as the text content.
+//!
+//! `suggest` and `prove` join here once they exist as library calls: one
+//! argument struct, one entry in [`list`], one arm in [`call`].
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
+use rmcp::ErrorData as McpError;
+use schemars::JsonSchema;
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use sota::command::gate::{GateArgs, GateMode, GateRun};
+use sota::command::lookup::{LookupReport, Milestones};
+use sota::context::{CatalogReason, Source};
+use sota::matrix::cache::Cache;
+use sota::output::json::SchemaId;
+use sota::output::{coverage as coverage_out, gate as gate_out, json as out, text, wrap};
+use sota::repo::confine::confine;
+use sota::surface::lookup::{strip_line_col, Lookup};
+use sota::{command, Context, Failure, Inputs};
+
+/// `lookup`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LookupArgs {
+    /// An op slug (`fused-attention`), a file path relative to the
+    /// repository (`kernels/attn/flash.cu`, optionally `:LINE`), or search
+    /// words (`marlin int4`).
+    pub query: String,
+}
+
+/// `ops_for_paths`' arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PathsArgs {
+    /// The files you are about to create or edit, relative to the
+    /// repository root (or absolute inside it).
+    pub paths: Vec<String>,
+}
+
+/// `milestones`' arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MilestonesArgs {
+    /// One axis (`attention`, `quantization`, …); omit for every ladder.
+    pub axis: Option<String>,
+}
+
+/// `coverage` takes no arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CoverageArgs {}
+
+/// `catalog_search`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CatalogArgs {
+    /// A slug or search words (`paged attention`); omit to list the whole
+    /// catalog.
+    pub query: Option<String>,
+}
+
+const LOOKUP: &str = "Look up what the repository's prior-art matrix (sota.toml) says: give an op slug for the full entry (the production reference to read first, the route borrow / bind / stay-minimal, the oracle checks), a file path (optionally path:LINE) for the ops that cover it, or words for a ranked search. Call it before writing or changing a kernel, to reuse known art instead of re-deriving it. Returns the op(s) as JSON (schema sota.op/v1, sota.file/v1, sota.search/v1) or sota.not-found/v1 with did-you-mean slugs. Without a sota.toml it answers from sota's built-in catalog.";
+const OPS_FOR_PATHS: &str = "Before editing or creating a kernel file, call ops_for_paths with the paths you will touch. Returns the kernel ops those paths implement, each with its prior art (the reference implementation and paper to read first) and a ready-to-paste `Prior-art:` commit trailer (schema sota.gate/v1; `touched` empty means no op covers the paths). Put the trailer in your commit message. Paths outside the repository are refused.";
+const MILESTONES: &str = "The milestone ladders: for each axis (attention, quantization, batching, …) the rungs of the state of the art, which one this repository has reached and which is next. Give `axis` for one ladder rung by rung. Use it to decide what to build next or how far an implementation is from the state of the art. Returns sota.milestones/v1 or sota.ladder/v1 (sota.unknown-axis/v1 with did-you-mean on a miss).";
+const COVERAGE: &str = "The repository's prior-art scorecard: kernel files no op maps, ops whose files or anchors are missing, dead globs, stale reviews, with a debt count and a grade. Call it to find where the matrix is incomplete before adding an op, or to check the matrix after editing it. Returns sota.coverage/v1 (the text lists at most 10 items per check; the JSON has them all). Needs the repository's sota.toml.";
+const CATALOG_SEARCH: &str = "Search sota's built-in catalog of production prior art (FlashAttention, PagedAttention, Marlin, …) whatever the repository's matrix says: a slug for one entry, words for a ranked search, nothing for the whole list. Use it to find the reference to read before writing a kernel the repository does not map yet. Returns sota.op/v1, sota.search/v1, sota.not-found/v1 or sota.list/v1.";
+
+/// Every tool, as `tools/list` shows it.
+pub fn list() -> Vec<Tool> {
+    use SchemaId::*;
+    vec![
+        tool::<LookupArgs>("lookup", LOOKUP, &[Op, File, Search, NotFound]),
+        tool::<PathsArgs>("ops_for_paths", OPS_FOR_PATHS, &[Gate, GateUnchecked]),
+        tool::<MilestonesArgs>("milestones", MILESTONES, &[Milestones, Ladder, UnknownAxis]),
+        tool::<CoverageArgs>("coverage", COVERAGE, &[Coverage]),
+        tool::<CatalogArgs>(
+            "catalog_search",
+            CATALOG_SEARCH,
+            &[Op, Search, NotFound, List],
+        ),
+    ]
+}
+
+/// A read-only tool whose structured output is one of `payloads` (or a
+/// `sota.error/v1` when it could not answer).
+fn tool<A: JsonSchema + 'static>(
+    name: &'static str,
+    description: &'static str,
+    payloads: &[SchemaId],
+) -> Tool {
+    let ids: Vec<&str> = payloads
+        .iter()
+        .chain([&SchemaId::Error])
+        .map(|s| s.id())
+        .collect();
+    let output = json!({
+        "type": "object",
+        "required": ["schema"],
+        "properties": {"schema": {"type": "string", "enum": ids}},
+    });
+    let Value::Object(output) = output else {
+        unreachable!("a JSON object literal")
+    };
+    Tool::new(
+        name,
+        description,
+        rmcp::handler::server::common::schema_for_type::<A>(),
+    )
+    .with_raw_output_schema(std::sync::Arc::new(output))
+    .with_annotations(
+        ToolAnnotations::new()
+            .read_only(true)
+            .destructive(false)
+            .idempotent(true)
+            .open_world(false),
+    )
+}
+
+/// Run one tool with fresh inputs.
+///
+/// `commands` are the CLI's subcommand names (for a lookup's "did you mean
+/// the command" hint, as on the command line).
+pub fn call(
+    inputs: Inputs,
+    cache: &Arc<Cache>,
+    commands: &[&str],
+    name: &str,
+    args: Option<JsonObject>,
+) -> Result<CallToolResult, McpError> {
+    let args = Value::Object(args.unwrap_or_default());
+    let result = match name {
+        "lookup" => lookup(inputs, cache, commands, parse(name, args)?),
+        "ops_for_paths" => ops_for_paths(inputs, cache, parse(name, args)?),
+        "milestones" => milestones(inputs, cache, parse(name, args)?),
+        "coverage" => coverage(inputs, cache, parse::<CoverageArgs>(name, args)?),
+        "catalog_search" => catalog_search(inputs, cache, commands, parse(name, args)?),
+        other => {
+            let known: Vec<String> = list().iter().map(|t| t.name.to_string()).collect();
+            return Err(McpError::invalid_params(
+                format!("unknown tool `{other}`; the tools are {}", known.join(", ")),
+                None,
+            ));
+        }
+    };
+    Ok(result.unwrap_or_else(|failure| error_result(&failure)))
+}
+
+/// The arguments, or a protocol error naming what is wrong with them.
+fn parse<A: DeserializeOwned>(tool: &str, args: Value) -> Result<A, McpError> {
+    serde_json::from_value(args)
+        .map_err(|e| McpError::invalid_params(format!("{tool}: invalid arguments: {e}"), None))
+}
+
+fn lookup(
+    inputs: Inputs,
+    cache: &Arc<Cache>,
+    commands: &[&str],
+    args: LookupArgs,
+) -> Result<CallToolResult, Failure> {
+    let ctx = Context::resolve_cached(inputs, cache.clone());
+    answer(&ctx, commands, &args.query)
+}
+
+fn catalog_search(
+    mut inputs: Inputs,
+    cache: &Arc<Cache>,
+    commands: &[&str],
+    args: CatalogArgs,
+) -> Result<CallToolResult, Failure> {
+    inputs.catalog = true;
+    let ctx = Context::resolve_cached(inputs, cache.clone());
+    match args.query.as_deref().map(str::trim) {
+        None | Some("") => {
+            let m = ctx.matrix()?;
+            Ok(result(&out::list(m), text::list(m, None), false))
+        }
+        Some(q) => answer(&ctx, commands, q),
+    }
+}
+
+/// A lookup in `ctx`, the query checked first when it names a path.
+fn answer(ctx: &Context, commands: &[&str], query: &str) -> Result<CallToolResult, Failure> {
+    let matrix = ctx.matrix()?;
+    if matrix.op(query.trim()).is_none() && names_a_path(query, ctx.cwd()) {
+        confine(strip_line_col(query.trim()), ctx.cwd(), &root(ctx)?)
+            .map_err(|e| Failure::Usage(e.to_string()))?;
+    }
+    let report = command::lookup::lookup(ctx, query, commands)?;
+    Ok(lookup_result(ctx, &report))
+}
+
+fn lookup_result(ctx: &Context, report: &LookupReport<'_>) -> CallToolResult {
+    let m = report.matrix;
+    let notice = catalog_notice(ctx);
+    match &report.lookup {
+        Lookup::Op(op) => result(&out::op(m, op), notice + &text::op(m, op), false),
+        Lookup::File { path, hits } => result(
+            &out::file(m, path, hits),
+            notice + &text::file_hits(m, path, hits),
+            false,
+        ),
+        Lookup::Search { query, hits } => result(
+            &out::search(m, query, hits),
+            notice + &text::search(m, query, hits),
+            false,
+        ),
+        Lookup::NotFound(nf) => {
+            let mut t = notice + &text::not_found(nf);
+            if let Some(cmd) = &report.command_hint {
+                t.push_str(&format!("did you mean the command `sota {cmd}`?\n"));
+            }
+            result(
+                &out::not_found(m, nf, report.command_hint.as_deref()),
+                t,
+                false,
+            )
+        }
+    }
+}
+
+fn ops_for_paths(
+    inputs: Inputs,
+    cache: &Arc<Cache>,
+    args: PathsArgs,
+) -> Result<CallToolResult, Failure> {
+    let ctx = Context::resolve_cached(inputs, cache.clone());
+    if args.paths.is_empty() {
+        return Err(Failure::Usage(
+            "ops_for_paths needs at least one path: the files you are about to edit".into(),
+        ));
+    }
+    let root = root(&ctx)?;
+    for p in &args.paths {
+        confine(p, ctx.cwd(), &root).map_err(|e| Failure::Usage(e.to_string()))?;
+    }
+    let gate_args = GateArgs {
+        mode: GateMode::Paths(args.paths),
+        strict: false,
+    };
+    match command::gate::run(&ctx, &gate_args)? {
+        GateRun::Change(c) => {
+            let payload = gate_out::json(c.matrix, &c.report, c.mode, c.strict);
+            let text = if c.report.touched.is_empty() {
+                "No kernel op in the matrix covers these paths: no prior art to record.\n"
+                    .to_owned()
+            } else {
+                gate_out::human(&c.report)
+            };
+            Ok(result(&payload, text, false))
+        }
+        GateRun::Unchecked(u) => {
+            let payload = gate_out::unchecked_json(&u);
+            let mut text = format!("sota could not check these paths: {}\n", u.reason);
+            if let Some(fix) = &u.fix {
+                text.push_str(&format!("  fix: {fix}\n"));
+            }
+            text.push_str(&problems_text(&payload.problems));
+            Ok(result(&payload, text, true))
+        }
+        GateRun::NoMatrix => Err(Failure::NoMatrix {
+            command: "gate",
+            searched_from: ctx.cwd().to_path_buf(),
+        }),
+        // Paths mode never judges a range or prepares a message.
+        GateRun::Range(_) | GateRun::Prepared { .. } => Err(Failure::Usage(
+            "ops_for_paths: the gate answered another mode than paths".into(),
+        )),
+    }
+}
+
+fn milestones(
+    inputs: Inputs,
+    cache: &Arc<Cache>,
+    args: MilestonesArgs,
+) -> Result<CallToolResult, Failure> {
+    let ctx = Context::resolve_cached(inputs, cache.clone());
+    let report = command::lookup::milestones(&ctx, args.axis.as_deref())?;
+    let m = report.matrix;
+    let notice = catalog_notice(&ctx);
+    Ok(match &report.milestones {
+        Milestones::Overview(views) => result(
+            &out::milestones(m, views),
+            notice + &text::milestones_overview(m, views),
+            false,
+        ),
+        Milestones::Ladder(view) => result(
+            &out::ladder(m, view),
+            notice + &text::ladder(m, view),
+            false,
+        ),
+        Milestones::UnknownAxis {
+            axis,
+            did_you_mean,
+            axes,
+        } => result(
+            &out::unknown_axis(m, axis, did_you_mean, axes),
+            text::unknown_axis(axis, did_you_mean, axes),
+            false,
+        ),
+    })
+}
+
+fn coverage(
+    inputs: Inputs,
+    cache: &Arc<Cache>,
+    _args: CoverageArgs,
+) -> Result<CallToolResult, Failure> {
+    let ctx = Context::resolve_cached(inputs, cache.clone());
+    let report = command::coverage::run(&ctx, false)?;
+    Ok(result(
+        &coverage_out::json(report.matrix, &report.report),
+        coverage_out::human(report.matrix, &report.report),
+        false,
+    ))
+}
+
+/// The directory path arguments must stay in: the matrix root, or the
+/// working directory when the catalog answers.
+fn root(ctx: &Context) -> Result<PathBuf, Failure> {
+    Ok(match ctx.source {
+        Source::Catalog(_) => ctx.cwd().to_path_buf(),
+        _ => ctx.root(ctx.matrix()?),
+    })
+}
+
+/// Whether a lookup query names a path (so it must stay inside the root):
+/// it has a separator, is absolute or starts with `~`, or names an entry
+/// that exists.
+fn names_a_path(query: &str, cwd: &Path) -> bool {
+    let q = strip_line_col(query.trim());
+    q.contains(['/', '\\'])
+        || q.starts_with('~')
+        || q == ".."
+        || Path::new(q).is_absolute()
+        || std::fs::symlink_metadata(cwd.join(q)).is_ok()
+}
+
+/// "no sota.toml here: the catalog answers", as the CLI says it.
+fn catalog_notice(ctx: &Context) -> String {
+    if ctx.source == Source::Catalog(CatalogReason::NoMatrix) {
+        let mut s = text::catalog_notice(ctx.cwd());
+        if !s.ends_with('\n') {
+            s.push('\n');
+        }
+        s
+    } else {
+        String::new()
+    }
+}
+
+/// A tool result: the payload as structured content, the text (styles
+/// dropped) as text content.
+fn result<T: Serialize>(payload: &T, text: String, is_error: bool) -> CallToolResult {
+    let value = serde_json::to_value(payload).expect("report types serialize");
+    let mut r = if is_error {
+        CallToolResult::structured_error(value)
+    } else {
+        CallToolResult::structured(value)
+    };
+    r.content = vec![ContentBlock::text(wrap::plain(&text))];
+    r
+}
+
+/// A command that could not answer: `sota.error/v1` with the located
+/// diagnostics, as a tool error the agent can read and act on.
+pub fn error_result(failure: &Failure) -> CallToolResult {
+    let payload = out::error(failure);
+    let mut text = format!("{}\n", payload.message);
+    if let Some(hint) = &payload.hint {
+        text.push_str(&format!("  hint: {hint}\n"));
+    }
+    text.push_str(&problems_text(&payload.problems));
+    result(&payload, text, true)
+}
+
+/// One line per located problem, with its fix.
+pub fn problems_text(problems: &[out::ProblemJson]) -> String {
+    let mut s = String::new();
+    for p in problems {
+        s.push_str(&format!("{}: {} [{}]\n", p.location, p.message, p.code));
+        if let Some(help) = &p.help {
+            s.push_str(&format!("  fix: {help}\n"));
+        }
+    }
+    s
+}
