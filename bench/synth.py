@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the synthetic large repository the benchmarks run against.
 
-    bench/synth.py DIR [--files 100000] [--ops 1000] [--staged 12] [--commits 0]
+    bench/synth.py DIR [--files 100000] [--ops 1000] [--staged 12] [--commits 0] [--op-names]
 
 DIR gets a git repository with FILES tracked files spread over OPS module
 directories (CUDA/Metal kernels, headers, Go/Rust/Python sources, docs), a
@@ -12,6 +12,11 @@ population, one commit, and a staged change of STAGED files (a third of
 them kernels). With --commits N it also appends N commits of history that
 touch a few files each, a quarter of them with a `Prior-art:` trailer, built
 with `git fast-import` so generating 5,000 commits takes seconds.
+
+With --op-names, file names are kernel-style (`rms_norm_3.cu`, `fattn_7.cuh`,
+`mul_mat_q4_k_2.metal`, …) and C/Go/Rust/Python sources carry SIMD, CUDA or
+Triton markers in a share of files, so `sota init` has real work to do
+(bench/init.sh).
 
 Deterministic: the same arguments give the same tree and hashes.
 """
@@ -32,7 +37,12 @@ def git(repo, *args, **kw):
     return subprocess.run(["git", "-C", repo, *args], check=True, env=env, **kw)
 
 
-def module_files(ops, files):
+OP_WORDS = ["fattn", "rms_norm", "mul_mat_q4_k", "softmax", "rope", "topk_moe", "allreduce",
+            "conv2d", "argsort", "cumsum", "get_rows", "swiglu", "paged_attention", "mmq",
+            "ssm_scan", "layer_norm", "gemm", "binbcast", "unary", "cpy"]
+
+
+def module_files(ops, files, op_names=False):
     per = files // ops
     extra = files - per * ops
     for m in range(ops):
@@ -41,8 +51,22 @@ def module_files(ops, files):
             ext = EXTS[j % len(EXTS)]
             if ext == ".h":
                 yield f"include/mod{m}/op{m}_{j}.h"
+            elif op_names:
+                yield f"src/mod{m}/{OP_WORDS[(m + j) % len(OP_WORDS)]}_{j}{ext}"
             else:
                 yield f"src/mod{m}/file{j}{ext}"
+
+
+MARKERS = {".cc": "#include <immintrin.h>\n", ".h": "__global__ void k();\n",
+           ".py": "import triton\n@triton.jit\ndef k(): pass\n", ".rs": "use std::arch::x86_64::*;\n"}
+
+
+def file_body(p, op_names, i):
+    text = f"// {p}\n"
+    ext = os.path.splitext(p)[1]
+    if op_names and ext in MARKERS and i % 3 == 0:
+        text += MARKERS[ext]
+    return text
 
 
 def matrix(ops):
@@ -68,18 +92,19 @@ def main():
     ap.add_argument("--ops", type=int, default=1000)
     ap.add_argument("--staged", type=int, default=12)
     ap.add_argument("--commits", type=int, default=0)
+    ap.add_argument("--op-names", action="store_true")
     a = ap.parse_args()
     repo = os.path.abspath(a.dir)
     if os.path.exists(os.path.join(repo, ".git")):
         sys.exit(f"{repo} already holds a repository; remove it first")
     os.makedirs(repo, exist_ok=True)
     git(repo, "init", "-q", "-b", "main")
-    paths = list(module_files(a.ops, a.files - 1))
-    for p in paths:
+    paths = list(module_files(a.ops, a.files - 1, a.op_names))
+    for i, p in enumerate(paths):
         full = os.path.join(repo, p)
         os.makedirs(os.path.dirname(full), exist_ok=True)
         with open(full, "w") as f:
-            f.write(f"// {p}\n")
+            f.write(file_body(p, a.op_names, i))
     with open(os.path.join(repo, "sota.toml"), "w") as f:
         f.write(matrix(a.ops))
     git(repo, "add", "-A")

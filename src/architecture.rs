@@ -119,7 +119,12 @@ fn only_git_rs_spawns_processes() {
 
 #[test]
 fn only_the_matrix_module_parses_toml() {
-    let found = offenders(&["toml::", "DeTable"], &["src/matrix/"]);
+    // signals.rs parses its own compiled-in table (src/surface/init/signals.toml),
+    // never a matrix.
+    let found = offenders(
+        &["toml::", "DeTable"],
+        &["src/matrix/", "src/surface/init/signals.rs"],
+    );
     assert!(found.is_empty(), "{found:#?}");
 }
 

@@ -109,6 +109,10 @@ pub enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Draft a sota.toml from the tracked kernel files and the built-in catalog
+    Init(super::init::InitArgs),
+    /// Propose an op and the glob edit for kernel files no op covers
+    Suggest(super::init::SuggestArgs),
     /// Install or remove the git hooks that run the gate
     Hook {
         #[command(subcommand)]
@@ -231,7 +235,7 @@ pub enum HookAction {
     Uninstall,
 }
 
-fn parse_date(s: &str) -> Result<sota::matrix::Date, String> {
+pub(crate) fn parse_date(s: &str) -> Result<sota::matrix::Date, String> {
     sota::matrix::Date::parse(s)
         .ok_or_else(|| format!("`{s}` is not a date: write YYYY-MM-DD, e.g. 2026-06-26"))
 }

@@ -5,6 +5,7 @@
 //! clock.
 
 mod args;
+mod init;
 mod mcp;
 mod print;
 mod process;
@@ -109,6 +110,29 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
         Some(Command::Render { file, check }) => {
             let report = command::render::run(ctx, &file, check)?;
             print::render(ctx, &report)?;
+            Ok(report.outcome())
+        }
+        Some(Command::Init(args)) => {
+            let report = command::init::init(
+                ctx,
+                &command::init::InitArgs {
+                    dry_run: args.dry_run,
+                    force: args.force,
+                    name: args.name,
+                },
+            )?;
+            init::init(ctx, &report)?;
+            Ok(report.outcome())
+        }
+        Some(Command::Suggest(args)) => {
+            let report = command::init::suggest(
+                ctx,
+                &command::init::SuggestArgs {
+                    files: args.files,
+                    write: args.write,
+                },
+            )?;
+            init::suggest(ctx, &report)?;
             Ok(report.outcome())
         }
         Some(Command::Hook { action }) => {

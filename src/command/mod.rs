@@ -9,6 +9,7 @@ pub mod audit;
 pub mod coverage;
 pub mod gate;
 pub mod hook;
+pub mod init;
 pub mod lookup;
 pub mod prove;
 pub mod render;

@@ -6,6 +6,7 @@
 pub mod audit;
 pub mod coverage;
 pub mod gate;
+pub mod init;
 pub mod json;
 pub mod prove;
 pub mod quote;

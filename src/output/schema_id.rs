@@ -40,6 +40,10 @@ pub enum SchemaId {
     Hooks,
     /// `sota prove`.
     Prove,
+    /// `sota init`.
+    Init,
+    /// `sota suggest`.
+    Suggest,
     /// Any command that failed (exit 2).
     Error,
 }
@@ -64,6 +68,8 @@ impl SchemaId {
             SchemaId::Render => "sota.render/v1",
             SchemaId::Hooks => "sota.hooks/v1",
             SchemaId::Prove => "sota.prove/v1",
+            SchemaId::Init => "sota.init/v1",
+            SchemaId::Suggest => "sota.suggest/v1",
             SchemaId::Error => "sota.error/v1",
         }
     }

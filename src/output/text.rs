@@ -466,7 +466,7 @@ pub fn unknown_axis(axis: &str, did_you_mean: &[&str], axes: &[&str]) -> String 
 
 pub fn catalog_notice(searched_from: &std::path::Path) -> String {
     format!(
-        "sota: no sota.toml at or above {}; answering from the built-in catalog",
+        "sota: no sota.toml at or above {}; answering from the built-in catalog (`sota init` drafts one for this repository)",
         searched_from.display()
     )
 }

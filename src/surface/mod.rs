@@ -5,8 +5,10 @@
 pub mod audit;
 pub mod coverage;
 pub mod gate;
+pub mod init;
 pub mod lookup;
 pub mod milestones;
 pub mod render;
 pub mod render_catalog;
+pub mod suggest;
 pub mod trailer;

@@ -146,6 +146,20 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>, SchemaId)> {
             ],
             SchemaId::Prove,
         ),
+        (
+            "init",
+            vec![
+                "init",
+                "--dry-run",
+                "--force",
+                "--name",
+                "contract",
+                "--today",
+                "2026-07-01",
+            ],
+            SchemaId::Init,
+        ),
+        ("suggest", vec!["suggest", "--uncovered"], SchemaId::Suggest),
     ]
 }
 

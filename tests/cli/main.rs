@@ -13,6 +13,7 @@ mod gate;
 mod glob_shapes;
 mod hooks;
 mod index_file;
+mod init;
 mod lookup;
 mod malformed;
 mod mcp;

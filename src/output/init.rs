@@ -1,0 +1,411 @@
+//! Renderings of `sota init` (what was drafted, what is left, the next
+//! steps) and `sota suggest` (per file: the op, the evidence, the edit), as
+//! text for people and as JSON (`sota.init/v1`, `sota.suggest/v1`).
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::{paint, role};
+use crate::surface::init::signals::Evidence;
+use crate::surface::init::{emit, Plan};
+use crate::surface::suggest::{Edit, Report};
+
+pub const INIT_SCHEMA: &str = super::schema_id::SchemaId::Init.id();
+pub const SUGGEST_SCHEMA: &str = super::schema_id::SchemaId::Suggest.id();
+
+/// How many uncovered files the human form lists.
+pub const LIST_CAP: usize = 20;
+
+/// The summary after drafting (`written` is the matrix path shown, or None
+/// for a dry run).
+pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
+    let mut out = String::new();
+    match written {
+        Some(path) => {
+            let _ = writeln!(
+                out,
+                "{} wrote {path} ({})",
+                paint(role::HEADING, "sota init:"),
+                plan.name
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "{} dry run, nothing written ({})",
+                paint(role::HEADING, "sota init:"),
+                plan.name
+            );
+        }
+    }
+    let kinds: Vec<String> = plan
+        .kinds
+        .iter()
+        .map(|(k, n)| format!("{} {n}", k.describe()))
+        .collect();
+    let _ = writeln!(
+        out,
+        "  {} tracked files; {} kernel file{}{}{}",
+        plan.tracked_files,
+        plan.kernels.len(),
+        if plan.kernels.len() == 1 { "" } else { "s" },
+        if kinds.is_empty() { "" } else { ": " },
+        kinds.join(", ")
+    );
+    if !plan.skipped.is_empty() {
+        let mut by_role: std::collections::BTreeMap<&str, usize> = Default::default();
+        for s in &plan.skipped {
+            *by_role.entry(s.role.name()).or_default() += 1;
+        }
+        let parts: Vec<String> = by_role.iter().map(|(r, n)| format!("{n} {r}")).collect();
+        let _ = writeln!(
+            out,
+            "  left out of [kernels]: {} kernel-extension files ({})",
+            plan.skipped.len(),
+            parts.join(", ")
+        );
+    }
+    if plan.kernels.is_empty() {
+        let _ = writeln!(
+            out,
+            "  no kernel files found: the draft has no [kernels] and no ops (the scorecard then counts the default kernel extensions)"
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "  {} of {} kernel file{} in {} op{}:",
+            plan.covered(),
+            plan.kernels.len(),
+            if plan.kernels.len() == 1 { "" } else { "s" },
+            plan.ops.len(),
+            if plan.ops.len() == 1 { "" } else { "s" }
+        );
+    }
+    let width = plan.ops.iter().map(|o| o.slug.len()).max().unwrap_or(0);
+    for op in &plan.ops {
+        let globs = if op.files.len() > 3 {
+            format!("{}, … ({} globs)", op.files[..3].join(", "), op.files.len())
+        } else {
+            op.files.join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "    {}  {:>4} file{}  {}",
+            super::cell(role::SLUG, &op.slug, width),
+            op.file_count,
+            if op.file_count == 1 { " " } else { "s" },
+            globs
+        );
+    }
+    if !plan.unclassified.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {} kernel file{} matched no op and stay{} uncovered (debt to decide):",
+            plan.unclassified.len(),
+            if plan.unclassified.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            if plan.unclassified.len() == 1 {
+                "s"
+            } else {
+                ""
+            }
+        );
+        for f in plan.unclassified.iter().take(LIST_CAP) {
+            let _ = writeln!(out, "    {f}");
+        }
+        if plan.unclassified.len() > LIST_CAP {
+            let _ = writeln!(out, "    … and {} more", plan.unclassified.len() - LIST_CAP);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "  Routes and oracles are left undecided: each op's is debt in the scorecard until the team decides it."
+    );
+    let _ = writeln!(out, "Next:");
+    let _ = writeln!(
+        out,
+        "  sota coverage              the scorecard of the draft: what is left to decide"
+    );
+    if !plan.unclassified.is_empty() {
+        let _ = writeln!(
+            out,
+            "  sota suggest --uncovered   an op for each kernel file left uncovered"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  sota hook install          name the reference on every commit that touches a kernel"
+    );
+    out
+}
+
+#[derive(Serialize)]
+struct InitJson<'a> {
+    schema: &'static str,
+    matrix: Option<&'a str>,
+    written: bool,
+    project: &'a str,
+    reviewed: String,
+    tracked_files: usize,
+    kernel_files: usize,
+    covered_files: usize,
+    kinds: std::collections::BTreeMap<&'static str, usize>,
+    include: &'a [String],
+    exclude: &'a [String],
+    ops: Vec<InitOpJson<'a>>,
+    /// Every kernel file: its kind, its op (or null) and why.
+    kernels: Vec<KernelJson<'a>>,
+    unclassified: &'a [String],
+    skipped: Vec<SkippedJson<'a>>,
+    toml: String,
+}
+
+#[derive(Serialize)]
+struct InitOpJson<'a> {
+    slug: &'a str,
+    title: &'a str,
+    file_count: usize,
+    files: &'a [String],
+    at: &'a [String],
+    sota: &'a str,
+    link: Option<&'a str>,
+    suggested_route: Option<&'a str>,
+    suggested_oracle: Option<&'a str>,
+    signals: Vec<SignalCount<'a>>,
+}
+
+#[derive(Serialize)]
+struct KernelJson<'a> {
+    path: &'a str,
+    kind: &'static str,
+    op: Option<&'a str>,
+    evidence: &'a [Evidence],
+}
+
+#[derive(Serialize)]
+struct SignalCount<'a> {
+    signal: &'a str,
+    files: usize,
+}
+
+#[derive(Serialize)]
+struct SkippedJson<'a> {
+    path: &'a str,
+    role: &'static str,
+}
+
+/// The plan as JSON (`matrix` is the path written, or None for a dry run).
+pub fn init_json(plan: &Plan, matrix: Option<&str>) -> String {
+    let payload = InitJson {
+        schema: INIT_SCHEMA,
+        matrix,
+        written: matrix.is_some(),
+        project: &plan.name,
+        reviewed: plan.today.to_string(),
+        tracked_files: plan.tracked_files,
+        kernel_files: plan.kernels.len(),
+        covered_files: plan.covered(),
+        kinds: plan.kinds.iter().map(|(k, n)| (k.name(), *n)).collect(),
+        include: &plan.include,
+        exclude: &plan.exclude,
+        ops: plan
+            .ops
+            .iter()
+            .map(|o| InitOpJson {
+                slug: &o.slug,
+                title: &o.title,
+                file_count: o.file_count,
+                files: &o.files,
+                at: &o.at,
+                sota: &o.sota,
+                link: o.link.as_deref(),
+                suggested_route: o.suggested_route.as_deref(),
+                suggested_oracle: o.suggested_oracle.as_deref(),
+                signals: o
+                    .signals
+                    .iter()
+                    .map(|(s, n)| SignalCount {
+                        signal: s,
+                        files: *n,
+                    })
+                    .collect(),
+            })
+            .collect(),
+        kernels: plan
+            .kernels
+            .iter()
+            .map(|k| KernelJson {
+                path: &k.path,
+                kind: k.kind.name(),
+                op: k.op.as_deref(),
+                evidence: &k.evidence,
+            })
+            .collect(),
+        unclassified: &plan.unclassified,
+        skipped: plan
+            .skipped
+            .iter()
+            .map(|s| SkippedJson {
+                path: &s.path,
+                role: s.role.name(),
+            })
+            .collect(),
+        toml: emit::toml(plan),
+    };
+    super::json::to_string(&payload)
+}
+
+/// The edit as the user would type it.
+pub fn edit_text(edit: &Edit) -> String {
+    let globs: Vec<String> = edit.add_files.iter().map(|g| emit::quote(g)).collect();
+    if edit.new_row {
+        let mut s = format!(
+            "[[op]]\nslug = {}\ntitle = {}\nfiles = [{}]\nsota = {}\n",
+            emit::quote(&edit.slug),
+            emit::quote(&edit.title),
+            globs.join(", "),
+            emit::quote(&edit.sota)
+        );
+        if let Some(link) = &edit.link {
+            let _ = writeln!(s, "link = {}", emit::quote(link));
+        }
+        s
+    } else {
+        format!(
+            "[[op]] slug = {}: files += [{}]\n",
+            emit::quote(&edit.slug),
+            globs.join(", ")
+        )
+    }
+}
+
+pub fn suggest_human(report: &Report, matrix_name: &str) -> String {
+    let mut out = String::new();
+    if report.suggestions.is_empty() {
+        let _ = writeln!(
+            out,
+            "every kernel file is covered by an op of {matrix_name}; nothing to suggest"
+        );
+        return out;
+    }
+    for s in &report.suggestions {
+        let _ = writeln!(out, "{}", paint(role::HEADING, &s.file));
+        if !s.exists {
+            let _ = writeln!(out, "  not found under the matrix root");
+        }
+        if !s.covered_by.is_empty() {
+            let _ = writeln!(out, "  already covered by {}", s.covered_by.join(", "));
+            continue;
+        }
+        match &s.proposal {
+            Some(p) => {
+                let whence = if p.existing_row {
+                    "row in the matrix"
+                } else {
+                    "from the catalog"
+                };
+                let _ = writeln!(
+                    out,
+                    "  -> {} ({whence}): {}",
+                    paint(role::SLUG, &p.slug),
+                    p.title
+                );
+                let ev: Vec<String> = p.evidence.iter().map(Evidence::to_string).collect();
+                let _ = writeln!(out, "     evidence: {}", ev.join(", "));
+                let _ = writeln!(out, "     glob: {}", p.glob);
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "  no op has enough evidence; add it to a row by hand or leave it as debt"
+                );
+            }
+        }
+    }
+    if !report.edits.is_empty() {
+        let _ = writeln!(out, "\nEdits to {matrix_name} (apply with --write):");
+        for e in &report.edits {
+            for line in edit_text(e).lines() {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct SuggestJson<'a> {
+    schema: &'static str,
+    matrix: &'a str,
+    written: bool,
+    suggestions: Vec<SuggestionJson<'a>>,
+    edits: Vec<EditJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct SuggestionJson<'a> {
+    file: &'a str,
+    kind: Option<&'static str>,
+    exists: bool,
+    covered_by: &'a [String],
+    proposal: Option<ProposalJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct ProposalJson<'a> {
+    op: &'a str,
+    title: &'a str,
+    existing_row: bool,
+    score: u32,
+    evidence: &'a [Evidence],
+    glob: &'a str,
+}
+
+#[derive(Serialize)]
+struct EditJson<'a> {
+    op: &'a str,
+    new_row: bool,
+    add_files: &'a [String],
+    text: String,
+}
+
+pub fn suggest_json(report: &Report, matrix_name: &str, written: bool) -> String {
+    let payload = SuggestJson {
+        schema: SUGGEST_SCHEMA,
+        matrix: matrix_name,
+        written,
+        suggestions: report
+            .suggestions
+            .iter()
+            .map(|s| SuggestionJson {
+                file: &s.file,
+                kind: s.kind.map(|k| k.name()),
+                exists: s.exists,
+                covered_by: &s.covered_by,
+                proposal: s.proposal.as_ref().map(|p| ProposalJson {
+                    op: &p.slug,
+                    title: &p.title,
+                    existing_row: p.existing_row,
+                    score: p.score,
+                    evidence: &p.evidence,
+                    glob: &p.glob,
+                }),
+            })
+            .collect(),
+        edits: report
+            .edits
+            .iter()
+            .map(|e| EditJson {
+                op: &e.slug,
+                new_row: e.new_row,
+                add_files: &e.add_files,
+                text: edit_text(e),
+            })
+            .collect(),
+    };
+    super::json::to_string(&payload)
+}

@@ -1,0 +1,689 @@
+//! Which tracked files are kernels, and in what language: by extension where
+//! the extension says so (`.cu`, `.metal`, `.comp`, …), by a bounded prefix
+//! of the content where it does not (`.h`, `.cpp`, `.py`, `.rs`, `.go`, `.s`).
+//! Also which paths are tests, benchmarks, examples or vendored code, which
+//! a maintainer would not list as the project's kernels.
+
+use aho_corasick::AhoCorasick;
+use serde::Serialize;
+
+/// How many bytes of a file are read to decide what it is (and to look for
+/// op signals). Include lines, imports and decorators sit at the top; deep
+/// intrinsics in a long file are usually announced by an include.
+pub const PREFIX_BYTES: usize = 32 * 1024;
+
+/// The language or programming model of a kernel file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    Cuda,
+    Cutlass,
+    Hip,
+    Metal,
+    Opencl,
+    Sycl,
+    Vulkan,
+    Wgsl,
+    Ptx,
+    Triton,
+    CuteDsl,
+    GpuDsl,
+    SimdX86,
+    SimdArm,
+    SimdOther,
+    Asm,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 16] = [
+        Kind::Cuda,
+        Kind::Cutlass,
+        Kind::Hip,
+        Kind::Metal,
+        Kind::Opencl,
+        Kind::Sycl,
+        Kind::Vulkan,
+        Kind::Wgsl,
+        Kind::Ptx,
+        Kind::Triton,
+        Kind::CuteDsl,
+        Kind::GpuDsl,
+        Kind::SimdX86,
+        Kind::SimdArm,
+        Kind::SimdOther,
+        Kind::Asm,
+    ];
+
+    /// The name used in signals and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Cuda => "cuda",
+            Kind::Cutlass => "cutlass",
+            Kind::Hip => "hip",
+            Kind::Metal => "metal",
+            Kind::Opencl => "opencl",
+            Kind::Sycl => "sycl",
+            Kind::Vulkan => "vulkan",
+            Kind::Wgsl => "wgsl",
+            Kind::Ptx => "ptx",
+            Kind::Triton => "triton",
+            Kind::CuteDsl => "cute-dsl",
+            Kind::GpuDsl => "gpu-dsl",
+            Kind::SimdX86 => "simd-x86",
+            Kind::SimdArm => "simd-arm",
+            Kind::SimdOther => "simd-other",
+            Kind::Asm => "asm",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// For people: what the files are.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::Cuda => "CUDA",
+            Kind::Cutlass => "CUTLASS/CuTe C++",
+            Kind::Hip => "HIP",
+            Kind::Metal => "Metal",
+            Kind::Opencl => "OpenCL",
+            Kind::Sycl => "SYCL",
+            Kind::Vulkan => "Vulkan GLSL compute",
+            Kind::Wgsl => "WebGPU WGSL",
+            Kind::Ptx => "PTX",
+            Kind::Triton => "Triton Python",
+            Kind::CuteDsl => "CuTe DSL Python",
+            Kind::GpuDsl => "embedded GPU DSL (TileLang, Pallas, Numba, CubeCL, …)",
+            Kind::SimdX86 => "x86 SIMD (SSE/AVX/AVX-512/AMX)",
+            Kind::SimdArm => "Arm SIMD (NEON/SVE/SME)",
+            Kind::SimdOther => "other SIMD (RISC-V V, WASM, POWER, LoongArch, Hexagon, portable)",
+            Kind::Asm => "SIMD assembly (incl. Go asm)",
+        }
+    }
+
+    /// A GPU programming model (as opposed to CPU SIMD).
+    pub fn is_gpu(self) -> bool {
+        !matches!(
+            self,
+            Kind::SimdX86 | Kind::SimdArm | Kind::SimdOther | Kind::Asm
+        )
+    }
+}
+
+/// Why a path is left out of the population although it may hold kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    Test,
+    Bench,
+    Example,
+    Vendored,
+    Docs,
+}
+
+impl Role {
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Test => "test",
+            Role::Bench => "bench",
+            Role::Example => "example",
+            Role::Vendored => "vendored",
+            Role::Docs => "docs",
+        }
+    }
+}
+
+const TEST_DIRS: &[&str] = &[
+    "test",
+    "tests",
+    "testing",
+    "unittest",
+    "unittests",
+    "test-data",
+    "testdata",
+];
+const BENCH_DIRS: &[&str] = &["bench", "benches", "benchmark", "benchmarks"];
+const EXAMPLE_DIRS: &[&str] = &[
+    "example",
+    "examples",
+    "samples",
+    "sample",
+    "demo",
+    "demos",
+    "tutorials",
+];
+const VENDOR_DIRS: &[&str] = &[
+    "third_party",
+    "third-party",
+    "thirdparty",
+    "3rdparty",
+    "vendor",
+    "vendored",
+    "external",
+    "extern",
+    "deps",
+    "_deps",
+    "node_modules",
+    "submodules",
+];
+const DOC_DIRS: &[&str] = &["doc", "docs"];
+
+/// The directory segments that mark a role, for `[kernels] exclude`.
+pub fn role_dirs(role: Role) -> &'static [&'static str] {
+    match role {
+        Role::Test => TEST_DIRS,
+        Role::Bench => BENCH_DIRS,
+        Role::Example => EXAMPLE_DIRS,
+        Role::Vendored => VENDOR_DIRS,
+        Role::Docs => DOC_DIRS,
+    }
+}
+
+/// The role a path plays when it is not product code (tests, benchmarks,
+/// examples, vendored or documentation trees), judged from its directories
+/// and its file name.
+pub fn role(path: &str) -> Option<Role> {
+    let mut segments = path.split('/');
+    let name = segments.next_back().unwrap_or(path);
+    for dir in path.split('/').take(path.matches('/').count()) {
+        let d = dir.to_ascii_lowercase();
+        for role in [
+            Role::Vendored,
+            Role::Test,
+            Role::Bench,
+            Role::Example,
+            Role::Docs,
+        ] {
+            // `tests`, and `candle-examples` / `wasm_tests` alike.
+            let hit = role_dirs(role).iter().any(|r| {
+                d == *r
+                    || d.strip_suffix(r)
+                        .is_some_and(|head| head.ends_with('-') || head.ends_with('_'))
+            });
+            if hit {
+                return Some(role);
+            }
+        }
+    }
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    if stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem.ends_with("_tests")
+        || stem.starts_with("test-")
+        || name.contains(".test.")
+    {
+        return Some(Role::Test);
+    }
+    if stem.starts_with("bench_")
+        || stem.ends_with("_bench")
+        || stem.ends_with("_benchmark")
+        || stem.starts_with("benchmark_")
+    {
+        return Some(Role::Bench);
+    }
+    None
+}
+
+/// What the extension alone says about a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ByExtension {
+    /// A kernel language on its own (`.cu`, `.metal`, …); content may refine it.
+    Kernel(Kind),
+    /// Could hold kernels; the content decides.
+    Ambiguous(Family),
+    /// Never a kernel file.
+    No,
+}
+
+/// The source family of an ambiguous extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    C,
+    Python,
+    Rust,
+    Go,
+    Asm,
+    OpenclMaybe,
+}
+
+/// The extension of a file name (after the last `.`), if any.
+pub fn extension(path: &str) -> Option<&str> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let dot = name.rfind('.')?;
+    (dot > 0).then(|| &name[dot + 1..])
+}
+
+pub fn by_extension(path: &str) -> ByExtension {
+    let Some(ext) = extension(path) else {
+        return ByExtension::No;
+    };
+    match ext {
+        "cu" | "cuh" => ByExtension::Kernel(Kind::Cuda),
+        "hip" => ByExtension::Kernel(Kind::Hip),
+        "metal" => ByExtension::Kernel(Kind::Metal),
+        "comp" => ByExtension::Kernel(Kind::Vulkan),
+        "glsl" => ByExtension::Kernel(Kind::Vulkan),
+        "wgsl" => ByExtension::Kernel(Kind::Wgsl),
+        "ptx" => ByExtension::Kernel(Kind::Ptx),
+        "cl" => ByExtension::Ambiguous(Family::OpenclMaybe),
+        "c" | "cc" | "cpp" | "cxx" | "h" | "hh" | "hpp" | "hxx" | "inl" | "inc" | "ipp" | "tcc" => {
+            ByExtension::Ambiguous(Family::C)
+        }
+        "py" => ByExtension::Ambiguous(Family::Python),
+        "rs" => ByExtension::Ambiguous(Family::Rust),
+        "go" => ByExtension::Ambiguous(Family::Go),
+        "s" | "S" | "asm" => ByExtension::Ambiguous(Family::Asm),
+        _ => ByExtension::No,
+    }
+}
+
+/// A C-family header (`.h`, `.hh`, `.hpp`, `.hxx`, `.inl`, `.cuh`).
+pub fn is_header(path: &str) -> bool {
+    matches!(
+        extension(path),
+        Some("h" | "hh" | "hpp" | "hxx" | "inl" | "ipp" | "tcc")
+    )
+}
+
+/// Whether a path is source code of any language sota knows (kernel or
+/// not): op globs must not swallow such files that are not the op's.
+pub fn is_code(path: &str) -> bool {
+    match by_extension(path) {
+        ByExtension::No => matches!(
+            extension(path),
+            Some(
+                "java"
+                    | "kt"
+                    | "swift"
+                    | "m"
+                    | "mm"
+                    | "js"
+                    | "ts"
+                    | "zig"
+                    | "jl"
+                    | "mojo"
+                    | "cmake"
+                    | "sh"
+            )
+        ),
+        _ => true,
+    }
+}
+
+/// The content markers, one automaton for all of them.
+pub struct Detector {
+    ac: AhoCorasick,
+    markers: Vec<(Marker, &'static str)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Marker {
+    /// `__global__`, `threadIdx`: device code in a C-family file.
+    CudaDevice,
+    /// `__device__`: device code when it occurs a few times (one helper
+    /// marked `__host__ __device__` in a public header is not a kernel).
+    CudaWeak,
+    HipInclude,
+    Cutlass,
+    Sycl,
+    X86,
+    Arm,
+    OtherSimd,
+    /// `#include <immintrin.h>` / `<arm_neon.h>` alone: host code includes
+    /// them for one `_mm_pause`; intrinsics in use decide.
+    X86Include,
+    ArmInclude,
+    OpenclKernel,
+    TritonKernel,
+    CuteDsl,
+    GpuDsl,
+    RustGpu,
+    GoAsm,
+    AsmSimd,
+    PortableSimd,
+}
+
+const MARKERS: &[(Marker, &str)] = &[
+    (Marker::CudaDevice, "__global__"),
+    (Marker::CudaWeak, "__device__"),
+    (Marker::CudaDevice, "threadIdx."),
+    (Marker::CudaDevice, "blockIdx."),
+    (Marker::CudaDevice, "__syncthreads"),
+    (Marker::CudaDevice, "__shfl_xor_sync"),
+    (Marker::HipInclude, "hip/hip_runtime.h"),
+    (Marker::HipInclude, "hip_runtime.h"),
+    (Marker::Cutlass, "#include \"cutlass/"),
+    (Marker::Cutlass, "#include <cutlass/"),
+    (Marker::Cutlass, "#include \"cute/"),
+    (Marker::Cutlass, "#include <cute/"),
+    (Marker::Cutlass, "cute::"),
+    (Marker::Cutlass, "cutlass::gemm"),
+    (Marker::Sycl, "sycl/sycl.hpp"),
+    (Marker::Sycl, "sycl::nd_item"),
+    (Marker::Sycl, "sycl::queue"),
+    (Marker::Sycl, "dpct::"),
+    (Marker::X86Include, "immintrin.h"),
+    (Marker::X86Include, "emmintrin.h"),
+    (Marker::X86Include, "xmmintrin.h"),
+    (Marker::X86Include, "smmintrin.h"),
+    (Marker::X86Include, "tmmintrin.h"),
+    (Marker::X86Include, "x86intrin.h"),
+    (Marker::X86, "_mm256_"),
+    (Marker::X86, "_mm512_"),
+    (Marker::X86, "_mm_loadu_"),
+    (Marker::X86, "_mm_add_ps"),
+    (Marker::X86, "_mm_mul_ps"),
+    (Marker::X86, "_mm_set1_"),
+    (Marker::X86, "_mm_storeu_"),
+    (Marker::X86, "__m256"),
+    (Marker::X86, "__m512"),
+    (Marker::X86, "_tile_loadd"),
+    (Marker::X86, "core::arch::x86_64"),
+    (Marker::X86, "std::arch::x86_64"),
+    (Marker::X86, "arch::x86_64::"),
+    (Marker::ArmInclude, "arm_neon.h"),
+    (Marker::Arm, "arm_sve.h"),
+    (Marker::Arm, "arm_sme.h"),
+    (Marker::Arm, "vld1q_"),
+    (Marker::Arm, "vfmaq_f32"),
+    (Marker::Arm, "vst1q_"),
+    (Marker::Arm, "int8x16_t"),
+    (Marker::Arm, "svbool_t"),
+    (Marker::Arm, "vdotq_s32"),
+    (Marker::Arm, "float32x4_t"),
+    (Marker::Arm, "svfloat32_t"),
+    (Marker::Arm, "core::arch::aarch64"),
+    (Marker::Arm, "std::arch::aarch64"),
+    (Marker::Arm, "arch::aarch64::"),
+    (Marker::OtherSimd, "riscv_vector.h"),
+    (Marker::OtherSimd, "wasm_simd128.h"),
+    (Marker::OtherSimd, "core::arch::wasm32"),
+    (Marker::OtherSimd, "arch::wasm32::"),
+    (Marker::OtherSimd, "altivec.h"),
+    (Marker::OtherSimd, "lasxintrin.h"),
+    (Marker::OtherSimd, "lsxintrin.h"),
+    (Marker::OtherSimd, "__lasx_"),
+    (Marker::OtherSimd, "__lsx_"),
+    (Marker::OtherSimd, "wasm_v128_"),
+    (Marker::OtherSimd, "wasm_f32x4_"),
+    (Marker::OtherSimd, "wasm_i32x4_"),
+    (Marker::OtherSimd, "vec_xl("),
+    (Marker::OtherSimd, "__riscv_v"),
+    (Marker::OtherSimd, "vecintrin.h"),
+    (Marker::OtherSimd, "HVX_Vector"),
+    (Marker::OtherSimd, "hexagon_types.h"),
+    (Marker::OtherSimd, "\"simd/archsimd\""),
+    (Marker::PortableSimd, "std::simd"),
+    (Marker::PortableSimd, "core::simd"),
+    (Marker::OpenclKernel, "__kernel"),
+    (Marker::OpenclKernel, "kernel void"),
+    (Marker::OpenclKernel, "#pragma OPENCL"),
+    (Marker::TritonKernel, "triton.jit"),
+    (Marker::TritonKernel, "triton.autotune"),
+    (Marker::TritonKernel, "tl.program_id"),
+    (Marker::CuteDsl, "cute.kernel"),
+    (Marker::CuteDsl, "cute.jit"),
+    (Marker::CuteDsl, "import cutlass.cute"),
+    (Marker::GpuDsl, "import tilelang"),
+    (Marker::GpuDsl, "T.prim_func"),
+    (Marker::GpuDsl, "pallas_call"),
+    (Marker::GpuDsl, "cuda.jit"),
+    (Marker::GpuDsl, "helion.kernel"),
+    (Marker::GpuDsl, "RawKernel("),
+    (Marker::GpuDsl, "load_inline("),
+    // At the start of a line, so a table of these strings is no kernel.
+    (Marker::RustGpu, "\n#[cube("),
+    (Marker::RustGpu, "\nuse cubecl"),
+    (Marker::RustGpu, "\nuse cuda_std"),
+    (Marker::RustGpu, "\nuse spirv_std"),
+    (Marker::GoAsm, "TEXT ·"),
+    (Marker::GoAsm, "textflag.h"),
+    (Marker::AsmSimd, "%ymm"),
+    (Marker::AsmSimd, "%zmm"),
+    (Marker::AsmSimd, "%xmm"),
+    (Marker::AsmSimd, "vfmadd"),
+    (Marker::AsmSimd, "VFMADD"),
+    (Marker::AsmSimd, "VMOVDQU"),
+    (Marker::AsmSimd, "VPADD"),
+    (Marker::AsmSimd, "fmla"),
+    (Marker::AsmSimd, "VLD1"),
+    (Marker::AsmSimd, "ld1 {v"),
+];
+
+impl Default for Detector {
+    fn default() -> Self {
+        Detector::new()
+    }
+}
+
+impl Detector {
+    pub fn new() -> Detector {
+        let ac = AhoCorasick::new(MARKERS.iter().map(|(_, s)| *s)).expect("fixed patterns");
+        Detector {
+            ac,
+            markers: MARKERS.to_vec(),
+        }
+    }
+
+    /// The kernel kind of `path` given the first bytes of its content, or
+    /// `None` when it is not a kernel file.
+    pub fn detect(&self, path: &str, prefix: &[u8]) -> Option<Kind> {
+        let family = match by_extension(path) {
+            ByExtension::No => return None,
+            ByExtension::Kernel(Kind::Cuda) => {
+                let seen = self.seen(prefix);
+                return Some(if seen.contains(&Marker::HipInclude) {
+                    Kind::Hip
+                } else if seen.contains(&Marker::Cutlass) {
+                    Kind::Cutlass
+                } else {
+                    Kind::Cuda
+                });
+            }
+            ByExtension::Kernel(kind) => return Some(kind),
+            ByExtension::Ambiguous(f) => f,
+        };
+        let seen = self.seen(prefix);
+        let has = |m: Marker| seen.contains(&m);
+        let simd = || {
+            if has(Marker::X86) {
+                Some(Kind::SimdX86)
+            } else if has(Marker::Arm) {
+                Some(Kind::SimdArm)
+            } else if has(Marker::OtherSimd) {
+                Some(Kind::SimdOther)
+            } else {
+                None
+            }
+        };
+        match family {
+            Family::C => {
+                if has(Marker::Sycl) {
+                    Some(Kind::Sycl)
+                } else if has(Marker::HipInclude) && has(Marker::CudaDevice) {
+                    Some(Kind::Hip)
+                } else if has(Marker::Cutlass) {
+                    Some(Kind::Cutlass)
+                } else if has(Marker::CudaDevice) {
+                    Some(Kind::Cuda)
+                } else {
+                    simd()
+                }
+            }
+            Family::OpenclMaybe => has(Marker::OpenclKernel).then_some(Kind::Opencl),
+            Family::Python => {
+                if has(Marker::TritonKernel) {
+                    Some(Kind::Triton)
+                } else if has(Marker::CuteDsl) {
+                    Some(Kind::CuteDsl)
+                } else if has(Marker::GpuDsl) {
+                    Some(Kind::GpuDsl)
+                } else {
+                    None
+                }
+            }
+            Family::Rust => {
+                if has(Marker::RustGpu) {
+                    Some(Kind::GpuDsl)
+                } else {
+                    simd().or_else(|| has(Marker::PortableSimd).then_some(Kind::SimdOther))
+                }
+            }
+            Family::Go => has(Marker::OtherSimd).then_some(Kind::SimdOther),
+            Family::Asm => (has(Marker::GoAsm) || has(Marker::AsmSimd)).then_some(Kind::Asm),
+        }
+    }
+
+    fn seen(&self, prefix: &[u8]) -> Vec<Marker> {
+        let mut seen: Vec<Marker> = Vec::new();
+        let mut weak = 0;
+        for m in self.ac.find_overlapping_iter(prefix) {
+            // A marker that is a whole string literal (a table of markers,
+            // like this file's) is a mention, not a use.
+            let quoted = m.start() > 0
+                && prefix[m.start() - 1] == b'"'
+                && prefix.get(m.end()) == Some(&b'"');
+            if quoted {
+                continue;
+            }
+            let marker = self.markers[m.pattern().as_usize()].0;
+            if marker == Marker::CudaWeak {
+                weak += 1;
+                if weak < 3 {
+                    continue;
+                }
+                if !seen.contains(&Marker::CudaDevice) {
+                    seen.push(Marker::CudaDevice);
+                }
+                continue;
+            }
+            if !seen.contains(&marker) {
+                seen.push(marker);
+            }
+        }
+        seen
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extensions_and_content_decide_the_kind() {
+        let d = Detector::new();
+        assert_eq!(
+            d.detect("k/attn.cu", b"__global__ void f() {}"),
+            Some(Kind::Cuda)
+        );
+        assert_eq!(
+            d.detect("k/gemm.cuh", b"#include <cute/tensor.hpp>"),
+            Some(Kind::Cutlass)
+        );
+        assert_eq!(
+            d.detect("k/gemm.h", b"#include \"cutlass/gemm/gemm.h\""),
+            Some(Kind::Cutlass)
+        );
+        assert_eq!(d.detect("k/util.h", b"int add(int a, int b);"), None);
+        // An include for one `_mm_pause()` in host code is not a kernel.
+        assert_eq!(
+            d.detect(
+                "k/host.cpp",
+                b"#include <immintrin.h>\nvoid spin() { _mm_pause(); }"
+            ),
+            None
+        );
+        assert_eq!(
+            d.detect(
+                "k/q.c",
+                // Split so this file itself does not read as x86 SIMD.
+                concat!(
+                    "#include <immintrin.h>\n__m2",
+                    "56 x = _mm2",
+                    "56_setzero_ps();"
+                )
+                .as_bytes()
+            ),
+            Some(Kind::SimdX86)
+        );
+        assert_eq!(
+            d.detect(
+                "k/q.c",
+                concat!("float32", "x4_t v = vld1q", "_f32(p);").as_bytes()
+            ),
+            Some(Kind::SimdArm)
+        );
+        assert_eq!(
+            d.detect(
+                "k/avx.rs",
+                concat!("use std::arch::x86", "_64::*;").as_bytes()
+            ),
+            Some(Kind::SimdX86)
+        );
+        assert_eq!(d.detect("k/lib.rs", b"fn main() {}"), None);
+        assert_eq!(
+            d.detect("k/k.py", b"import triton\n@triton.jit\ndef k(): pass"),
+            Some(Kind::Triton)
+        );
+        assert_eq!(
+            d.detect("k/bench.py", b"import triton\ntriton.testing.do_bench(f)"),
+            None
+        );
+        assert_eq!(
+            d.detect(
+                "k/dot_amd64.s",
+                b"#include \"textflag.h\"\nTEXT \xc2\xb7dot(SB)"
+            ),
+            Some(Kind::Asm)
+        );
+        assert_eq!(d.detect("k/x.cl", b"(defun f ())"), None);
+        assert_eq!(
+            d.detect("k/x.cl", b"__kernel void add()"),
+            Some(Kind::Opencl)
+        );
+        assert_eq!(
+            d.detect("k/x.cpp", b"#include <sycl/sycl.hpp>"),
+            Some(Kind::Sycl)
+        );
+        assert_eq!(
+            d.detect(
+                "k/x.cpp",
+                b"#include <hip/hip_runtime.h>\n__global__ void k()"
+            ),
+            Some(Kind::Hip)
+        );
+        assert_eq!(d.detect("k/x.metal", b""), Some(Kind::Metal));
+        assert_eq!(d.detect("README.md", b"__global__"), None);
+        assert_eq!(
+            d.detect(
+                "src/markers.rs",
+                br#"const M: [&str; 2] = ["_mm256_", "vld1q_"];"#
+            ),
+            None
+        );
+        assert_eq!(
+            d.detect("include/api.h", b"__host__ __device__ void unused();"),
+            None
+        );
+        assert_eq!(
+            d.detect(
+                "k/math.h",
+                b"__device__ a(); __device__ b(); __device__ c();"
+            ),
+            Some(Kind::Cuda)
+        );
+    }
+
+    #[test]
+    fn roles_come_from_directories_and_names() {
+        assert_eq!(role("tests/attn.cu"), Some(Role::Test));
+        assert_eq!(role("src/third_party/cutlass/gemm.h"), Some(Role::Vendored));
+        assert_eq!(role("kernels/attn_test.cu"), Some(Role::Test));
+        assert_eq!(role("benchmarks/bench_gemm.py"), Some(Role::Bench));
+        assert_eq!(role("kernels/attn.cu"), None);
+        assert_eq!(role("kernels/latest.cu"), None);
+        assert_eq!(role("candle-examples/x.cu"), Some(Role::Example));
+        assert_eq!(role("src/contests/x.cu"), None);
+    }
+}

@@ -1,0 +1,413 @@
+//! `sota init`: find the kernel files among the tracked files, group them
+//! into catalog ops, and draft a `sota.toml` that loads — with the routes
+//! and oracles left for the team to decide (they show up as debt).
+//!
+//! The plan is a function of the tracked paths, the file contents under the
+//! root (a bounded prefix of each candidate) and the catalog; the CLI passes
+//! the date and the project name in and writes the result.
+
+pub mod detect;
+pub mod emit;
+pub mod globs;
+pub mod signals;
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::matrix::{Date, Matrix};
+use crate::repo::paths::PathList;
+use detect::{ByExtension, Detector, Kind, Role};
+use signals::{Evidence, Signals};
+
+/// Everything the plan needs besides the catalog.
+pub struct Input<'a> {
+    /// The directory the matrix will live in; paths are relative to it.
+    pub root: &'a Path,
+    /// Tracked paths, root-relative, sorted.
+    pub tracked: &'a PathList,
+    /// `[project] name`.
+    pub name: &'a str,
+    /// `[project] reviewed`.
+    pub today: Date,
+}
+
+/// One kernel file and where it went.
+#[derive(Clone, Debug, Serialize)]
+pub struct KernelFile {
+    pub path: String,
+    pub kind: Kind,
+    /// The op's slug, when one had enough evidence.
+    pub op: Option<String>,
+    pub evidence: Vec<Evidence>,
+}
+
+/// A file that looks like a kernel but plays another role (test, vendored…).
+#[derive(Clone, Debug, Serialize)]
+pub struct Skipped {
+    pub path: String,
+    pub role: Role,
+}
+
+/// One op of the drafted matrix.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlannedOp {
+    pub slug: String,
+    pub title: String,
+    pub files: Vec<String>,
+    pub at: Vec<String>,
+    pub sota: String,
+    pub link: Option<String>,
+    pub papers: Vec<String>,
+    /// The catalog's suggestion, written as a comment: the team decides.
+    pub suggested_route: Option<String>,
+    pub suggested_oracle: Option<String>,
+    /// How many kernel files the op holds.
+    pub file_count: usize,
+    /// The signals that placed its files, most frequent first: (signal, files).
+    pub signals: Vec<(String, usize)>,
+}
+
+/// The drafted matrix and how it was reached.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub name: String,
+    pub today: Date,
+    pub tracked_files: usize,
+    /// The population: kernel files found, sorted by path.
+    pub kernels: Vec<KernelFile>,
+    /// Kernel-looking files left out of the population, by role.
+    pub skipped: Vec<Skipped>,
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+    pub ops: Vec<PlannedOp>,
+    /// Kernel files no op took (they stay uncovered: debt to decide).
+    pub unclassified: Vec<String>,
+    /// Files per kind.
+    pub kinds: BTreeMap<Kind, usize>,
+}
+
+impl Plan {
+    pub fn covered(&self) -> usize {
+        self.kernels.len() - self.unclassified.len()
+    }
+}
+
+/// Read at most `buf.len()` bytes of a file; the number read, or None
+/// when it cannot be opened or read.
+///
+/// One `read` per file in the common case: a regular file that returns
+/// fewer bytes than asked has ended (read_to_end would spend a second
+/// syscall to learn that, on each of 100,000 files). The buffer is reused
+/// as is, never cleared: only `buf[..n]` is looked at.
+fn read_prefix(path: &Path, buf: &mut [u8]) -> Option<usize> {
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut len = 0;
+    loop {
+        let asked = buf.len() - len;
+        match f.read(&mut buf[len..]) {
+            Ok(0) => break,
+            Ok(n) => {
+                len += n;
+                if n < asked || len == buf.len() {
+                    break;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    Some(len)
+}
+
+/// What scanning one file found.
+struct Found {
+    path: String,
+    /// None: a C-family header with no kernel marker (kept to be judged by
+    /// its directory, see [`adopt_headers`]).
+    kind: Option<Kind>,
+    best: Option<signals::Candidate>,
+}
+
+/// Scan the candidates on all cores: read each prefix, detect, classify.
+fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> Vec<Found> {
+    let detector = Detector::new();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    let chunk = candidates.len().div_ceil(threads).max(1);
+    let mut results: Vec<Vec<Found>> = Vec::new();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = candidates
+            .chunks(chunk)
+            .map(|part| {
+                let detector = &detector;
+                s.spawn(move || {
+                    let mut full = vec![0u8; detect::PREFIX_BYTES];
+                    let mut out = Vec::new();
+                    for &path in part {
+                        let Some(n) = read_prefix(&root.join(path), &mut full) else {
+                            continue;
+                        };
+                        let buf = &full[..n];
+                        match detector.detect(path, buf) {
+                            Some(kind) => {
+                                let best = signals.best(path, Some(kind), buf);
+                                out.push(Found {
+                                    path: path.to_owned(),
+                                    kind: Some(kind),
+                                    best,
+                                });
+                            }
+                            None if detect::is_header(path) => out.push(Found {
+                                path: path.to_owned(),
+                                kind: None,
+                                best: None,
+                            }),
+                            None => {}
+                        }
+                    }
+                    out
+                })
+            })
+            .collect();
+        for h in handles {
+            results.push(h.join().expect("scan thread"));
+        }
+    });
+    results.into_iter().flatten().collect()
+}
+
+/// Draft the matrix.
+pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
+    let signals = Signals::for_catalog(catalog);
+    let paths: Vec<&str> = input
+        .tracked
+        .iter()
+        .filter_map(|p| std::str::from_utf8(p).ok())
+        .collect();
+    let mut candidates = Vec::new();
+    let mut skipped = Vec::new();
+    let mut roles: Vec<bool> = Vec::with_capacity(paths.len());
+    for &p in &paths {
+        let by_ext = detect::by_extension(p);
+        let role = detect::role(p);
+        roles.push(role.is_some());
+        match (by_ext, role) {
+            (ByExtension::No, _) => {}
+            (ByExtension::Kernel(_), Some(role)) => skipped.push(Skipped {
+                path: p.to_owned(),
+                role,
+            }),
+            (_, Some(_)) => {}
+            (_, None) => candidates.push(p),
+        }
+    }
+    let mut found = scan(input.root, &candidates, &signals);
+    adopt_headers(&mut found, &signals);
+
+    let mut kernels: Vec<KernelFile> = found
+        .into_iter()
+        .filter_map(|f| {
+            Some(KernelFile {
+                op: f.best.as_ref().map(|c| signals.ops[c.op].slug.clone()),
+                evidence: f.best.map(|c| c.evidence).unwrap_or_default(),
+                kind: f.kind?,
+                path: f.path,
+            })
+        })
+        .collect();
+    kernels.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut kinds = BTreeMap::new();
+    for k in &kernels {
+        *kinds.entry(k.kind).or_insert(0) += 1;
+    }
+
+    // The population: every tracked file counts, tests and vendored trees
+    // may be matched (the exclude list takes them out again).
+    let mut tree = globs::Tree::default();
+    for (&p, &role) in paths.iter().zip(&roles) {
+        tree.insert(p, role);
+    }
+    let targets: Vec<&str> = kernels.iter().map(|k| k.path.as_str()).collect();
+    let every = |_: &str| true;
+    let include = tree.cover(
+        &targets,
+        globs::Options {
+            whole_dirs: true,
+            ext_globs: true,
+            counts: &every,
+        },
+    );
+    let exclude = excludes(&include, &paths, &roles);
+
+    // Ops: a glob must not match other source files (other ops' kernels,
+    // host code); build files and docs beside the kernels do not count.
+    let code = |ext: &str| detect::is_code(&format!("x.{ext}"));
+    let mut by_op: BTreeMap<&str, Vec<&KernelFile>> = BTreeMap::new();
+    for k in &kernels {
+        if let Some(op) = &k.op {
+            by_op.entry(op.as_str()).or_default().push(k);
+        }
+    }
+    let mut ops = Vec::new();
+    for sig in &signals.ops {
+        let Some(files) = by_op.get(sig.slug.as_str()) else {
+            continue;
+        };
+        let cat = catalog.op(&sig.slug).expect("signals only for catalog ops");
+        let targets: Vec<&str> = files.iter().map(|k| k.path.as_str()).collect();
+        let globs = tree.cover(
+            &targets,
+            globs::Options {
+                whole_dirs: true,
+                ext_globs: true,
+                counts: &code,
+            },
+        );
+        let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+        for k in files {
+            for e in &k.evidence {
+                *tally.entry(e.to_string()).or_default() += 1;
+            }
+        }
+        let mut signals_seen: Vec<(String, usize)> = tally.into_iter().collect();
+        signals_seen.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        signals_seen.truncate(4);
+        ops.push(PlannedOp {
+            slug: sig.slug.clone(),
+            title: cat.title.clone(),
+            files: globs,
+            at: at_entries(files),
+            sota: cat.sota.clone(),
+            link: cat.link.as_ref().map(|l| l.value.clone()),
+            papers: cat.papers.clone(),
+            suggested_route: cat.route.as_ref().map(|r| r.value.name().to_owned()),
+            suggested_oracle: cat.oracle.clone(),
+            file_count: files.len(),
+            signals: signals_seen,
+        });
+    }
+    let unclassified = kernels
+        .iter()
+        .filter(|k| k.op.is_none())
+        .map(|k| k.path.clone())
+        .collect();
+    Plan {
+        name: input.name.to_owned(),
+        today: input.today,
+        tracked_files: paths.len(),
+        kernels,
+        skipped,
+        include,
+        exclude,
+        ops,
+        unclassified,
+        kinds,
+    }
+}
+
+/// A plain header (`.h`, `.hpp`, …) among kernel files is part of them
+/// (`static_switch.h` beside FlashAttention's `.cu` files): a header with
+/// no marker of its own joins the kernels when at least three files of its
+/// directory are kernels and they outnumber the other headers there; it
+/// takes their most common kind and is classified by its name and path.
+fn adopt_headers(found: &mut [Found], signals: &Signals) {
+    let dir = |p: &str| p.rfind('/').map_or(String::new(), |i| p[..i].to_owned());
+    let mut tally: std::collections::HashMap<String, (usize, usize, BTreeMap<Kind, usize>)> =
+        Default::default();
+    for f in found.iter() {
+        let e = tally.entry(dir(&f.path)).or_default();
+        match f.kind {
+            Some(k) => {
+                e.0 += 1;
+                *e.2.entry(k).or_default() += 1;
+            }
+            None => e.1 += 1,
+        }
+    }
+    for f in found.iter_mut().filter(|f| f.kind.is_none()) {
+        let Some((kernels, plain, kinds)) = tally.get(&dir(&f.path)) else {
+            continue;
+        };
+        if *kernels >= 3 && kernels > plain {
+            let kind = kinds
+                .iter()
+                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+                .map(|(k, _)| *k);
+            f.kind = kind;
+            f.best = signals.best(&f.path, kind, b"");
+        }
+    }
+}
+
+/// Where the op is performed: its files with the strongest name evidence,
+/// at most three (they exist, so `at_exists` holds from the start).
+fn at_entries(files: &[&KernelFile]) -> Vec<String> {
+    let mut ranked: Vec<&&KernelFile> = files.iter().collect();
+    ranked.sort_by_key(|k| {
+        let names = k
+            .evidence
+            .iter()
+            .filter(|e| matches!(e, Evidence::Name(_)))
+            .count();
+        (std::cmp::Reverse(names), k.path.len(), k.path.clone())
+    });
+    let mut at: Vec<String> = ranked.iter().take(3).map(|k| k.path.clone()).collect();
+    at.sort();
+    at
+}
+
+/// Exclude globs for the tests, benchmarks, examples and vendored trees the
+/// include globs reach: the topmost directory of that role, or the file.
+fn excludes(include: &[String], paths: &[&str], roles: &[bool]) -> Vec<String> {
+    let globs: Vec<crate::glob::FileGlob> = match include
+        .iter()
+        .map(|g| crate::glob::FileGlob::new(g))
+        .collect()
+    {
+        Ok(globs) => globs,
+        Err(_) => return Vec::new(),
+    };
+    let mut set = crate::index::OpIndex::from_globs(globs.iter().map(|g| ((0, 0), g)));
+    let mut dirs: BTreeMap<String, ()> = BTreeMap::new();
+    for (&p, &role) in paths.iter().zip(roles) {
+        if !role || !set.is_match(p) {
+            continue;
+        }
+        dirs.insert(role_glob(p), ());
+    }
+    // Many `x/tests/` alike: one `**/tests/**`.
+    let mut by_segment: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for d in dirs.keys() {
+        if let Some(stripped) = d.strip_suffix('/') {
+            let seg = stripped.rsplit('/').next().unwrap_or(stripped).to_owned();
+            by_segment.entry(seg).or_default().push(d.clone());
+        } else {
+            by_segment.entry(String::new()).or_default().push(d.clone());
+        }
+    }
+    let mut out = Vec::new();
+    for (seg, list) in by_segment {
+        if !seg.is_empty() && list.len() >= 3 {
+            out.push(format!("**/{}/**", globs::escape(&seg)));
+        } else {
+            out.extend(list);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `a/tests/b/x.cu` → `a/tests/`; `k/attn_test.cu` → the file.
+fn role_glob(path: &str) -> String {
+    let segs: Vec<&str> = path.split('/').collect();
+    for i in 0..segs.len() - 1 {
+        if detect::role(&format!("{}/x", segs[i])).is_some() {
+            return format!("{}/", globs::escape(&segs[..=i].join("/")));
+        }
+    }
+    globs::escape(path)
+}
