@@ -244,8 +244,8 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
         // A bare repository has no work tree: git compares an empty index
         // with HEAD and every tracked file looks deleted. Nothing is staged
         // there, so there is nothing to check (asked only when something
-        // looks staged and no `.git` sits above the root: free otherwise).
-        if !staged.paths.is_empty() && !has_dot_git_above(&root) && git.is_bare() {
+        // looks staged and the root looks like a git directory itself).
+        if !staged.paths.is_empty() && looks_like_git_dir(&root) && git.is_bare() {
             return unchecked(
                 "this is a bare repository: it has no work tree and nothing staged, so there is nothing to check".to_owned(),
                 Some("run the gate in a clone with a work tree, or check commits with `sota gate --range A..B`".to_owned()),
@@ -362,9 +362,10 @@ fn same_dir(a: &Path, b: &Path) -> bool {
     a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
 }
 
-/// Whether `dir` or a directory above it has a `.git` (a work tree's).
-fn has_dot_git_above(dir: &Path) -> bool {
-    dir.ancestors().any(|d| d.join(".git").exists())
+/// Whether `dir` looks like a git directory (a bare repository's top):
+/// `HEAD` and `objects/` in it, no `.git`.
+fn looks_like_git_dir(dir: &Path) -> bool {
+    !dir.join(".git").exists() && dir.join("HEAD").is_file() && dir.join("objects").is_dir()
 }
 
 /// Whether a discovered matrix belongs to the repository the cwd is in (a

@@ -261,9 +261,19 @@ fn inspect(path: &Path, hook: Hook) -> std::io::Result<Found> {
 fn find_block(bytes: &[u8], hook: Hook) -> Option<(usize, usize, bool)> {
     [false, true].into_iter().find_map(|strict| {
         let b = block(hook, strict);
-        find(bytes, b.as_bytes())
-            .filter(|&at| at == 0 || bytes[at - 1] == b'\n')
-            .map(|at| (at, at + b.len(), strict))
+        if let Some(at) = find(bytes, b.as_bytes()).filter(|&at| at == 0 || bytes[at - 1] == b'\n')
+        {
+            return Some((at, at + b.len(), strict));
+        }
+        // A one-line hook without a final newline (Husky's stubs): the
+        // block went after a newline of sota's, without its own last one.
+        let tail = format!("\n{}", b.trim_end_matches('\n'));
+        let at = bytes.len().checked_sub(tail.len())?;
+        (bytes.ends_with(tail.as_bytes()) && !bytes[..at].contains(&b'\n')).then_some((
+            at,
+            bytes.len(),
+            strict,
+        ))
     })
 }
 
@@ -387,7 +397,13 @@ fn foreign(
             return (Action::Unchanged, None);
         }
         let mut out = bytes[..start].to_vec();
-        out.extend_from_slice(want.as_bytes());
+        if bytes[start] == b'\n' {
+            // The one-line form (see find_block).
+            out.push(b'\n');
+            out.extend_from_slice(want.trim_end_matches('\n').as_bytes());
+        } else {
+            out.extend_from_slice(want.as_bytes());
+        }
         out.extend_from_slice(&bytes[end..]);
         return (Action::Updated, Some((out, mode)));
     }
@@ -427,10 +443,11 @@ fn foreign(
         );
     }
     let Some(eol) = memchr::memchr(b'\n', &bytes) else {
-        return (
-            refused_by_hand(path, hook, "has no line after its #! line"),
-            None,
-        );
+        // One line, no newline (Husky's stubs): keep it exact for uninstall.
+        let mut out = bytes;
+        out.push(b'\n');
+        out.extend_from_slice(want.trim_end_matches('\n').as_bytes());
+        return (Action::Chained, Some((out, mode)));
     };
     let mut out = bytes[..=eol].to_vec();
     out.extend_from_slice(want.as_bytes());
