@@ -222,10 +222,25 @@ pub fn render(text: &str, matrix: &Matrix) -> Result<Rendered, MarkerError> {
     Ok(Rendered { text: out, changes })
 }
 
-/// The byte offset of the first `\r` not followed by `\n`.
+/// Where a file uses lone `\r` as its line ending (classic Mac), so
+/// markers would hide inside one long line: the offset of the first lone
+/// `\r` of a file without any `\n`, or of a line holding both a lone
+/// `\r` and `sota:`. A stray `\r` inside other text is just text.
 fn lone_cr(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
-    memchr::memchr_iter(b'\r', bytes).find(|&i| bytes.get(i + 1) != Some(&b'\n'))
+    let first = memchr::memchr_iter(b'\r', bytes).find(|&i| bytes.get(i + 1) != Some(&b'\n'))?;
+    if !text.contains('\n') {
+        return Some(first);
+    }
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches('\n').trim_end_matches('\r');
+        if body.contains('\r') && body.contains("sota:") {
+            return Some(offset + body.find('\r').unwrap_or(0));
+        }
+        offset += line.len();
+    }
+    None
 }
 
 /// A CommonMark code fence line (up to three spaces, then three or more

@@ -68,3 +68,76 @@ fn marker_mistakes_are_errors_that_name_the_line() {
         "x\n<!-- sota:matrix -->\ny\n"
     );
 }
+
+/// Issue 15: a render keeps the file's mode, writes through a symlink,
+/// leaves code fences alone and refuses lone-CR files.
+#[cfg(unix)]
+#[test]
+fn render_keeps_mode_and_symlinks_and_skips_code_fences() {
+    use std::os::unix::fs::PermissionsExt;
+    let doc = "```md\n<!-- sota:matrix -->\nexample\n<!-- /sota:matrix -->\n```\n<!-- sota:matrix -->\nold\n<!-- /sota:matrix -->\n";
+    let p = Sota::new()
+        .file("sota.toml", SMALL)
+        .file("shared/real.md", doc);
+    let real = p.path().join("shared/real.md");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o664)).unwrap();
+    std::os::unix::fs::symlink("shared/real.md", p.path().join("doc.md")).unwrap();
+    p.run(&["render", "doc.md"]).success();
+    assert!(std::fs::symlink_metadata(p.path().join("doc.md"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let after = std::fs::read_to_string(&real).unwrap();
+    assert!(after.starts_with("```md\n<!-- sota:matrix -->\nexample\n<!-- /sota:matrix -->\n```\n<!-- sota:matrix -->\n| Operation |"), "{after}");
+    let mode = std::fs::metadata(&real).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o664);
+    p.run(&["render", "doc.md", "--check"]).success();
+
+    std::fs::write(
+        p.path().join("mac.md"),
+        "intro\r<!-- sota:matrix -->\rold\r<!-- /sota:matrix -->\r",
+    )
+    .unwrap();
+    let mac = p.run(&["render", "mac.md"]);
+    assert_eq!(mac.code, 2, "{mac:?}");
+    assert!(mac.stderr.contains("carriage return"), "{}", mac.stderr);
+}
+
+/// `kill -9` at any moment of a large render leaves either the old or the
+/// new file, and never a temporary file for `git add -A` to pick up.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_render_killed_mid_write_leaves_no_temporary_file() {
+    let mut big = String::from("<!-- sota:matrix -->\nold\n<!-- /sota:matrix -->\n");
+    big.push_str(&"filler line that makes the write take a while\n".repeat(600_000));
+    let p = Sota::new().file("sota.toml", SMALL).file("big.md", &big);
+    let bin = env!("CARGO_BIN_EXE_sota");
+    for delay_ms in [5, 20, 40, 80, 160] {
+        std::fs::write(p.path().join("big.md"), &big).unwrap();
+        let mut child = std::process::Command::new(bin)
+            .args(["render", "big.md"])
+            .current_dir(p.path())
+            .env("HOME", p.path())
+            .env_remove("SOTA_MATRIX")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        let names: Vec<String> = std::fs::read_dir(p.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            !names.iter().any(|n| n.ends_with(".tmp")),
+            "after {delay_ms} ms: {names:?}"
+        );
+        let now = std::fs::read_to_string(p.path().join("big.md")).unwrap();
+        assert!(
+            now == big || now.contains("| Operation |"),
+            "old or new, whole"
+        );
+    }
+}
