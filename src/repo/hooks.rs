@@ -530,3 +530,58 @@ pub fn uninstall(hooks_dir: &Path) -> std::io::Result<Vec<HookResult>> {
     }
     Ok(results)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn uninstall_of_a_legacy_install_puts_back_a_dangling_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        let hooks = dir.path();
+        let kept = hooks.join("pre-commit.sota-chained");
+        std::os::unix::fs::symlink("/nonexistent/hook", &kept).unwrap();
+        std::fs::write(hooks.join("pre-commit"), legacy_v1(Hook::PreCommit, false)).unwrap();
+        let r = uninstall(hooks).unwrap();
+        assert_eq!(r[0].action, Action::Restored);
+        assert_eq!(
+            std::fs::read_link(hooks.join("pre-commit")).unwrap(),
+            Path::new("/nonexistent/hook")
+        );
+        assert!(std::fs::symlink_metadata(&kept).is_err());
+    }
+
+    #[test]
+    fn only_exact_text_is_sotas() {
+        let dir = tempfile::tempdir().unwrap();
+        let hooks = dir.path();
+        // One byte off a standalone hook: the user's, never deleted.
+        let almost = standalone(Hook::CommitMsg, false).replace("--commit-msg", "--commit-msg ");
+        std::fs::write(hooks.join("commit-msg"), &almost).unwrap();
+        let r = uninstall(hooks).unwrap();
+        assert!(
+            matches!(&r[2].action, Action::Refused(why) if why.contains("edited by hand")),
+            "{r:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(hooks.join("commit-msg")).unwrap(),
+            almost
+        );
+        // Exact: sota's, removed; strict and advisory both recognised.
+        std::fs::write(hooks.join("commit-msg"), standalone(Hook::CommitMsg, true)).unwrap();
+        assert_eq!(uninstall(hooks).unwrap()[2].action, Action::Removed);
+        assert!(!hooks.join("commit-msg").exists());
+    }
+
+    #[test]
+    fn strict_and_advisory_blocks_differ_only_in_how_they_end() {
+        let advisory = block(Hook::CommitMsg, false);
+        let strict = block(Hook::CommitMsg, true);
+        assert!(advisory.contains(") || :\n"), "{advisory}");
+        assert!(strict.contains(") || exit $?\n"), "{strict}");
+        assert!(
+            !advisory.contains("dirname") && !block(Hook::PreCommit, false).contains("dirname")
+        );
+    }
+}
