@@ -287,7 +287,7 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
             report.advisories(),
             cleanup,
         ) {
-            if let Err(e) = crate::repo::write::atomic(file, text.as_bytes(), None) {
+            if let Err(e) = crate::repo::write::replace_existing(file, text.as_bytes()) {
                 return unchecked(format!("cannot write {}: {e}", file.display()), None);
             }
             added = true;
