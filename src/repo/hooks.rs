@@ -144,17 +144,18 @@ pub fn block(hook: Hook, strict: bool) -> String {
     };
     format!(
         "{BEGIN} {hook} {mode} >>>\n\
-# The PRIOR_ART gate, added by `sota hook install`; `sota hook uninstall`\n\
-# removes exactly these lines.\n\
-(\n\
-{guard}\
-  sota=${{SOTA_BIN:-sota}}\n\
-  if ! command -v \"$sota\" >/dev/null 2>&1; then\n\
-{say_missing}    exit 0\n\
-  fi\n\
-{run}\
-{close}\n\
-# <<< sota-hook v2 {hook} <<<\n"
+         # The PRIOR_ART gate, added by `sota hook install`; `sota hook uninstall`\n\
+         # removes exactly these lines.\n\
+         (\n\
+         {guard}\
+         \x20 sota=${{SOTA_BIN:-sota}}\n\
+         \x20 if ! command -v \"$sota\" >/dev/null 2>&1; then\n\
+         {say_missing}\
+         \x20   exit 0\n\
+         \x20 fi\n\
+         {run}\
+         {close}\n\
+         # <<< sota-hook v2 {hook} <<<\n"
     )
 }
 
