@@ -554,6 +554,36 @@ mod tests {
     }
 
     #[test]
+    fn install_over_a_legacy_hook_updates_it_or_asks_to_uninstall_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let hooks = dir.path();
+        std::fs::write(hooks.join("commit-msg"), legacy_v1(Hook::CommitMsg, true)).unwrap();
+        let r = install(hooks, InstallOptions::default()).unwrap();
+        assert_eq!(r[2].action, Action::Updated);
+        assert_eq!(
+            std::fs::read_to_string(hooks.join("commit-msg")).unwrap(),
+            standalone(Hook::CommitMsg, false)
+        );
+        // A legacy hook with the user's renamed hook beside it: refused,
+        // and nothing written (the user's hook is put back by uninstall).
+        std::fs::write(hooks.join("pre-commit"), legacy_v1(Hook::PreCommit, false)).unwrap();
+        std::fs::write(hooks.join("pre-commit.sota-chained"), "#!/bin/sh\nexit 1\n").unwrap();
+        std::fs::remove_file(hooks.join("prepare-commit-msg")).unwrap();
+        let r = install(hooks, InstallOptions::default()).unwrap();
+        assert!(
+            matches!(&r[0].action, Action::Refused(why) if why.contains("sota hook uninstall"))
+        );
+        assert_eq!(r[1].action, Action::Withheld);
+        assert!(!hooks.join("prepare-commit-msg").exists());
+        let r = uninstall(hooks).unwrap();
+        assert_eq!(r[0].action, Action::Restored);
+        assert_eq!(
+            std::fs::read_to_string(hooks.join("pre-commit")).unwrap(),
+            "#!/bin/sh\nexit 1\n"
+        );
+    }
+
+    #[test]
     fn only_exact_text_is_sotas() {
         let dir = tempfile::tempdir().unwrap();
         let hooks = dir.path();

@@ -385,6 +385,20 @@ fn suggestions_never_reach_history() {
     assert!(!head_body(&p).contains("PRIOR_ART"), "{}", head_body(&p));
     p.git(&["config", "--unset", "commit.cleanup"]).success();
 
+    // Cleanup modes that keep comments: nothing is added at all.
+    for mode in ["verbatim", "whitespace"] {
+        p.git(&["config", "commit.cleanup", mode]).success();
+        touch_kernel(&p, &format!("// {mode}\n"));
+        let seen = commit_in_editor(&p, &["commit", "--amend"]);
+        assert!(!seen.contains("PRIOR_ART"), "{mode}: {seen}");
+        assert!(
+            !head_body(&p).contains("PRIOR_ART"),
+            "{mode}: {}",
+            head_body(&p)
+        );
+    }
+    p.git(&["config", "--unset", "commit.cleanup"]).success();
+
     // commentChar=auto, amending a message with a line starting `#`: git
     // comments with `;`, and so does sota.
     p.git(&["config", "core.commentChar", "auto"]).success();
