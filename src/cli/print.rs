@@ -15,7 +15,7 @@ use sota::context::{CatalogReason, Format, Source};
 use sota::matrix::{LoadError, Matrix};
 use sota::output::quote::{escape, quote};
 use sota::output::{self, json, text};
-use sota::repo::hooks::{Action, CHAINED};
+use sota::repo::hooks::Action;
 use sota::surface::lookup::Lookup;
 use sota::{Context, Failure};
 
@@ -277,12 +277,12 @@ pub fn hooks(ctx: &Context, report: &HookReport) -> io::Result<()> {
             Action::Updated => format!("updated    {shown}"),
             Action::Unchanged => format!("unchanged  {shown}"),
             Action::Chained => format!(
-                "installed  {shown} (your hook is kept as {}{CHAINED} and runs first)",
-                r.hook
+                "installed  {shown} (sota's lines added at the top of your hook, which keeps its name and runs as before)"
             ),
             Action::Refused(why) => format!("refused    {shown}: {why}"),
             Action::Removed => format!("removed    {shown}"),
-            Action::Restored => format!("restored   {shown} (the hook sota had chained)"),
+            Action::Restored => format!("restored   {shown} (your hook, as it was before sota)"),
+            Action::Withheld => format!("withheld   {shown} (another hook was refused)"),
             Action::Foreign => format!("kept       {shown} (not written by sota)"),
             Action::Absent => format!("absent     {shown}"),
         };
@@ -291,7 +291,7 @@ pub fn hooks(ctx: &Context, report: &HookReport) -> io::Result<()> {
     }
     if matches!(report.command, HookCommand::Install(_)) && report.outcome() != sota::Outcome::Done
     {
-        text.push_str("some hooks were not installed; see above\n");
+        text.push_str("nothing was installed; see above\n");
     }
     out(&text)
 }

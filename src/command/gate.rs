@@ -241,6 +241,16 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
                 return unchecked(e.to_string(), fix);
             }
         };
+        // A bare repository has no work tree: git compares an empty index
+        // with HEAD and every tracked file looks deleted. Nothing is staged
+        // there, so there is nothing to check (asked only when something
+        // looks staged and the root looks like a git directory itself).
+        if !staged.paths.is_empty() && looks_like_git_dir(&root) && git.is_bare() {
+            return unchecked(
+                "this is a bare repository: it has no work tree and nothing staged, so there is nothing to check".to_owned(),
+                Some("run the gate in a clone with a work tree, or check commits with `sota gate --range A..B`".to_owned()),
+            );
+        }
         let touched = gate::touched(matrix, &mut index, staged.paths);
         let message = match &args.mode {
             GateMode::CommitMsg(file) | GateMode::PrepareMsg(file) => match std::fs::read(file) {
@@ -261,12 +271,23 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
 
     if let GateMode::PrepareMsg(file) = &args.mode {
         let mut added = false;
+        let setting = |key| {
+            (!report.advisories().is_empty())
+                .then(|| git.config(key))
+                .flatten()
+        };
+        let comment_setting = setting("core.commentString").or_else(|| setting("core.commentChar"));
+        let mode = setting("commit.cleanup");
+        let cleanup = gate::Cleanup {
+            comment: comment_setting.as_deref(),
+            mode: mode.as_deref(),
+        };
         if let Some(text) = gate::with_suggestions(
             message.as_deref().unwrap_or(""),
             report.advisories(),
-            &comment,
+            cleanup,
         ) {
-            if let Err(e) = crate::repo::write::atomic(file, text.as_bytes(), None) {
+            if let Err(e) = crate::repo::write::replace_existing(file, text.as_bytes()) {
                 return unchecked(format!("cannot write {}: {e}", file.display()), None);
             }
             added = true;
@@ -339,6 +360,12 @@ fn root_relative(path: &str, cwd: &Path, root: &Path) -> Option<String> {
 /// Whether two paths name the same directory.
 fn same_dir(a: &Path, b: &Path) -> bool {
     a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
+}
+
+/// Whether `dir` looks like a git directory (a bare repository's top):
+/// `HEAD` and `objects/` in it, no `.git`.
+fn looks_like_git_dir(dir: &Path) -> bool {
+    !dir.join(".git").exists() && dir.join("HEAD").is_file() && dir.join("objects").is_dir()
 }
 
 /// Whether a discovered matrix belongs to the repository the cwd is in (a

@@ -60,7 +60,7 @@ pub fn run<'c>(ctx: &'c Context, file: &Path, check: bool) -> Result<RenderRepor
     })?;
     let wrote = !check && !rendered.changes.is_empty();
     if wrote {
-        crate::repo::write::atomic(&path, rendered.text.as_bytes(), None)?;
+        crate::repo::write::replace_existing(&path, rendered.text.as_bytes())?;
     }
     Ok(RenderReport {
         matrix,

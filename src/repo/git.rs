@@ -503,8 +503,7 @@ impl Git {
     /// worktrees), as an absolute path.
     pub fn hooks_dir(&self) -> Result<PathBuf, GitError> {
         let out = self.output(&["rev-parse", "--path-format=absolute", "--git-path", "hooks"])?;
-        let text = String::from_utf8_lossy(&out).trim().to_owned();
-        let path = PathBuf::from(text);
+        let path = path_from_output(out);
         Ok(if path.is_absolute() {
             path
         } else {
@@ -515,7 +514,14 @@ impl Git {
     /// The top of the work tree.
     pub fn toplevel(&self) -> Result<PathBuf, GitError> {
         let out = self.output(&["rev-parse", "--show-toplevel"])?;
-        Ok(PathBuf::from(String::from_utf8_lossy(&out).trim()))
+        Ok(path_from_output(out))
+    }
+
+    /// Whether the repository is bare (no work tree, nothing staged).
+    pub fn is_bare(&self) -> bool {
+        self.output(&["rev-parse", "--is-bare-repository"])
+            .map(|o| o.starts_with(b"true"))
+            .unwrap_or(false)
     }
 
     /// Whether the repository is a shallow clone.
@@ -523,6 +529,23 @@ impl Git {
         self.output(&["rev-parse", "--is-shallow-repository"])
             .map(|o| o.starts_with(b"true"))
             .unwrap_or(false)
+    }
+}
+
+/// A path git printed on one line, as the bytes git gave (a repository
+/// path need not be UTF-8): only the line end is removed.
+fn path_from_output(mut out: Vec<u8>) -> PathBuf {
+    if out.last() == Some(&b'\n') {
+        out.pop();
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        PathBuf::from(std::ffi::OsString::from_vec(out))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(String::from_utf8_lossy(&out).into_owned())
     }
 }
 

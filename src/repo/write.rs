@@ -1,16 +1,31 @@
-//! The one module that writes files: atomically (temp file in the same
-//! directory, then rename), so an interrupted write leaves the old file
-//! intact, and with an explicit Unix mode where one matters.
+//! The one module that writes files: atomically (a temporary file in the
+//! same directory, then a rename), so an interrupted write leaves the old
+//! file intact, with an explicit Unix mode where one matters.
+//!
+//! Leftovers: on Linux the data goes into an unnamed `O_TMPFILE` inode,
+//! which the kernel frees if the process dies (even by `kill -9`); it gets
+//! a name (`.sota-*.tmp`) only for the two system calls between `linkat`
+//! and `rename`, when it is complete. git has no default ignore rule a
+//! name could hide behind, and putting the file under `.git/` would be
+//! wrong for files outside a repository and fails across file systems, so
+//! not naming the file at all is the only way `git add -A` never sees one.
+//! Elsewhere (or where the file system lacks `O_TMPFILE`) a named
+//! temporary file is used, removed on every error path.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Replace (or create) `path` with `bytes`, atomically.
+/// Replace (or create) `path` with `bytes`, atomically; `mode` is the Unix
+/// mode to give it (`None`: the temporary file's default, 0600).
 pub fn atomic(path: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    #[cfg(target_os = "linux")]
+    if let Some(done) = unnamed::write(dir, path, bytes, mode.unwrap_or(0o600)) {
+        return done;
+    }
     let mut tmp = tempfile::Builder::new()
         .prefix(".sota-")
         .suffix(".tmp")
@@ -29,9 +44,91 @@ pub fn atomic(path: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<(
     Ok(())
 }
 
+/// Rewrite an existing file in place as a user sees it: through a symlink
+/// to its target (the link stays a link), keeping the target's mode.
+pub fn replace_existing(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    let target = std::fs::canonicalize(path)?;
+    let meta = std::fs::metadata(&target)?;
+    #[cfg(unix)]
+    let mode = {
+        use std::os::unix::fs::PermissionsExt;
+        Some(meta.permissions().mode() & 0o7777)
+    };
+    #[cfg(not(unix))]
+    let mode = {
+        let _ = meta;
+        None
+    };
+    atomic(&target, bytes, mode)?;
+    Ok(target)
+}
+
+#[cfg(target_os = "linux")]
+mod unnamed {
+    //! `O_TMPFILE`: write into an inode with no name, then link it in.
+
+    use std::ffi::CString;
+    use std::io::Write;
+    use std::os::fd::{AsRawFd, FromRawFd};
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::Path;
+
+    /// `None` when the file system cannot do it (the caller falls back).
+    pub fn write(dir: &Path, path: &Path, bytes: &[u8], mode: u32) -> Option<std::io::Result<()>> {
+        let c_dir = CString::new(dir.as_os_str().as_bytes()).ok()?;
+        // SAFETY: a valid NUL-terminated path; the fd is owned below.
+        let fd = unsafe {
+            libc::open(
+                c_dir.as_ptr(),
+                libc::O_TMPFILE | libc::O_WRONLY | libc::O_CLOEXEC,
+                mode as libc::c_uint,
+            )
+        };
+        if fd < 0 {
+            return None;
+        }
+        // SAFETY: `fd` was just opened and is owned by nobody else.
+        let mut file = unsafe { std::fs::File::from_raw_fd(fd) };
+        Some((|| {
+            file.write_all(bytes)?;
+            use std::os::unix::fs::PermissionsExt;
+            file.set_permissions(std::fs::Permissions::from_mode(mode))?;
+            file.sync_all()?;
+            let proc_path =
+                CString::new(format!("/proc/self/fd/{}", file.as_raw_fd())).expect("no NUL");
+            // tempfile picks a free random name and retries on collisions;
+            // the closure gives that name to the unnamed inode.
+            let named = tempfile::Builder::new()
+                .prefix(".sota-")
+                .suffix(".tmp")
+                .make_in(dir, |name| {
+                    let c_name = CString::new(name.as_os_str().as_bytes())
+                        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+                    // SAFETY: valid NUL-terminated paths.
+                    let linked = unsafe {
+                        libc::linkat(
+                            libc::AT_FDCWD,
+                            proc_path.as_ptr(),
+                            libc::AT_FDCWD,
+                            c_name.as_ptr(),
+                            libc::AT_SYMLINK_FOLLOW,
+                        )
+                    };
+                    if linked == 0 {
+                        Ok(())
+                    } else {
+                        Err(std::io::Error::last_os_error())
+                    }
+                })?;
+            named.persist(path).map_err(|e| e.error)?;
+            Ok(())
+        })())
+    }
+}
+
 /// Rename `from` to `to`, refusing to clobber an existing `to`.
 pub fn rename_new(from: &Path, to: &Path) -> std::io::Result<()> {
-    if to.exists() {
+    if std::fs::symlink_metadata(to).is_ok() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::AlreadyExists,
             format!("{} already exists", to.display()),
@@ -40,7 +137,8 @@ pub fn rename_new(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::rename(from, to)
 }
 
-/// Rename `from` over `to` (which may exist): putting a kept file back.
+/// Rename `from` over `to` (which may exist): putting a kept file back,
+/// whatever it is (a symlink, dangling or not, is moved as a link).
 pub fn restore(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::rename(from, to)
 }
@@ -77,5 +175,25 @@ mod tests {
         let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temp files left behind");
         assert!(rename_new(&p, &p).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn replace_existing_writes_through_a_symlink_and_keeps_the_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.md");
+        std::fs::write(&target, "old").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let link = dir.path().join("link.md");
+        std::os::unix::fs::symlink("real.md", &link).unwrap();
+        replace_existing(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        let mode = std::fs::metadata(&target).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o644);
     }
 }

@@ -355,19 +355,85 @@ link = "https://example.org/moe-survey"
     }
 }
 
+/// What the prepare-commit-msg hook knows of how git will clean the
+/// message once the editor closes: `core.commentChar` (or
+/// `core.commentString`) and `commit.cleanup`, as configured (`None`:
+/// unset).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cleanup<'a> {
+    pub comment: Option<&'a str>,
+    pub mode: Option<&'a str>,
+}
+
+/// The characters `core.commentChar=auto` picks from, in git's order.
+const AUTO_CANDIDATES: &str = "#;@!$%^&|:";
+
+/// git's scissors line, after its comment prefix and a space.
+const CUT_LINE: &str = "------------------------ >8 ------------------------";
+
+/// git's `auto` choice for a message: `#` when the message has none,
+/// else the first candidate that starts no line (git's
+/// `adjust_comment_line_char`).
+fn auto_comment_char(message: &str) -> Option<char> {
+    if !message.contains('#') {
+        return Some('#');
+    }
+    let starts: Vec<char> = std::iter::once(message)
+        .chain(message.split(['\n', '\r']).skip(1))
+        .filter_map(|l| l.chars().next())
+        .collect();
+    AUTO_CANDIDATES.chars().find(|c| !starts.contains(c))
+}
+
+/// The comment prefix git used in this template, when the hook can tell.
+fn comment_of(template: &str, setting: Option<&str>) -> Option<String> {
+    match setting {
+        None | Some("") => return Some("#".to_owned()),
+        Some("auto") => {}
+        Some(c) => return Some(c.to_owned()),
+    }
+    // auto: git chose from the message before it added its own comments.
+    let lines: Vec<&str> = template.lines().collect();
+    if let Some(cut) = lines.iter().find_map(|l| {
+        let c = l.chars().next()?;
+        (AUTO_CANDIDATES.contains(c) && l[c.len_utf8()..].strip_prefix(' ') == Some(CUT_LINE))
+            .then_some(c)
+    }) {
+        return Some(cut.to_string());
+    }
+    let last = lines.iter().rev().find(|l| !l.trim().is_empty());
+    let Some(d) = last
+        .and_then(|l| l.chars().next())
+        .filter(|c| AUTO_CANDIDATES.contains(*c))
+    else {
+        // No comment block of git's: the template is the message itself.
+        return auto_comment_char(template).map(String::from);
+    };
+    let keep = lines
+        .iter()
+        .rposition(|l| !l.trim().is_empty() && !l.starts_with(d))
+        .map_or(0, |i| i + 1);
+    let message: String = lines[..keep].iter().map(|l| format!("{l}\n")).collect();
+    (auto_comment_char(&message) == Some(d)).then(|| d.to_string())
+}
+
 /// The commit message template with the suggested trailers added as
-/// comment lines, just above git's own comment block (or at the end).
-/// Returns `None` when there is nothing to add.
+/// comment lines, only where git will strip them: below git's scissors
+/// line when there is one (everything after it is cut), otherwise above
+/// git's own comment block (or at the end) when the cleanup mode strips
+/// comments (`strip`, or the default with an editor). Returns `None` when
+/// there is nothing to add or no place where git would remove it.
 pub fn with_suggestions(
     message: &str,
     advisories: &[Advisory<'_>],
-    comment: &str,
+    cleanup: Cleanup<'_>,
 ) -> Option<String> {
     if advisories.is_empty() || message.contains("PRIOR_ART: this commit touches") {
         return None;
     }
+    let comment = comment_of(message, cleanup.comment)?;
+    let comment = comment.as_str();
     let mut block = String::new();
-    block.push('\n');
     block.push_str(&format!(
         "{comment} PRIOR_ART: this commit touches kernel files. Keep a trailer naming what you read\n"
     ));
@@ -378,6 +444,35 @@ pub fn with_suggestions(
         block.push_str(&format!("{comment} {}\n", a.suggestion));
     }
     block.push_str(&format!("{comment}\n"));
+    let cut = format!("{comment} {CUT_LINE}");
+    let mut offset = 0;
+    let mut after_cut = false;
+    for line in message.split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        if after_cut && !bare.starts_with(comment) {
+            break;
+        }
+        if !after_cut && bare == cut {
+            after_cut = true;
+        }
+        offset += line.len();
+    }
+    if after_cut {
+        // Below the cut line and git's comments after it: always cut.
+        let mut out = message[..offset].to_owned();
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&block);
+        out.push_str(&message[offset..]);
+        return Some(out);
+    }
+    match cleanup.mode {
+        None | Some("default") | Some("strip") => {}
+        // verbatim, whitespace, scissors without a cut line: comments kept.
+        Some(_) => return None,
+    }
+    let block = format!("\n{block}");
     let mut offset = 0;
     for line in message.split_inclusive('\n') {
         if line.starts_with(comment) {
@@ -411,19 +506,39 @@ mod template_tests {
         let mut idx = OpIndex::new(&m).unwrap();
         let adv = touched(&m, &mut idx, [GitPath::from_bytes(b"k/x.cu")]);
         let template = "\n# Please enter the commit message for your changes.\n#\n";
-        let out = with_suggestions(template, &adv, "#").unwrap();
+        let out = with_suggestions(template, &adv, Cleanup::default()).unwrap();
         assert_eq!(
             out,
             "\n\n# PRIOR_ART: this commit touches kernel files. Keep a trailer naming what you read\n# (uncomment and edit), or `Prior-art: none found - <why>; oracle <how>`:\n# Prior-art: FlashAttention\n#\n# Please enter the commit message for your changes.\n#\n"
         );
         assert!(
-            with_suggestions(&out, &adv, "#").is_none(),
+            with_suggestions(&out, &adv, Cleanup::default()).is_none(),
             "never added twice"
         );
         // Stripping comment lines leaves the message as it was: nothing is
         // committed unless the user uncomments it.
         let kept: String = out.lines().filter(|l| !l.starts_with('#')).collect();
         assert_eq!(kept, "");
-        assert!(with_suggestions(template, &[], "#").is_none());
+        assert!(with_suggestions(template, &[], Cleanup::default()).is_none());
+
+        // auto: git chose `;` because the message has a line starting `#`.
+        let amend = "fix\n#tag\n\n; Please enter the commit message.\n;\n";
+        let auto = Cleanup {
+            comment: Some("auto"),
+            mode: None,
+        };
+        let out = with_suggestions(amend, &adv, auto).unwrap();
+        assert!(out.contains("\n; Prior-art: FlashAttention\n"), "{out}");
+        let kept: Vec<&str> = out.lines().filter(|l| !l.starts_with(';')).collect();
+        assert_eq!(kept, ["fix", "#tag", "", ""]);
+        // scissors: below the cut line; without one, nothing.
+        let scissors = "\n# ------------------------ >8 ------------------------\n# Do not modify.\ndiff --git a/x b/x\n";
+        let mode = Cleanup {
+            comment: None,
+            mode: Some("scissors"),
+        };
+        let out = with_suggestions(scissors, &adv, mode).unwrap();
+        assert!(out.starts_with("\n# ------------------------ >8 ------------------------\n# Do not modify.\n# PRIOR_ART"), "{out}");
+        assert!(with_suggestions("\n# no cut line\n", &adv, mode).is_none());
     }
 }

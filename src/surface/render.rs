@@ -62,10 +62,33 @@ pub struct Rendered {
 /// Render every region of `text` from `matrix`.
 pub fn render(text: &str, matrix: &Matrix) -> Result<Rendered, MarkerError> {
     // Find marker lines: (region, is_open, byte range of the line incl. EOL, line number).
+    if let Some(at) = lone_cr(text) {
+        return Err(MarkerError {
+            line: Some(text[..at].matches('\n').count() + 1),
+            message: "has a carriage return that does not end a CRLF line (classic Mac line endings); convert the file to LF or CRLF line endings, then render again".to_owned(),
+        });
+    }
     let mut markers = Vec::new();
     let mut offset = 0;
+    let mut fence: Option<(char, usize)> = None;
     for (i, line) in text.split_inclusive('\n').enumerate() {
         let trimmed = line.trim();
+        // Inside a fenced code block a marker is an example, not a region.
+        if let Some(open) = fence_of(line) {
+            match fence {
+                None => fence = Some(open),
+                Some((c, n)) if open.0 == c && open.1 >= n && trimmed.len() == open.1 => {
+                    fence = None
+                }
+                Some(_) => {}
+            }
+            offset += line.len();
+            continue;
+        }
+        if fence.is_some() {
+            offset += line.len();
+            continue;
+        }
         for region in Region::ALL {
             if trimmed == region.open() {
                 markers.push((region, true, offset, offset + line.len(), i + 1, line));
@@ -199,6 +222,40 @@ pub fn render(text: &str, matrix: &Matrix) -> Result<Rendered, MarkerError> {
     Ok(Rendered { text: out, changes })
 }
 
+/// Where a file uses lone `\r` as its line ending (classic Mac), so
+/// markers would hide inside one long line: the offset of the first lone
+/// `\r` of a file without any `\n`, or of a line holding both a lone
+/// `\r` and `sota:`. A stray `\r` inside other text is just text.
+fn lone_cr(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let first = memchr::memchr_iter(b'\r', bytes).find(|&i| bytes.get(i + 1) != Some(&b'\n'))?;
+    if !text.contains('\n') {
+        return Some(first);
+    }
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches('\n').trim_end_matches('\r');
+        if body.contains('\r') && body.contains("sota:") {
+            return Some(offset + body.find('\r').unwrap_or(0));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// A CommonMark code fence line (up to three spaces, then three or more
+/// backticks or tildes): its character and length.
+fn fence_of(line: &str) -> Option<(char, usize)> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let rest = &line[indent..];
+    let c = rest.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let n = rest.len() - rest.trim_start_matches(c).len();
+    (n >= 3).then_some((c, n))
+}
+
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
@@ -295,6 +352,21 @@ mod tests {
         let again = render(&r.text, &m()).unwrap();
         assert_eq!(again.text, r.text);
         assert!(again.changes.is_empty(), "rendering is idempotent");
+    }
+
+    #[test]
+    fn markers_in_code_fences_are_examples_and_lone_cr_is_refused() {
+        let text = "```md\n<!-- sota:matrix -->\nexample\n<!-- /sota:matrix -->\n```\n<!-- sota:matrix -->\nold\n<!-- /sota:matrix -->\n";
+        let r = render(text, &m()).unwrap();
+        assert!(
+            r.text.starts_with("```md\n<!-- sota:matrix -->\nexample\n"),
+            "{}",
+            r.text
+        );
+        assert_eq!(r.changes.len(), 1);
+        assert_eq!(r.changes[0].line, 6);
+        let e = render("a\r<!-- sota:matrix -->\r<!-- /sota:matrix -->\r", &m()).unwrap_err();
+        assert!(e.message.contains("carriage return"), "{e:?}");
     }
 
     #[test]

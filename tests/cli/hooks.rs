@@ -130,7 +130,7 @@ fn a_users_existing_hook_still_runs_first_and_can_block_and_uninstall_restores_i
     assert!(
         install
             .stdout
-            .contains("your hook is kept as pre-commit.sota-chained"),
+            .contains("sota's lines added at the top of your hook"),
         "{}",
         install.stdout
     );

@@ -11,6 +11,7 @@ mod discovery;
 mod fak_example;
 mod gate;
 mod glob_shapes;
+mod hook_safety;
 mod hooks;
 mod index_file;
 mod init;
