@@ -6,8 +6,11 @@
 pub mod audit;
 pub mod coverage;
 pub mod gate;
+pub mod github;
 pub mod json;
+pub mod markdown;
 pub mod quote;
+pub mod sarif;
 pub mod schema_id;
 pub mod text;
 pub mod wrap;

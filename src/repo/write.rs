@@ -29,6 +29,18 @@ pub fn atomic(path: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<(
     Ok(())
 }
 
+/// Append `bytes` to `path` (created when missing) in one write: for
+/// files other processes append to too, like GitHub's
+/// `$GITHUB_STEP_SUMMARY`, which must never be replaced.
+pub fn append(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.flush()
+}
+
 /// Rename `from` to `to`, refusing to clobber an existing `to`.
 pub fn rename_new(from: &Path, to: &Path) -> std::io::Result<()> {
     if to.exists() {
@@ -77,5 +89,14 @@ mod tests {
         let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temp files left behind");
         assert!(rename_new(&p, &p).is_err());
+    }
+
+    #[test]
+    fn append_keeps_what_is_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("summary.md");
+        append(&p, b"one\n").unwrap();
+        append(&p, b"two\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "one\ntwo\n");
     }
 }

@@ -17,6 +17,7 @@ mod lookup;
 mod malformed;
 mod mcp;
 mod render;
+mod reports;
 mod robustness;
 mod security;
 mod usability;
