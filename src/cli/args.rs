@@ -114,6 +114,12 @@ pub enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Write a self-contained HTML page: the matrix, the ladders drawn, the scorecard, compliance over time
+    Report {
+        /// The page to write (no scripts, fonts or network: open it anywhere)
+        #[arg(long, value_name = "FILE")]
+        html: PathBuf,
+    },
     /// Install or remove the git hooks that run the gate
     Hook {
         #[command(subcommand)]

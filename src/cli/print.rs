@@ -293,6 +293,13 @@ pub fn render(ctx: &Context, report: &RenderReport<'_>) -> io::Result<()> {
     out(&format!("rendered {shown}: {}\n", regions.join(", ")))
 }
 
+pub fn report(page: &sota::command::report::ReportPage) -> io::Result<()> {
+    if let Some(why) = &page.audit_error {
+        err(&format!("sota report: no compliance chart: {why}"));
+    }
+    out(&format!("wrote {}\n", quote(&page.shown)))
+}
+
 pub fn hooks(ctx: &Context, report: &HookReport) -> io::Result<()> {
     if ctx.json() {
         return out_json(&json::hooks(report));

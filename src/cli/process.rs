@@ -76,6 +76,7 @@ fn format(cli: &Cli) -> Result<Format, Failure> {
             "coverage",
             &[Format::Human, Format::Json, Format::Github, Format::Sarif],
         ),
+        Some(Command::Report { .. }) => ("report", &[Format::Human]),
         _ => ("this command", &[Format::Human, Format::Json]),
     };
     if allowed.contains(&format) {

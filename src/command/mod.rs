@@ -11,3 +11,4 @@ pub mod gate;
 pub mod hook;
 pub mod lookup;
 pub mod render;
+pub mod report;

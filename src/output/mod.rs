@@ -7,6 +7,7 @@ pub mod audit;
 pub mod coverage;
 pub mod gate;
 pub mod github;
+pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod quote;

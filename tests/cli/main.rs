@@ -17,6 +17,7 @@ mod lookup;
 mod malformed;
 mod mcp;
 mod render;
+mod report_html;
 mod reports;
 mod robustness;
 mod security;
