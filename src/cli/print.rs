@@ -116,6 +116,10 @@ pub fn gate(ctx: &Context, run: &GateRun<'_>) -> io::Result<()> {
             if ctx.json() {
                 out_json(&render::unchecked_json(u))?;
             }
+            if ctx.format() == Format::Github {
+                out(&render::unchecked_github(u))?;
+            }
+            step_summary(ctx, || render::unchecked_summary(u));
             if u.enforced {
                 if let Some(e) = &u.load_error {
                     load_error(e);

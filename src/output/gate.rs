@@ -307,6 +307,32 @@ pub fn unchecked_json(u: &crate::command::gate::Unchecked) -> UncheckedJson {
     }
 }
 
+/// A gate that could not check, as one annotation: an error when it
+/// fails the run (`--strict`, CI), else a notice.
+pub fn unchecked_github(u: &crate::command::gate::Unchecked) -> String {
+    let mut msg = format!("could not check: {}", quote(&u.reason));
+    if let Some(fix) = &u.fix {
+        let _ = write!(msg, "\nfix: {fix}");
+    }
+    let level = if u.enforced { "error" } else { "notice" };
+    format!("::{level} title=sota gate::{}\n", super::github::data(&msg))
+}
+
+/// The job summary of a gate that could not check.
+pub fn unchecked_summary(u: &crate::command::gate::Unchecked) -> String {
+    use super::markdown::cell as md;
+    let mut out = format!(
+        "## sota gate\n\n{} **Could not check**: {}\n",
+        if u.enforced { "❌" } else { "⚠️" },
+        md(&u.reason)
+    );
+    if let Some(fix) = &u.fix {
+        let _ = writeln!(out, "\nFix: {}", md(fix));
+    }
+    out.push('\n');
+    out
+}
+
 // ─── --range ────────────────────────────────────────────────────────────────
 
 /// The first 10 characters of a hash (cut on a character boundary).

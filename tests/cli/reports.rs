@@ -218,6 +218,27 @@ fn a_shallow_clone_is_a_clear_failure_under_strict() {
     );
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("fetch-depth: 0"), "{}", run.stderr);
+    // On the PR page too: an error annotation and the job summary.
+    assert!(
+        run.stdout
+            .starts_with("::error title=sota gate::could not check: ")
+            && run.stdout.contains("%0Afix: the clone is shallow")
+            && run.stdout.contains("`fetch-depth: 0` in actions/checkout"),
+        "{}",
+        run.stdout
+    );
+    let summary = p.path().join("shallow-summary.md");
+    let s = summary.to_str().unwrap();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sota"));
+    cmd.args(["gate", "--range", "HEAD~2..HEAD", "--strict"])
+        .current_dir(&clone)
+        .env("GITHUB_STEP_SUMMARY", s)
+        .env_remove("CI")
+        .env_remove("GITHUB_ACTIONS");
+    assert_eq!(cmd.status().unwrap().code(), Some(2));
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(md.contains("❌ **Could not check**"), "{md}");
+    assert!(md.contains("fetch-depth: 0"), "{md}");
 }
 
 #[test]
