@@ -60,7 +60,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .grade-A { color: var(--reached); } .grade-B, .grade-C { color: var(--next); }
 .grade-D, .grade-F { color: var(--debt); }
 .ok { color: var(--reached); } .bad { color: var(--debt); }
-.ladders { display: grid; grid-template-columns: repeat(auto-fill, minmax(20rem, 1fr)); gap: 1rem; }
+.ladders { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 26rem), 1fr)); gap: 1rem; }
 figure { margin: 0; border: 1px solid var(--line); border-radius: .5rem; padding: .5rem; }
 figcaption { font-weight: 600; }
 svg { max-width: 100%; height: auto; }
@@ -160,7 +160,15 @@ fn matrix_table(out: &mut String, m: &Matrix) {
 /// the reached rung filled green, the next outlined in orange, dashed.
 fn ladder_svg(view: &LadderView<'_>, id: usize) -> String {
     const ROW: usize = 44;
-    const W: usize = 320;
+    // Wide enough for the longest label at 13px (about 7.5px a character);
+    // on a narrow screen the drawing scales down with the page.
+    let longest = view
+        .rungs
+        .iter()
+        .map(|r| r.rung.name.chars().count() + 22)
+        .max()
+        .unwrap_or(0);
+    let width = (70 + longest * 15 / 2).max(320);
     let n = view.rungs.len();
     let h = n * ROW + 16;
     let axis = esc(view.axis());
@@ -174,7 +182,7 @@ fn ladder_svg(view: &LadderView<'_>, id: usize) -> String {
         format!("next L{} {}", r.level, r.rung.name)
     });
     let mut s = format!(
-        "<svg class=\"rungs\" viewBox=\"0 0 {W} {h}\" width=\"{W}\" height=\"{h}\" role=\"img\" \
+        "<svg class=\"rungs\" viewBox=\"0 0 {width} {h}\" width=\"{width}\" height=\"{h}\" role=\"img\" \
          aria-labelledby=\"l{id}t l{id}d\"><title id=\"l{id}t\">{axis} ladder</title>\
          <desc id=\"l{id}d\">{} rungs; {}; {}</desc>\
          <line x1=\"20\" y1=\"8\" x2=\"20\" y2=\"{}\" stroke=\"#4a4a4a\" stroke-width=\"2\"/>\
