@@ -83,8 +83,12 @@ fn format(cli: &Cli) -> Result<Format, Failure> {
         return Ok(format);
     }
     let names: Vec<&str> = allowed.iter().map(|f| <&str>::from(*f)).collect();
+    let who = match name {
+        "this command" => name.to_owned(),
+        _ => format!("sota {name}"),
+    };
     Err(Failure::Usage(format!(
-        "sota {name} has no --format {}: use one of {}",
+        "{who} has no --format {}: use one of {}",
         <&str>::from(format),
         names.join(", ")
     )))
