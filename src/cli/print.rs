@@ -116,8 +116,10 @@ pub fn gate(ctx: &Context, run: &GateRun<'_>) -> io::Result<()> {
             if ctx.json() {
                 out_json(&render::unchecked_json(u))?;
             }
-            if ctx.format() == Format::Github {
-                out(&render::unchecked_github(u))?;
+            match ctx.format() {
+                Format::Github => out(&render::unchecked_github(u))?,
+                Format::Sarif => out_json(&sota::output::sarif::unchecked(u))?,
+                _ => {}
             }
             step_summary(ctx, || render::unchecked_summary(u));
             if u.enforced {

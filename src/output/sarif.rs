@@ -212,6 +212,25 @@ pub fn range(findings: &[Finding<'_>], prefix: &str) -> Value {
     log(gate_rules(), results)
 }
 
+/// A gate that could not check: no results, and an invocation that says
+/// it did not succeed, with the reason and the fix (so an upload step gets
+/// a valid log rather than an empty file).
+pub fn unchecked(u: &crate::command::gate::Unchecked) -> Value {
+    let mut text = format!("sota gate could not check: {}", u.reason);
+    if let Some(fix) = &u.fix {
+        text.push_str(&format!(" — fix: {fix}"));
+    }
+    let mut v = log(gate_rules(), Vec::new());
+    v["runs"][0]["invocations"] = json!([{
+        "executionSuccessful": false,
+        "toolExecutionNotifications": [{
+            "level": if u.enforced { "error" } else { "warning" },
+            "message": { "text": text }
+        }]
+    }]);
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

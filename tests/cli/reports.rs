@@ -227,6 +227,27 @@ fn a_shallow_clone_is_a_clear_failure_under_strict() {
         "{}",
         run.stdout
     );
+    // As SARIF: a valid log whose invocation did not succeed, not an empty file.
+    let run = p.run_in(
+        &clone,
+        &[
+            "gate",
+            "--range",
+            "HEAD~2..HEAD",
+            "--strict",
+            "--format",
+            "sarif",
+        ],
+    );
+    assert_eq!(run.code, 2);
+    let v = assert_valid_sarif(&run.stdout);
+    assert_eq!(v["runs"][0]["invocations"][0]["executionSuccessful"], false);
+    assert!(
+        v["runs"][0]["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("fetch-depth: 0")
+    );
     let summary = p.path().join("shallow-summary.md");
     let s = summary.to_str().unwrap();
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sota"));
