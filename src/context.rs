@@ -23,6 +23,8 @@ pub enum Format {
     Json,
     /// GitHub Actions workflow commands.
     Github,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+    Sarif,
 }
 
 /// What the front end read from the process, and nothing else.
@@ -52,6 +54,9 @@ pub struct Inputs {
     /// `--allow-outside-repo`: read a matrix, or accept a `[project] root`,
     /// that resolves outside the repository (docs/SECURITY.md).
     pub allow_outside_repo: bool,
+    /// `$GITHUB_STEP_SUMMARY`: the file the report commands append a
+    /// Markdown summary to (GitHub Actions' job summary).
+    pub step_summary: Option<PathBuf>,
 }
 
 impl Inputs {
@@ -70,6 +75,7 @@ impl Inputs {
             ci: false,
             git_env_overrides: false,
             allow_outside_repo: false,
+            step_summary: None,
         }
     }
 }

@@ -41,9 +41,14 @@ pub struct Cli {
     #[arg(long, global = true, conflicts_with = "matrix")]
     pub catalog: bool,
 
-    /// Print JSON for machines (every payload has a `schema` field)
+    /// Print JSON for machines (every payload has a `schema` field); the same as --format json
     #[arg(long, global = true)]
     pub json: bool,
+
+    /// Output format: human (default), json; short for the gate; github
+    /// (workflow annotations) and sarif (SARIF 2.1.0) for the gate and coverage
+    #[arg(long, global = true, value_enum, value_name = "FORMAT")]
+    pub format: Option<OutputFormat>,
 
     /// Read a matrix (or a `[project] root`) that resolves outside the repository
     #[arg(long, global = true)]
@@ -113,6 +118,12 @@ pub enum Command {
     Init(super::init::InitArgs),
     /// Propose an op and the glob edit for kernel files no op covers
     Suggest(super::init::SuggestArgs),
+    /// Write a self-contained HTML page: the matrix, the ladders drawn, the scorecard, compliance over time
+    Report {
+        /// The page to write (no scripts, fonts or network: open it anywhere)
+        #[arg(long, value_name = "FILE")]
+        html: PathBuf,
+    },
     /// Install or remove the git hooks that run the gate
     Hook {
         #[command(subcommand)]
@@ -157,9 +168,6 @@ pub struct GateArgs {
     /// Block instead of advise: exit 1 on an advisory, 2 when the gate could not check
     #[arg(long)]
     pub strict: bool,
-    /// Output format
-    #[arg(long, value_enum)]
-    pub format: Option<GateFormat>,
     /// Files to check (as --paths), or with --commit-msg the message file;
     /// so `sota gate --paths --strict a.cu b.cu` works as the pre-commit
     /// framework writes it
@@ -209,15 +217,30 @@ impl GateArgs {
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GateFormat {
-    /// Full advisories for people
+pub enum OutputFormat {
+    /// Text for people
     Human,
-    /// One line per op, at most 240 characters
+    /// One line per op, at most 240 characters (gate)
     Short,
-    /// Machine-readable (schema sota.gate/v1, sota.gate-range/v1)
+    /// Machine-readable; every payload has a `schema` field
     Json,
-    /// GitHub Actions workflow annotations
+    /// GitHub Actions workflow annotations (gate, coverage)
     Github,
+    /// SARIF 2.1.0 for code scanning (gate, coverage)
+    Sarif,
+}
+
+impl OutputFormat {
+    pub fn format(self) -> sota::context::Format {
+        use sota::context::Format;
+        match self {
+            OutputFormat::Human => Format::Human,
+            OutputFormat::Short => Format::Short,
+            OutputFormat::Json => Format::Json,
+            OutputFormat::Github => Format::Github,
+            OutputFormat::Sarif => Format::Sarif,
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]

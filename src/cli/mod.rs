@@ -135,6 +135,11 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
             init::suggest(ctx, &report)?;
             Ok(report.outcome())
         }
+        Some(Command::Report { html }) => {
+            let page = command::report::write(ctx, &html)?;
+            print::report(&page)?;
+            Ok(page.outcome())
+        }
         Some(Command::Hook { action }) => {
             let command = match action {
                 HookAction::Install { strict, no_chain } => {

@@ -116,6 +116,12 @@ pub fn gate(ctx: &Context, run: &GateRun<'_>) -> io::Result<()> {
             if ctx.json() {
                 out_json(&render::unchecked_json(u))?;
             }
+            match ctx.format() {
+                Format::Github => out(&render::unchecked_github(u))?,
+                Format::Sarif => out_json(&sota::output::sarif::unchecked(u))?,
+                _ => {}
+            }
+            step_summary(ctx, || render::unchecked_summary(u));
             if u.enforced {
                 if let Some(e) = &u.load_error {
                     load_error(e);
@@ -139,15 +145,22 @@ pub fn gate(ctx: &Context, run: &GateRun<'_>) -> io::Result<()> {
         }
         GateRun::Change(c) => {
             let format = ctx.format();
-            if c.report.touched.is_empty() && format != Format::Json {
+            if c.report.touched.is_empty() && !matches!(format, Format::Json | Format::Sarif) {
+                step_summary(ctx, || render::summary(&c.report));
                 return Ok(());
             }
             match format {
                 Format::Human => out_fitted(ctx, &render::human(&c.report))?,
                 Format::Short => out(&render::short(&c.report))?,
                 Format::Json => out_json(&render::json(c.matrix, &c.report, c.mode, c.strict))?,
-                Format::Github => out(&render::github(&c.report, &c.repo_prefix))?,
+                Format::Github => out(&render::github(&c.report, &c.repo_prefix, &c.lines))?,
+                Format::Sarif => out_json(&sota::output::sarif::gate(
+                    &c.report,
+                    &c.repo_prefix,
+                    &c.lines,
+                ))?,
             }
+            step_summary(ctx, || render::summary(&c.report));
             let blocked = c.report.advisories().len();
             if c.strict && blocked > 0 {
                 let hook = if c.mode == ModeKind::Staged {
@@ -173,7 +186,11 @@ pub fn gate(ctx: &Context, run: &GateRun<'_>) -> io::Result<()> {
                     &r.findings,
                 ))?,
                 Format::Github => out(&render::range_github(&r.findings, &r.repo_prefix))?,
+                Format::Sarif => {
+                    out_json(&sota::output::sarif::range(&r.findings, &r.repo_prefix))?
+                }
             }
+            step_summary(ctx, || render::range_summary(&r.range, &r.findings));
             if r.strict && !r.findings.is_empty() {
                 let n = r.findings.len();
                 err(&format!(
@@ -191,15 +208,40 @@ pub fn gate(ctx: &Context, run: &GateRun<'_>) -> io::Result<()> {
 
 pub fn coverage(ctx: &Context, report: &CoverageReport<'_>) -> io::Result<()> {
     use sota::output::coverage as render;
-    if ctx.json() {
-        out_json(&render::json(report.matrix, &report.report))
-    } else {
-        out_fitted(ctx, &render::human(report.matrix, &report.report))
+    match ctx.format() {
+        Format::Json => out_json(&render::json(report.matrix, &report.report))?,
+        Format::Github => out(&render::github(&report.report, &report.paths))?,
+        Format::Sarif => out_json(&sota::output::sarif::coverage(
+            &report.report,
+            &report.paths,
+        ))?,
+        Format::Human | Format::Short => {
+            out_fitted(ctx, &render::human(report.matrix, &report.report))?
+        }
+    }
+    step_summary(ctx, || render::summary(report.matrix, &report.report));
+    Ok(())
+}
+
+/// Append a report's Markdown to `$GITHUB_STEP_SUMMARY` when it is set. A
+/// summary that cannot be written is said on stderr; the report stands.
+fn step_summary(ctx: &Context, markdown: impl FnOnce() -> String) {
+    let Some(path) = &ctx.inputs.step_summary else {
+        return;
+    };
+    if let Err(e) = sota::repo::write::append(path, markdown().as_bytes()) {
+        err(&format!(
+            "sota: cannot append the job summary to {} ($GITHUB_STEP_SUMMARY): {e}",
+            quote(&path.display().to_string())
+        ));
     }
 }
 
 pub fn audit(ctx: &Context, report: &AuditReport<'_>) -> io::Result<()> {
     use sota::output::audit as render;
+    step_summary(ctx, || {
+        render::summary(report.matrix, &report.range, report.shallow, &report.report)
+    });
     if ctx.json() {
         out_json(&render::json(
             report.matrix,
@@ -263,6 +305,13 @@ pub fn prove(ctx: &Context, report: &sota::command::prove::ProveReport) -> io::R
     } else {
         out(&sota::output::prove::human(&report.report))
     }
+}
+
+pub fn report(page: &sota::command::report::ReportPage) -> io::Result<()> {
+    if let Some(why) = &page.audit_error {
+        err(&format!("sota report: no compliance chart: {why}"));
+    }
+    out(&format!("wrote {}\n", quote(&page.shown)))
 }
 
 pub fn hooks(ctx: &Context, report: &HookReport) -> io::Result<()> {

@@ -9,7 +9,7 @@ use sota::matrix::Date;
 use sota::repo::index_file::GIT_ENV_OVERRIDES;
 use sota::Failure;
 
-use super::args::{Cli, Command, GateFormat};
+use super::args::{Cli, Command, OutputFormat};
 
 /// Everything the library needs from the process.
 pub fn inputs(cli: &Cli) -> Result<Inputs, Failure> {
@@ -19,16 +19,7 @@ pub fn inputs(cli: &Cli) -> Result<Inputs, Failure> {
         Some(Command::Init(super::init::InitArgs { today: Some(d), .. })) => *d,
         _ => clock_today(),
     };
-    let format = match &cli.command {
-        _ if cli.json => Format::Json,
-        Some(Command::Gate(g)) => match g.format {
-            None | Some(GateFormat::Human) => Format::Human,
-            Some(GateFormat::Short) => Format::Short,
-            Some(GateFormat::Json) => Format::Json,
-            Some(GateFormat::Github) => Format::Github,
-        },
-        _ => Format::Human,
-    };
+    let format = format(cli)?;
     let stdout = std::io::stdout();
     let width = if stdout.is_terminal() {
         terminal_size::terminal_size_of(&stdout).map(|(w, _)| w.0 as usize)
@@ -51,7 +42,57 @@ pub fn inputs(cli: &Cli) -> Result<Inputs, Failure> {
             .iter()
             .any(|v| std::env::var_os(v).is_some()),
         allow_outside_repo: cli.allow_outside_repo,
+        step_summary: std::env::var_os("GITHUB_STEP_SUMMARY")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from),
     })
+}
+
+/// The output format: `--json` or `--format`, checked against what the
+/// command can print.
+fn format(cli: &Cli) -> Result<Format, Failure> {
+    let format = match (cli.json, cli.format) {
+        (true, Some(f)) if f != OutputFormat::Json => {
+            return Err(Failure::Usage(format!(
+                "--json and --format {} ask for two formats: keep one",
+                <&str>::from(f.format())
+            )))
+        }
+        (true, _) => Format::Json,
+        (false, Some(f)) => f.format(),
+        (false, None) => Format::Human,
+    };
+    let (name, allowed): (&str, &[Format]) = match &cli.command {
+        Some(Command::Gate(_)) => (
+            "gate",
+            &[
+                Format::Human,
+                Format::Short,
+                Format::Json,
+                Format::Github,
+                Format::Sarif,
+            ],
+        ),
+        Some(Command::Coverage { .. }) => (
+            "coverage",
+            &[Format::Human, Format::Json, Format::Github, Format::Sarif],
+        ),
+        Some(Command::Report { .. }) => ("report", &[Format::Human]),
+        _ => ("this command", &[Format::Human, Format::Json]),
+    };
+    if allowed.contains(&format) {
+        return Ok(format);
+    }
+    let names: Vec<&str> = allowed.iter().map(|f| <&str>::from(*f)).collect();
+    let who = match name {
+        "this command" => name.to_owned(),
+        _ => format!("sota {name}"),
+    };
+    Err(Failure::Usage(format!(
+        "{who} has no --format {}: use one of {}",
+        <&str>::from(format),
+        names.join(", ")
+    )))
 }
 
 /// `$CI` (set by GitHub Actions, GitLab, CircleCI, Buildkite, …) or

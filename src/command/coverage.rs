@@ -1,12 +1,23 @@
 //! The coverage scorecard as a library call: list the tracked files while
 //! the matrix loads (they overlap on two cores), then score.
 
-use crate::context::Context;
+use crate::context::{Context, Format};
 use crate::matrix::Matrix;
 use crate::outcome::{Failure, Outcome};
+use crate::repo::git::Git;
 use crate::repo::paths::PathList;
 use crate::repo::tracked;
 use crate::surface::coverage::{self, Report};
+
+/// Where a report's findings live, relative to the repository top (what
+/// GitHub and SARIF viewers resolve paths against).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RepoPaths {
+    /// The matrix file, e.g. `sota.toml` or `sub/sota.toml`.
+    pub matrix_file: String,
+    /// The matrix root (`""` or `dir/`): prefixed to root-relative paths.
+    pub root_prefix: String,
+}
 
 /// The scorecard with the matrix it scored.
 #[derive(Debug)]
@@ -15,6 +26,9 @@ pub struct CoverageReport<'m> {
     pub report: Report,
     /// `--check`: hard debt fails the run.
     pub check: bool,
+    /// Repository-relative places, for `--format github | sarif`
+    /// (default otherwise).
+    pub paths: RepoPaths,
 }
 
 impl CoverageReport<'_> {
@@ -57,11 +71,42 @@ pub fn run(ctx: &Context, check: bool) -> Result<CoverageReport<'_>, Failure> {
     );
     // The process ends soon: skip freeing 100,000 paths one by one.
     std::mem::forget(paths);
+    let paths = match ctx.format() {
+        Format::Github | Format::Sarif => repo_paths(ctx, matrix),
+        _ => RepoPaths::default(),
+    };
     Ok(CoverageReport {
         matrix,
         report,
         check,
+        paths,
     })
+}
+
+/// The matrix file and root relative to the repository top (the matrix
+/// root stands in for the top outside a repository).
+pub fn repo_paths(ctx: &Context, matrix: &Matrix) -> RepoPaths {
+    let root = ctx.root(matrix);
+    let canon = |p: &std::path::Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let top = canon(&Git::new(&root).toplevel().unwrap_or_else(|_| root.clone()));
+    let rel = |p: &std::path::Path| -> Option<String> {
+        let r = canon(p);
+        let r = r.strip_prefix(&top).ok()?;
+        Some(r.to_string_lossy().replace('\\', "/"))
+    };
+    let root_prefix = match rel(&root) {
+        Some(r) if !r.is_empty() => format!("{r}/"),
+        _ => String::new(),
+    };
+    let matrix_file = ctx
+        .source
+        .path()
+        .and_then(|p| rel(&ctx.absolute(p)))
+        .unwrap_or_else(|| matrix.display_name());
+    RepoPaths {
+        matrix_file,
+        root_prefix,
+    }
 }
 
 fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {

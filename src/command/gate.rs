@@ -5,6 +5,7 @@
 //! `Skipped` (exit 0) in a hook, and `Unchecked` (exit 2, loudly, with the
 //! fix) under `--strict` or in CI.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::context::{Context, Source};
@@ -85,6 +86,9 @@ pub struct ChangeReport<'m> {
     /// The matrix root relative to the repository top (`""` or `dir/`),
     /// for repository-relative annotations.
     pub repo_prefix: String,
+    /// Root-relative path → the first line the staged change touches in
+    /// it (staged and commit-msg modes; empty for `--paths`).
+    pub lines: BTreeMap<String, usize>,
 }
 
 /// A judged commit range.
@@ -194,7 +198,10 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
         Ok(i) => i,
         Err(e) => return unchecked(format!("cannot compile the matrix globs: {e}"), None),
     };
-    let repo_prefix = if ctx.format() == crate::context::Format::Github {
+    let repo_prefix = if matches!(
+        ctx.format(),
+        crate::context::Format::Github | crate::context::Format::Sarif
+    ) {
         repo_prefix(&git)
     } else {
         String::new()
@@ -219,6 +226,7 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
         }));
     }
 
+    let mut lines = BTreeMap::new();
     let (touched, staged_line, message) = if let GateMode::Paths(paths) = &args.mode {
         let rel = paths
             .iter()
@@ -250,6 +258,11 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
                 "this is a bare repository: it has no work tree and nothing staged, so there is nothing to check".to_owned(),
                 Some("run the gate in a clone with a work tree, or check commits with `sota gate --range A..B`".to_owned()),
             );
+        }
+        for (path, line) in staged.paths.iter().zip(&staged.first_lines) {
+            if let Some(line) = line {
+                lines.insert(path.display(), *line);
+            }
         }
         let touched = gate::touched(matrix, &mut index, staged.paths);
         let message = match &args.mode {
@@ -309,6 +322,7 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
         strict: args.strict,
         report,
         repo_prefix,
+        lines,
     }))
 }
 

@@ -13,3 +13,4 @@ pub mod init;
 pub mod lookup;
 pub mod prove;
 pub mod render;
+pub mod report;

@@ -18,6 +18,92 @@ fn pct(t: &Tally) -> String {
     format!("{:.0}%", t.compliance() * 100.0)
 }
 
+/// The job summary: compliance overall, by month and per op, and the
+/// recent commits without a valid trailer.
+pub fn summary(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> String {
+    use super::markdown::{cell as md, table};
+    let o = &report.overall;
+    let mut out = format!(
+        "## sota audit — {} ({})\n\n",
+        md(&matrix.project.name),
+        md(range)
+    );
+    if shallow {
+        out.push_str("> **History is cut**: a shallow clone; older commits are not counted (`fetch-depth: 0` in actions/checkout).\n\n");
+    }
+    let _ = writeln!(
+        out,
+        "**Compliance {}** · {} kernel commit{} of {} read · {} stamped · {} placeholder · {} without a trailer\n",
+        pct(o),
+        o.commits,
+        if o.commits == 1 { "" } else { "s" },
+        report.scanned,
+        o.stamped,
+        o.placeholder,
+        o.missing
+    );
+    if o.commits == 0 {
+        return out;
+    }
+    let tally_row = |key: String, t: &Tally| {
+        vec![
+            key,
+            t.commits.to_string(),
+            t.stamped.to_string(),
+            t.placeholder.to_string(),
+            t.missing.to_string(),
+            pct(t),
+        ]
+    };
+    let header = [
+        "",
+        "commits",
+        "stamped",
+        "placeholder",
+        "missing",
+        "compliance",
+    ];
+    out.push_str("### By month\n\n");
+    let rows: Vec<Vec<String>> = report
+        .by_month
+        .iter()
+        .map(|(m, t)| tally_row(md(m), t))
+        .collect();
+    let mut h = header;
+    h[0] = "month";
+    out.push_str(&table(&h, &rows));
+    out.push_str("\n### Per op\n\n");
+    let rows: Vec<Vec<String>> = report
+        .per_op
+        .iter()
+        .map(|(op, t)| tally_row(md(op), t))
+        .collect();
+    h[0] = "op";
+    out.push_str(&table(&h, &rows));
+    let recent = report.recent_unstamped(RECENT);
+    if !recent.is_empty() {
+        out.push_str("\n### Recent commits without a valid trailer\n\n");
+        let rows: Vec<Vec<String>> = recent
+            .iter()
+            .map(|c| {
+                vec![
+                    format!("`{}`", super::gate::short_hash(&c.hash)),
+                    md(&c.date),
+                    md(&c.subject),
+                    md(&stamp_phrase(&c.stamp)),
+                    md(&c.ops.join(", ")),
+                ]
+            })
+            .collect();
+        out.push_str(&table(
+            &["commit", "date", "subject", "trailer", "ops"],
+            &rows,
+        ));
+    }
+    out.push('\n');
+    out
+}
+
 pub fn human(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> String {
     let mut out = String::new();
     let o = &report.overall;

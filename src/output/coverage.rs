@@ -5,12 +5,15 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use super::github::{self, Annotation, Level};
 use super::json::SourceJson;
+use super::markdown;
 use super::quote::quote;
 use super::{cell, paint, role};
+use crate::command::coverage::RepoPaths;
 use crate::matrix::Matrix;
 use crate::surface::coverage::{
-    Group, Item, Population, Report, Tracked, DEFAULT_KERNEL_EXTENSIONS,
+    Group, Item, Kpi, Population, Report, Tracked, DEFAULT_KERNEL_EXTENSIONS,
 };
 
 /// How many items per KPI the human form shows.
@@ -222,4 +225,134 @@ pub fn json<'a>(matrix: &Matrix, report: &'a Report) -> CoverageJson<'a> {
             })
             .collect(),
     }
+}
+
+/// Where a coverage item points: the matrix line of its row, or the kernel
+/// file an uncovered item names.
+pub struct Place {
+    pub file: String,
+    pub line_col: Option<(usize, usize)>,
+}
+
+/// The place of `item` under `kpi`.
+pub fn place(kpi: Kpi, item: &Item, paths: &RepoPaths) -> Place {
+    if kpi == Kpi::TreeCoverage {
+        return Place {
+            file: format!("{}{}", paths.root_prefix, item.subject),
+            line_col: None,
+        };
+    }
+    Place {
+        file: paths.matrix_file.clone(),
+        line_col: item.line_col(),
+    }
+}
+
+/// The one-line message of an item.
+pub fn item_message(item: &Item) -> String {
+    match &item.owner {
+        Some(owner) => format!("{owner}: {} — {}", item.subject, item.why),
+        None => format!("{} — {}", item.subject, item.why),
+    }
+}
+
+/// GitHub Actions annotations: one per offending item (hard KPIs as
+/// errors, soft as warnings), on the `sota.toml` line of its row or on the
+/// uncovered kernel file; at most [`github::CAP`] per type.
+pub fn github(report: &Report, paths: &RepoPaths) -> String {
+    let mut annotations = Vec::new();
+    for k in &report.kpis {
+        for item in &k.items {
+            let at = place(k.kpi, item, paths);
+            annotations.push(Annotation {
+                level: if k.kpi.hard() {
+                    Level::Error
+                } else {
+                    Level::Warning
+                },
+                file: quote(&at.file).into_owned(),
+                line: at.line_col.map(|(l, _)| l),
+                col: at.line_col.map(|(_, c)| c),
+                title: format!("sota coverage: {}", k.kpi.name()),
+                message: format!("{}\n({})", item_message(item), k.kpi.describe()),
+            });
+        }
+    }
+    let mut out = github::render(
+        &annotations,
+        "run `sota coverage` (or `sota coverage --json`) for the full list",
+    );
+    out.push_str(&format!(
+        "::notice title=sota coverage::{}\n",
+        github::data(&format!(
+            "grade {} · sota_debt {} · hard {}",
+            report.grade(),
+            report.sota_debt,
+            report.hard_debt
+        ))
+    ));
+    out
+}
+
+/// The job summary: grade and debt, the KPI table, the offending rows.
+pub fn summary(matrix: &Matrix, report: &Report) -> String {
+    let mut out = format!(
+        "## sota coverage — {}\n\n**Grade {}** · sota_debt **{}** · hard debt **{}** · as of {}\n\n",
+        markdown::cell(&matrix.project.name),
+        report.grade(),
+        report.sota_debt,
+        report.hard_debt,
+        report.today
+    );
+    let rows: Vec<Vec<String>> = report
+        .kpis
+        .iter()
+        .map(|k| {
+            vec![
+                if k.debt == 0 { "✅" } else { "❌" }.to_owned(),
+                format!("`{}`", k.kpi.name()),
+                k.kpi.group().name().to_owned(),
+                if k.kpi.hard() { "hard" } else { "soft" }.to_owned(),
+                k.debt.to_string(),
+                markdown::cell(&k.detail),
+            ]
+        })
+        .collect();
+    out.push_str(&markdown::table(
+        &["", "KPI", "group", "kind", "debt", "detail"],
+        &rows,
+    ));
+    let items: Vec<(Kpi, &Item)> = report
+        .kpis
+        .iter()
+        .flat_map(|k| k.items.iter().map(move |i| (k.kpi, i)))
+        .collect();
+    if !items.is_empty() {
+        out.push_str("\n### Offending rows\n\n");
+        let rows: Vec<Vec<String>> = items
+            .iter()
+            .take(markdown::ROW_CAP)
+            .map(|(kpi, i)| {
+                vec![
+                    format!("`{}`", kpi.name()),
+                    i.owner.as_deref().map(markdown::cell).unwrap_or_default(),
+                    markdown::cell(&i.subject),
+                    markdown::cell(&i.why),
+                    i.at.as_deref().map(markdown::cell).unwrap_or_default(),
+                ]
+            })
+            .collect();
+        out.push_str(&markdown::table(
+            &["KPI", "op / ladder", "item", "why", "where"],
+            &rows,
+        ));
+        if items.len() > markdown::ROW_CAP {
+            out.push_str(&format!(
+                "\n… and {} more: run `sota coverage --json` for the full list.\n",
+                items.len() - markdown::ROW_CAP
+            ));
+        }
+    }
+    out.push('\n');
+    out
 }

@@ -1,10 +1,12 @@
 //! Renderings of the PRIOR_ART gate: human, short (one line per op, at most
 //! 240 characters), JSON, and GitHub Actions workflow annotations.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use super::github::{Annotation, Level};
 use super::json::{CheckJson, SourceJson};
 use super::quote::quote;
 use super::{cell, paint, role, stamp_phrase};
@@ -135,27 +137,6 @@ pub fn short(report: &GateReport<'_>) -> String {
     out
 }
 
-/// Escape a workflow-command message (GitHub Actions).
-fn gh_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-/// Escape a workflow-command property value (GitHub Actions).
-fn gh_prop(s: &str) -> String {
-    gh_data(s).replace(':', "%3A").replace(',', "%2C")
-}
-
-fn gh_line(level: &str, file: &str, title: &str, message: &str) -> String {
-    format!(
-        "::{level} file={},title={}::{}\n",
-        gh_prop(file),
-        gh_prop(title),
-        gh_data(message)
-    )
-}
-
 fn gh_message(a: &Advisory<'_>) -> String {
     let mut m = format!("{} — read {}", a.op.title, a.op.sota);
     if let Some(link) = &a.op.link {
@@ -175,23 +156,27 @@ fn gh_message(a: &Advisory<'_>) -> String {
     m
 }
 
-/// GitHub Actions annotations, one per op, on the first matched file.
-/// `prefix` turns root-relative paths into repository-relative ones.
-pub fn github(report: &GateReport<'_>, prefix: &str) -> String {
-    let mut out = String::new();
-    for a in report.advisories() {
-        let file = format!(
-            "{prefix}{}",
-            quote(a.paths.first().map(String::as_str).unwrap_or(""))
-        );
-        out.push_str(&gh_line(
-            "warning",
-            &file,
-            &format!("PRIOR_ART {}", a.op.slug.value),
-            &gh_message(a),
-        ));
-    }
-    out
+/// GitHub Actions annotations, one per op, on the first matched file
+/// (at the first line the staged change touches, when `lines` knows it),
+/// capped per type ([`super::github::CAP`]). `prefix` turns root-relative
+/// paths into repository-relative ones.
+pub fn github(report: &GateReport<'_>, prefix: &str, lines: &BTreeMap<String, usize>) -> String {
+    let annotations: Vec<Annotation> = report
+        .advisories()
+        .iter()
+        .map(|a| {
+            let first = a.paths.first().map(String::as_str).unwrap_or("");
+            Annotation {
+                level: Level::Warning,
+                file: format!("{prefix}{}", quote(first)),
+                line: lines.get(first).copied(),
+                col: None,
+                title: format!("PRIOR_ART {}", a.op.slug.value),
+                message: gh_message(a),
+            }
+        })
+        .collect();
+    super::github::render(&annotations, "run `sota gate` for every advisory")
 }
 
 #[derive(Serialize)]
@@ -322,6 +307,32 @@ pub fn unchecked_json(u: &crate::command::gate::Unchecked) -> UncheckedJson {
     }
 }
 
+/// A gate that could not check, as one annotation: an error when it
+/// fails the run (`--strict`, CI), else a notice.
+pub fn unchecked_github(u: &crate::command::gate::Unchecked) -> String {
+    let mut msg = format!("could not check: {}", quote(&u.reason));
+    if let Some(fix) = &u.fix {
+        let _ = write!(msg, "\nfix: {fix}");
+    }
+    let level = if u.enforced { "error" } else { "notice" };
+    format!("::{level} title=sota gate::{}\n", super::github::data(&msg))
+}
+
+/// The job summary of a gate that could not check.
+pub fn unchecked_summary(u: &crate::command::gate::Unchecked) -> String {
+    use super::markdown::cell as md;
+    let mut out = format!(
+        "## sota gate\n\n{} **Could not check**: {}\n",
+        if u.enforced { "❌" } else { "⚠️" },
+        md(&u.reason)
+    );
+    if let Some(fix) = &u.fix {
+        let _ = writeln!(out, "\nFix: {}", md(fix));
+    }
+    out.push('\n');
+    out
+}
+
 // ─── --range ────────────────────────────────────────────────────────────────
 
 /// The first 10 characters of a hash (cut on a character boundary).
@@ -386,7 +397,7 @@ pub fn range_short(findings: &[Finding<'_>]) -> String {
 }
 
 pub fn range_github(findings: &[Finding<'_>], prefix: &str) -> String {
-    let mut out = String::new();
+    let mut annotations = Vec::new();
     for f in findings {
         let file = f
             .touched
@@ -403,13 +414,86 @@ pub fn range_github(findings: &[Finding<'_>], prefix: &str) -> String {
         for a in &f.touched {
             let _ = write!(msg, "\n{}: {}", a.op.slug.value, a.suggestion);
         }
-        out.push_str(&gh_line(
-            "warning",
-            &format!("{prefix}{}", quote(file)),
-            &format!("PRIOR_ART {}", short_hash(&f.commit.hash)),
-            &msg,
-        ));
+        annotations.push(Annotation {
+            level: Level::Warning,
+            file: format!("{prefix}{}", quote(file)),
+            line: None,
+            col: None,
+            title: format!("PRIOR_ART {}", short_hash(&f.commit.hash)),
+            message: msg,
+        });
     }
+    super::github::render(
+        &annotations,
+        "run `sota gate --range` with this range for every commit",
+    )
+}
+
+/// The job summary of a change: each op that wants a trailer.
+pub fn summary(report: &GateReport<'_>) -> String {
+    use super::markdown::{cell as md, table};
+    let advisories = report.advisories();
+    let mut out = String::from("## sota gate\n\n");
+    if advisories.is_empty() {
+        out.push_str("✅ No kernel op in this change needs a `Prior-art:` trailer.\n\n");
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "**{} kernel op{}** touched without a valid `Prior-art:` trailer:\n",
+        advisories.len(),
+        if advisories.len() == 1 { "" } else { "s" }
+    );
+    let rows: Vec<Vec<String>> = advisories
+        .iter()
+        .map(|a| {
+            vec![
+                format!("`{}`", md(&a.op.slug.value)),
+                md(&a.paths.join(", ")),
+                md(&a.op.sota),
+                md(&a.suggestion),
+            ]
+        })
+        .collect();
+    out.push_str(&table(&["op", "files", "read", "suggested trailer"], &rows));
+    out.push('\n');
+    out
+}
+
+/// The job summary of a range: the unstamped commits.
+pub fn range_summary(range: &str, findings: &[Finding<'_>]) -> String {
+    use super::markdown::{cell as md, table, ROW_CAP};
+    let mut out = format!("## sota gate — {}\n\n", md(range));
+    if findings.is_empty() {
+        out.push_str(
+            "✅ Every commit that touches a kernel file carries a valid `Prior-art:` trailer.\n\n",
+        );
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "**{} commit{}** touch{} kernel files without a valid `Prior-art:` trailer:\n",
+        findings.len(),
+        if findings.len() == 1 { "" } else { "s" },
+        if findings.len() == 1 { "es" } else { "" }
+    );
+    let rows: Vec<Vec<String>> = findings
+        .iter()
+        .take(ROW_CAP)
+        .map(|f| {
+            vec![
+                format!("`{}`", short_hash(&f.commit.hash)),
+                md(&f.commit.subject),
+                md(&stamp_phrase(&f.stamp)),
+                md(&slugs(f)),
+            ]
+        })
+        .collect();
+    out.push_str(&table(&["commit", "subject", "trailer", "ops"], &rows));
+    if findings.len() > ROW_CAP {
+        let _ = writeln!(out, "\n… and {} more.", findings.len() - ROW_CAP);
+    }
+    out.push_str("\nAmend the commits, or record the prior art in a follow-up commit with a `Prior-art:` trailer.\n\n");
     out
 }
 
@@ -461,16 +545,6 @@ pub fn range_json(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn github_escapes_follow_the_workflow_command_rules() {
-        assert_eq!(gh_data("50% a\nb"), "50%25 a%0Ab");
-        assert_eq!(gh_prop("a:b,c"), "a%3Ab%2Cc");
-        assert_eq!(
-            gh_line("warning", "k/a,b.cu", "PRIOR_ART x", "m1\nm2"),
-            "::warning file=k/a%2Cb.cu,title=PRIOR_ART x::m1%0Am2\n"
-        );
-    }
 
     #[test]
     fn clipping_never_exceeds_the_limit() {

@@ -6,10 +6,14 @@
 pub mod audit;
 pub mod coverage;
 pub mod gate;
+pub mod github;
+pub mod html;
 pub mod init;
 pub mod json;
+pub mod markdown;
 pub mod prove;
 pub mod quote;
+pub mod sarif;
 pub mod schema_id;
 pub mod text;
 pub mod wrap;

@@ -115,6 +115,10 @@ pub struct Staged {
     pub paths: Vec<GitPath>,
     /// Whether an added line of the staged diff mentions `Prior-art:`.
     pub adds_prior_art: bool,
+    /// Per entry of `paths`: the first line its first hunk touches in the
+    /// staged file (`None` for a deleted or binary file, a mode change, or
+    /// when git's patch did not line up one section per path).
+    pub first_lines: Vec<Option<usize>>,
 }
 
 /// One commit of a range.
@@ -185,8 +189,12 @@ impl PendingStaged {
             }
         }
 
-        // Patch part: only '+' lines inside hunks are added text.
+        // Patch part: only '+' lines inside hunks are added text. Git
+        // writes the patch sections in the raw part's order, one per path.
         let mut in_hunk = false;
+        let mut section: Option<usize> = None;
+        let mut sections = 0usize;
+        staged.first_lines = vec![None; staged.paths.len()];
         let mut line = Vec::new();
         loop {
             line.clear();
@@ -196,12 +204,23 @@ impl PendingStaged {
             }
             if line.starts_with(b"diff --git ") {
                 in_hunk = false;
+                section = Some(sections);
+                sections += 1;
             } else if line.starts_with(b"@@") {
                 in_hunk = true;
+                if let Some(slot) = section.and_then(|i| staged.first_lines.get_mut(i)) {
+                    if slot.is_none() {
+                        *slot = hunk_new_start(&line);
+                    }
+                }
             } else if in_hunk && line.first() == Some(&b'+') && trailer::mentions(&line[1..]) {
                 staged.adds_prior_art = true;
                 break;
             }
+        }
+        if sections != staged.paths.len() {
+            // Unmerged entries and the like: do not guess which is which.
+            staged.first_lines.iter_mut().for_each(|l| *l = None);
         }
         // Stop reading: the answer is known (git may see a closed pipe).
         drop(reader);
@@ -222,6 +241,19 @@ impl PendingStaged {
         }
         Ok(staged)
     }
+}
+
+/// The new-file start line of a `@@ -a,b +c,d @@` hunk header (`None` for
+/// `+0,0`: the file is gone).
+fn hunk_new_start(header: &[u8]) -> Option<usize> {
+    let at = header.windows(2).position(|w| w == b" +")? + 2;
+    let digits: Vec<u8> = header[at..]
+        .iter()
+        .copied()
+        .take_while(u8::is_ascii_digit)
+        .collect();
+    let start: usize = std::str::from_utf8(&digits).ok()?.parse().ok()?;
+    (start > 0).then_some(start)
 }
 
 /// See [`Git::index_location`].

@@ -126,6 +126,18 @@ mod unnamed {
     }
 }
 
+/// Append `bytes` to `path` (created when missing) in one write: for
+/// files other processes append to too, like GitHub's
+/// `$GITHUB_STEP_SUMMARY`, which must never be replaced.
+pub fn append(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.flush()
+}
+
 /// Rename `from` to `to`, refusing to clobber an existing `to`.
 pub fn rename_new(from: &Path, to: &Path) -> std::io::Result<()> {
     if std::fs::symlink_metadata(to).is_ok() {
@@ -195,5 +207,14 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
         let mode = std::fs::metadata(&target).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o644);
+    }
+
+    #[test]
+    fn append_keeps_what_is_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("summary.md");
+        append(&p, b"one\n").unwrap();
+        append(&p, b"two\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "one\ntwo\n");
     }
 }

@@ -139,6 +139,18 @@ pub struct Item {
     pub at: Option<String>,
 }
 
+impl Item {
+    /// The matrix line and column of `at` (`name:LINE:COL`, read from the
+    /// right, so a name holding `:` is fine).
+    pub fn line_col(&self) -> Option<(usize, usize)> {
+        let mut parts = self.at.as_deref()?.rsplitn(3, ':');
+        let col = parts.next()?.parse().ok()?;
+        let line = parts.next()?.parse().ok()?;
+        parts.next()?;
+        Some((line, col))
+    }
+}
+
 /// One KPI's result.
 #[derive(Clone, Debug)]
 pub struct KpiResult {

@@ -232,3 +232,28 @@ fn the_schema_command_prints_the_matrix_json_schema() {
     let v: serde_json::Value = serde_json::from_str(&run).unwrap();
     insta::assert_json_snapshot!("contract_schema_json", v);
 }
+
+/// The foreign formats: SARIF 2.1.0 (its shape is OASIS's, so it carries
+/// `$schema`/`version` instead of a sota id) and GitHub annotations, for
+/// coverage and both gate modes.
+#[test]
+fn sarif_and_github_forms_are_pinned() {
+    for (name, args) in [
+        ("coverage", vec!["coverage", "--today", "2026-07-01"]),
+        ("gate", vec!["gate"]),
+        ("gate_range", vec!["gate", "--range", "HEAD~1..HEAD"]),
+    ] {
+        let p = fixture();
+        let mut sarif = args.clone();
+        sarif.extend(["--format", "sarif"]);
+        let run = p.run(&sarif);
+        let value: serde_json::Value = serde_json::from_str(&run.stdout)
+            .unwrap_or_else(|e| panic!("{name}: SARIF is not JSON ({e}):\n{}", run.stdout));
+        assert_eq!(value["version"], "2.1.0", "{name}");
+        insta::assert_json_snapshot!(format!("contract_{name}_sarif"), value);
+        let mut github = args.clone();
+        github.extend(["--format", "github"]);
+        let run = p.run(&github);
+        insta::assert_snapshot!(format!("contract_{name}_github"), human(&p, &run));
+    }
+}

@@ -316,11 +316,13 @@ fn github_format_is_a_workflow_annotation_per_op() {
         assert!(line.starts_with("::warning file="), "{line}");
         let (props, message) = line["::warning ".len()..].split_once("::").unwrap();
         assert!(
-            props
-                .split(',')
-                .all(|kv| kv.starts_with("file=") || kv.starts_with("title=")),
+            props.split(',').all(|kv| ["file=", "line=", "title="]
+                .iter()
+                .any(|k| kv.starts_with(k))),
             "{props}"
         );
+        // A one-line file changed at line 1.
+        assert!(props.contains(",line=1,"), "{props}");
         assert!(!message.contains('\n'));
     }
 }

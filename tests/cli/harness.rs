@@ -137,6 +137,7 @@ impl Sota {
             .env_remove("SOTA_MATRIX")
             .env_remove("CI")
             .env_remove("GITHUB_ACTIONS")
+            .env_remove("GITHUB_STEP_SUMMARY")
             .env_remove("SOTA_BIN")
             .env_remove("CLICOLOR_FORCE")
             .env_remove("GIT_DIR")

@@ -20,6 +20,8 @@ mod malformed;
 mod mcp;
 mod prove;
 mod render;
+mod report_html;
+mod reports;
 mod robustness;
 mod security;
 mod usability;
