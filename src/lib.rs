@@ -37,6 +37,9 @@ pub mod output;
 pub mod repo;
 pub mod surface;
 
+#[doc(hidden)]
+pub mod fuzzing;
+
 pub use context::{Context, Inputs};
 pub use index::OpIndex;
 pub use matrix::{LoadError, Matrix};
