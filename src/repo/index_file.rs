@@ -30,7 +30,7 @@ const MAX_EXPANSION: usize = 32;
 /// prefix stripped), or `None` when the file is not something this reader
 /// handles exactly.
 pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathList> {
-    if bytes.len() < 12 || &bytes[..4] != b"DIRC" {
+    if bytes.len() < 12 + hash_len || &bytes[..4] != b"DIRC" || !checksum_holds(bytes, hash_len) {
         return None;
     }
     let version = u32::from_be_bytes(bytes[4..8].try_into().ok()?);
@@ -103,6 +103,29 @@ pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathLi
         at = at.checked_add(8 + size)?;
     }
     Some(PathList::from_spans(out, spans))
+}
+
+/// Whether the file's trailing hash is the SHA-1 (or, for 32-byte hashes,
+/// SHA-256) of every byte before it, as `git fsck` checks it
+/// (`verify_hdr` in read-cache.c). An all-zero trailer is accepted: git
+/// writes it under `index.skipHash` and skips the check for it too.
+/// Plain reads in git do not verify it; this reader does, so a corrupt
+/// index (one flipped byte) is never read as fine: it goes to git, which
+/// reports the damage or reads what it can.
+fn checksum_holds(bytes: &[u8], hash_len: usize) -> bool {
+    use sha1::Digest;
+    let Some(at) = bytes.len().checked_sub(hash_len) else {
+        return false;
+    };
+    let (body, sum) = bytes.split_at(at);
+    if sum.iter().all(|&b| b == 0) {
+        return true;
+    }
+    match hash_len {
+        20 => sha1::Sha1::digest(body).as_slice() == sum,
+        32 => sha2::Sha256::digest(body).as_slice() == sum,
+        _ => false,
+    }
 }
 
 /// Environment variables that move git's files; when one is set, only git

@@ -9,6 +9,7 @@ mod contract;
 mod coverage;
 mod discovery;
 mod fak_example;
+mod fuzz_replay;
 mod gate;
 mod glob_shapes;
 mod hooks;
