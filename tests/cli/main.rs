@@ -14,6 +14,7 @@ mod gate;
 mod glob_shapes;
 mod hooks;
 mod index_file;
+mod limits;
 mod lookup;
 mod malformed;
 mod mcp;
