@@ -13,7 +13,7 @@ use std::path::Path;
 pub fn matrix(data: &[u8]) {
     match crate::Matrix::from_bytes_named(data.to_vec(), Path::new("sota.toml"), "sota.toml") {
         Ok(matrix) => {
-            let _ = serde_json::to_string(&crate::output::json::list(&matrix));
+            let _ = crate::output::json::to_string(&crate::output::json::list(&matrix));
             if let Ok(mut index) = crate::OpIndex::new(&matrix) {
                 for path in ["a.cu", "kernels/attn/flash.cu", "src/x/y/z.rs", ""] {
                     let _ = index.matches(path);

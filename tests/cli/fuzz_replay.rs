@@ -29,7 +29,10 @@ fn mcp(data: &[u8]) {
     });
 }
 
-const TARGETS: [(&str, fn(&[u8])); 6] = [
+/// A harness's entry point.
+type Entry = fn(&[u8]);
+
+const TARGETS: [(&str, Entry); 6] = [
     ("matrix", sota::fuzzing::matrix),
     ("trailer", sota::fuzzing::trailer),
     ("git_log", sota::fuzzing::git_log),
