@@ -18,4 +18,4 @@ mkdir -p "work/$target" "artifacts/$target"
   -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=${MAX_LEN:-4096} \
   -artifact_prefix="artifacts/$target/" -print_final_stats=1 "$@"
 # Keep only the inputs that add coverage (small files, committed).
-"$bin" -merge=1 -max_len="${MAX_LEN:-4096}" "corpus/$target" "work/$target" >/dev/null 2>&1 || true
+"$bin" -set_cover_merge=1 -max_len="${MAX_LEN:-4096}" "corpus/$target" "work/$target" >/dev/null 2>&1 || true
