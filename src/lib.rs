@@ -38,6 +38,9 @@ pub mod prove;
 pub mod repo;
 pub mod surface;
 
+#[doc(hidden)]
+pub mod fuzzing;
+
 pub use context::{Context, Inputs};
 pub use index::OpIndex;
 pub use matrix::{LoadError, Matrix};

@@ -12,7 +12,7 @@ use sota::command::hook::{HookCommand, HookReport};
 use sota::command::lookup::{LookupReport, Milestones, MilestonesReport};
 use sota::command::render::RenderReport;
 use sota::context::{CatalogReason, Format, Source};
-use sota::matrix::{LoadError, Matrix};
+use sota::matrix::{LoadError, Matrix, MAX_SHOWN_PROBLEMS};
 use sota::output::quote::{escape, quote};
 use sota::output::{self, json, text};
 use sota::repo::hooks::Action;
@@ -396,11 +396,18 @@ fn load_error(e: &LoadError) {
                 .with_width(100)
                 .with_links(false);
             let mut rendered = String::new();
-            for diag in invalid.diagnostics() {
-                let _ = handler.render_report(&mut rendered, &diag);
+            let diagnostics = invalid.diagnostics();
+            for diag in diagnostics.iter().take(MAX_SHOWN_PROBLEMS) {
+                let _ = handler.render_report(&mut rendered, diag);
                 rendered.push('\n');
             }
             let n = invalid.problems.len();
+            if n > MAX_SHOWN_PROBLEMS {
+                rendered.push_str(&format!(
+                    "… and {} more problems (`--json` lists every one)\n",
+                    n - MAX_SHOWN_PROBLEMS
+                ));
+            }
             rendered.push_str(&format!(
                 "sota: {} has {n} problem{}; nothing was read from it",
                 quote(&invalid.name),

@@ -33,7 +33,7 @@ impl Cache {
     /// the same bytes (and its root is still a directory, the one check
     /// validation makes outside the file).
     pub fn load_named(&self, path: &Path, name: &str) -> Result<Arc<Matrix>, LoadError> {
-        let bytes = std::fs::read(path).map_err(|error| LoadError::Io {
+        let bytes = super::read_capped(path).map_err(|error| LoadError::Io {
             path: path.to_path_buf(),
             error,
         })?;

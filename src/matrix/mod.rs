@@ -17,8 +17,43 @@ use std::path::{Path, PathBuf};
 pub use confine::{boundary, load_confined_with, resolve_inside, Confined, LoadOptions};
 pub use diagnostic::{
     line_col, Code, InvalidMatrix, LineIndex, LoadError, Problem, ProblemDiagnostic,
+    MAX_MATRIX_BYTES, MAX_SHOWN_PROBLEMS,
 };
 pub use model::*;
+
+/// The file's bytes, but no more than one past [`MAX_MATRIX_BYTES`]: a
+/// larger file is refused, so reading the rest would be wasted.
+pub(crate) fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_MATRIX_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The located refusal of a file over [`MAX_MATRIX_BYTES`]: the problem
+/// points at the first byte past the limit.
+fn too_large(mut bytes: Vec<u8>, name: &str) -> LoadError {
+    bytes.truncate(MAX_MATRIX_BYTES + 1);
+    let text = String::from_utf8_lossy(&bytes);
+    let at = diagnostic::MAX_MATRIX_BYTES.min(text.len());
+    let at = (0..=at)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    let problem = Problem::new(
+        Code::TooLarge,
+        at..at,
+        format!(
+            "the file is larger than {} MiB, the largest matrix sota reads",
+            MAX_MATRIX_BYTES >> 20
+        ),
+    )
+    .label("the limit is crossed here")
+    .help("a matrix maps ops to files and references; keep it under the limit (a 1,000-op matrix is about 400 KB): move long notes to linked documents or split the project");
+    LoadError::invalid(name, &text, vec![problem])
+}
 
 /// The file name searched for.
 pub const FILE_NAME: &str = "sota.toml";
@@ -34,7 +69,7 @@ impl Matrix {
     /// [`Matrix::load`], naming the file `name` in messages and reports
     /// (e.g. the path relative to the user's working directory).
     pub fn load_named(path: &Path, name: &str) -> Result<Matrix, LoadError> {
-        let bytes = std::fs::read(path).map_err(|error| LoadError::Io {
+        let bytes = read_capped(path).map_err(|error| LoadError::Io {
             path: path.to_path_buf(),
             error,
         })?;
@@ -43,6 +78,9 @@ impl Matrix {
 
     /// [`Matrix::load_named`] on bytes already read from `path`.
     pub fn from_bytes_named(bytes: Vec<u8>, path: &Path, name: &str) -> Result<Matrix, LoadError> {
+        if bytes.len() > MAX_MATRIX_BYTES {
+            return Err(too_large(bytes, name));
+        }
         let text = match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(e) => {

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::matrix::{Check, Matrix, Op, Origin};
+use crate::matrix::{Check, LineIndex, Matrix, Op, Origin};
 use crate::surface::lookup::{FileHit, NotFound, SearchHit};
 use crate::surface::milestones::{LadderView, Mark, RungView};
 
@@ -89,8 +89,10 @@ pub struct OpJson {
 }
 
 impl OpJson {
-    pub fn of(matrix: &Matrix, op: &Op) -> Self {
-        let (line, col) = matrix.line_col(&op.slug.span);
+    /// `lines` indexes `matrix.text` (built once per payload: one
+    /// `file:line:col` per op must not rescan the file).
+    pub fn of(matrix: &Matrix, lines: &LineIndex<'_>, op: &Op) -> Self {
+        let (line, col) = lines.line_col(op.slug.span.start);
         OpJson {
             slug: op.slug.value.clone(),
             title: op.title.clone(),
@@ -127,13 +129,14 @@ pub struct ListJson {
 }
 
 pub fn list(matrix: &Matrix) -> ListJson {
+    let lines = LineIndex::new(&matrix.text);
     ListJson {
         schema: SchemaId::List,
         source: SourceJson::of(matrix),
         ops: matrix
             .ops_sorted()
             .into_iter()
-            .map(|op| OpJson::of(matrix, op))
+            .map(|op| OpJson::of(matrix, &lines, op))
             .collect(),
     }
 }
@@ -146,10 +149,11 @@ pub struct OpReportJson {
 }
 
 pub fn op(matrix: &Matrix, op: &Op) -> OpReportJson {
+    let lines = LineIndex::new(&matrix.text);
     OpReportJson {
         schema: SchemaId::Op,
         source: SourceJson::of(matrix),
-        op: OpJson::of(matrix, op),
+        op: OpJson::of(matrix, &lines, op),
     }
 }
 
@@ -169,6 +173,7 @@ pub struct FileJson {
 }
 
 pub fn file(matrix: &Matrix, path: &str, hits: &[FileHit<'_>]) -> FileJson {
+    let lines = LineIndex::new(&matrix.text);
     FileJson {
         schema: SchemaId::File,
         source: SourceJson::of(matrix),
@@ -177,7 +182,7 @@ pub fn file(matrix: &Matrix, path: &str, hits: &[FileHit<'_>]) -> FileJson {
             .iter()
             .map(|h| FileHitJson {
                 matched_by: h.glob.to_owned(),
-                op: OpJson::of(matrix, h.op),
+                op: OpJson::of(matrix, &lines, h.op),
             })
             .collect(),
     }
@@ -198,6 +203,7 @@ pub struct SearchJson {
 }
 
 pub fn search(matrix: &Matrix, query: &str, hits: &[SearchHit<'_>]) -> SearchJson {
+    let lines = LineIndex::new(&matrix.text);
     SearchJson {
         schema: SchemaId::Search,
         source: SourceJson::of(matrix),
@@ -206,7 +212,7 @@ pub fn search(matrix: &Matrix, query: &str, hits: &[SearchHit<'_>]) -> SearchJso
             .iter()
             .map(|h| SearchHitJson {
                 score: h.score,
-                op: OpJson::of(matrix, h.op),
+                op: OpJson::of(matrix, &lines, h.op),
             })
             .collect(),
     }
@@ -486,19 +492,22 @@ pub struct ProblemJson {
 /// A load error's located problems (none for an unreadable file).
 pub fn problems(e: &crate::matrix::LoadError) -> Vec<ProblemJson> {
     match e {
-        crate::matrix::LoadError::Invalid(invalid) => invalid
-            .problems
-            .iter()
-            .map(|p| {
-                let (line, col) = crate::matrix::line_col(&invalid.text, p.span.start);
-                ProblemJson {
-                    code: p.code.name(),
-                    location: format!("{}:{line}:{col}", invalid.name),
-                    message: p.message.clone(),
-                    help: p.help.clone(),
-                }
-            })
-            .collect(),
+        crate::matrix::LoadError::Invalid(invalid) => {
+            let lines = crate::matrix::LineIndex::new(&invalid.text);
+            invalid
+                .problems
+                .iter()
+                .map(|p| {
+                    let (line, col) = lines.line_col(p.span.start);
+                    ProblemJson {
+                        code: p.code.name(),
+                        location: format!("{}:{line}:{col}", invalid.name),
+                        message: p.message.clone(),
+                        help: p.help.clone(),
+                    }
+                })
+                .collect()
+        }
         crate::matrix::LoadError::Io { .. } | crate::matrix::LoadError::Outside { .. } => {
             Vec::new()
         }

@@ -594,6 +594,13 @@ fn path_from_output(mut out: Vec<u8>) -> PathBuf {
 const LOG_FORMAT: &str =
     "--format=%x00%H%x00%as%x00%(trailers:key=Prior-art,valueonly,unfold,separator=%x0a)%x00%B";
 
+/// [`read_log`] over bytes already read (the fuzz entry point).
+pub(crate) fn parse_log(mut bytes: &[u8]) -> Result<Vec<Commit>, GitError> {
+    let mut commits = Vec::new();
+    read_log(&mut bytes, &mut |c| commits.push(c))?;
+    Ok(commits)
+}
+
 /// Parse the records of [`LOG_FORMAT`] from `reader`, handing each commit
 /// to `each` as soon as the next one starts.
 fn read_log(reader: &mut impl BufRead, each: &mut impl FnMut(Commit)) -> Result<(), GitError> {

@@ -326,12 +326,19 @@ pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
 
     // ── honest: witnesses ───────────────────────────────────────────────
     let mut ladder_items = Vec::new();
+    // One map for every ladder: `matrix.op` per ladder scans the ops, and
+    // ladders grow with ops (L × N string comparisons on a large matrix).
+    let op_by_slug: rustc_hash::FxHashMap<&str, &crate::matrix::Op> = matrix
+        .ops
+        .iter()
+        .map(|op| (op.slug.value.as_str(), op))
+        .collect();
     for ladder in &matrix.ladders {
         let (Some(reached), Some(witness)) = (ladder.reached, &ladder.witness) else {
             continue;
         };
         let rung = &ladder.rungs[reached].name;
-        let why = match matrix.op(&witness.value) {
+        let why = match op_by_slug.get(witness.value.as_str()).copied() {
             Some(op) if op.at.is_empty() => {
                 Some(format!("witness op `{}` has no `at` paths", op.slug.value))
             }

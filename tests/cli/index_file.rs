@@ -148,3 +148,43 @@ fn split_and_sparse_indexes_are_declined() {
         "{kernel_files:?}"
     );
 }
+
+/// The trailing checksum is verified as `git fsck` does: one flipped byte
+/// anywhere (here in a path name, where the layout stays plausible) is
+/// declined, so the caller asks git instead of trusting the damage; an
+/// all-zero trailer (`index.skipHash`) is accepted, as git accepts it.
+#[test]
+fn a_flipped_byte_is_declined_and_a_skipped_hash_is_accepted() {
+    for init in [
+        &["init", "-q"][..],
+        &["init", "-q", "--object-format=sha256"][..],
+    ] {
+        let p = populated(init);
+        assert!(read(&p, "").is_some(), "{init:?}: the intact index reads");
+        let git = sota::repo::git::Git::new(p.path());
+        let loc = git.index_location().unwrap();
+        let mut bytes = std::fs::read(&loc.index).unwrap();
+        let at = bytes.windows(5).position(|w| w == b"flash").unwrap();
+        bytes[at] = b'g';
+        assert!(
+            sota::repo::index_file::read_paths(&bytes, loc.hash_len, b"").is_none(),
+            "{init:?}: `glash.cu` must not be read as a tracked path"
+        );
+        let n = bytes.len();
+        bytes[at] = b'f';
+        bytes[n - 1] ^= 1;
+        assert!(
+            sota::repo::index_file::read_paths(&bytes, loc.hash_len, b"").is_none(),
+            "{init:?}: a flipped checksum byte is declined too"
+        );
+    }
+    let p = populated(&["init", "-q"]);
+    std::fs::remove_file(p.path().join(".git/index")).unwrap();
+    p.git(&["-c", "index.skipHash=true", "add", "-A"]).success();
+    let bytes = std::fs::read(p.path().join(".git/index")).unwrap();
+    assert!(
+        bytes[bytes.len() - 20..].iter().all(|&b| b == 0),
+        "git wrote no hash"
+    );
+    assert_eq!(read(&p, "").unwrap(), ls_files(&p, ""));
+}
