@@ -55,7 +55,7 @@ pub fn run(ctx: &Context, check: bool) -> Result<CoverageReport<'_>, Failure> {
     let matrix = ctx.project_matrix("coverage")?;
     let root = ctx.root(matrix);
     let listed = match (reader, likely) {
-        (Some(handle), Some(dir)) if same_dir(&dir, &root) => handle
+        (Some(handle), Some(dir)) if crate::repo::paths::same_dir(&dir, &root) => handle
             .join()
             .unwrap_or_else(|_| tracked::list(&root, overrides)),
         _ => tracked::list(&root, overrides),
@@ -107,8 +107,4 @@ pub fn repo_paths(ctx: &Context, matrix: &Matrix) -> RepoPaths {
         matrix_file,
         root_prefix,
     }
-}
-
-fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
-    a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
 }

@@ -235,7 +235,7 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
         (gate::touched(matrix, &mut index, rel), false, None)
     } else {
         let staged = match pending {
-            Some(Ok(p)) if same_dir(p.dir(), &root) => p.finish(),
+            Some(Ok(p)) if crate::repo::paths::same_dir(p.dir(), &root) => p.finish(),
             Some(Err(e)) => Err(e),
             _ => git.staged(),
         };
@@ -369,11 +369,6 @@ fn root_relative(path: &str, cwd: &Path, root: &Path) -> Option<String> {
     let rel = full.strip_prefix(&root).ok()?;
     let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
     parts.map(|p| p.join("/")).filter(|p| !p.is_empty())
-}
-
-/// Whether two paths name the same directory.
-fn same_dir(a: &Path, b: &Path) -> bool {
-    a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
 }
 
 /// Whether `dir` looks like a git directory (a bare repository's top):

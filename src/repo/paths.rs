@@ -20,6 +20,13 @@ pub fn lexical(path: &std::path::Path) -> std::path::PathBuf {
     out
 }
 
+/// Whether two paths name the same directory (equal, or equal once
+/// symlinks are resolved): whether work started in a guessed root is still
+/// good for the real one.
+pub fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
+    a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
+}
+
 /// Paths as raw bytes (`/`-separated), sorted and deduplicated.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PathList {
