@@ -20,6 +20,12 @@ Examples:
   sota coverage --check             CI: fail on hard debt in the scorecard
   sota audit --since 2026-01-01     which kernel commits recorded their prior art
   sota render docs/kernels.md       Markdown tables from the matrix, between markers
+  sota init                         draft sota.toml from the tracked kernel files and the catalog
+  sota suggest --uncovered          the op and the glob edit for each uncovered kernel file
+  sota prove OP -r ref.npy -c out.npy   run the op's oracle checks on two tensors
+  sota coverage --format sarif      findings for GitHub code scanning (also: github)
+  sota report --html sota.html      one self-contained page: matrix, ladders, scorecard
+  sota mcp                          the read-only surfaces as an MCP server for coding agents
 
 The matrix is --matrix PATH, else $SOTA_MATRIX, else the nearest sota.toml at or
 above the current directory; without one, answers come from the built-in catalog.";
