@@ -75,7 +75,11 @@ pub fn init(ctx: &Context, args: &InitArgs) -> Result<InitReport, Failure> {
     Matrix::from_str(&text, &target).map_err(Failure::Matrix)?;
     let refused = exists && !args.force && !args.dry_run;
     let written = !refused && !args.dry_run;
-    if written {
+    if written && exists {
+        // `--force`: in place, as a user sees the file (through a symlink,
+        // keeping its mode).
+        crate::repo::write::replace_existing(&target, text.as_bytes())?;
+    } else if written {
         crate::repo::write::atomic(&target, text.as_bytes(), None)?;
     }
     Ok(InitReport {
@@ -174,7 +178,8 @@ pub fn suggest(ctx: &Context, args: &SuggestArgs) -> Result<SuggestReport, Failu
             Failure::Usage(format!("cannot edit {}: {}", matrix.display_name(), e.0))
         })?;
         Matrix::from_str(&new_text, &path).map_err(Failure::Matrix)?;
-        crate::repo::write::atomic(&ctx.absolute(&path), new_text.as_bytes(), None)?;
+        // In place, as a user sees the file: through a symlink, keeping its mode.
+        crate::repo::write::replace_existing(&ctx.absolute(&path), new_text.as_bytes())?;
         written = true;
     }
     Ok(SuggestReport {

@@ -16,20 +16,26 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Replace (or create) `path` with `bytes`, atomically; `mode` is the Unix
-/// mode to give it (`None`: the temporary file's default, 0600).
+/// mode to give it (`None`: what a new file gets, 0666 less the umask, as
+/// `> file` in a shell would; never the private 0600 of a temporary file).
 pub fn atomic(path: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     #[cfg(target_os = "linux")]
-    if let Some(done) = unnamed::write(dir, path, bytes, mode.unwrap_or(0o600)) {
+    if let Some(done) = unnamed::write(dir, path, bytes, mode) {
         return done;
     }
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".sota-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".sota-").suffix(".tmp");
+    #[cfg(unix)]
+    if mode.is_none() {
+        use std::os::unix::fs::PermissionsExt;
+        // Passed to open(2), so the umask applies, as for any new file.
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     #[cfg(unix)]
@@ -74,14 +80,21 @@ mod unnamed {
     use std::path::Path;
 
     /// `None` when the file system cannot do it (the caller falls back).
-    pub fn write(dir: &Path, path: &Path, bytes: &[u8], mode: u32) -> Option<std::io::Result<()>> {
+    /// Without an explicit `mode` the inode is created 0666 and open(2)
+    /// applies the umask, as for any new file.
+    pub fn write(
+        dir: &Path,
+        path: &Path,
+        bytes: &[u8],
+        mode: Option<u32>,
+    ) -> Option<std::io::Result<()>> {
         let c_dir = CString::new(dir.as_os_str().as_bytes()).ok()?;
         // SAFETY: a valid NUL-terminated path; the fd is owned below.
         let fd = unsafe {
             libc::open(
                 c_dir.as_ptr(),
                 libc::O_TMPFILE | libc::O_WRONLY | libc::O_CLOEXEC,
-                mode as libc::c_uint,
+                mode.unwrap_or(0o666) as libc::c_uint,
             )
         };
         if fd < 0 {
@@ -91,8 +104,10 @@ mod unnamed {
         let mut file = unsafe { std::fs::File::from_raw_fd(fd) };
         Some((|| {
             file.write_all(bytes)?;
-            use std::os::unix::fs::PermissionsExt;
-            file.set_permissions(std::fs::Permissions::from_mode(mode))?;
+            if let Some(mode) = mode {
+                use std::os::unix::fs::PermissionsExt;
+                file.set_permissions(std::fs::Permissions::from_mode(mode))?;
+            }
             file.sync_all()?;
             let proc_path =
                 CString::new(format!("/proc/self/fd/{}", file.as_raw_fd())).expect("no NUL");

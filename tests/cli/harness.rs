@@ -34,6 +34,22 @@ impl Run {
     }
 }
 
+/// `strace`, to kill sota at an exact system call; `None` (and a loud
+/// note) outside CI when it is missing, a failure in CI (.ci/run installs
+/// it).
+pub fn strace(test: &str) -> Option<PathBuf> {
+    let found = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|d| d.join("strace"))
+        .find(|p| p.is_file());
+    if found.is_none() {
+        if std::env::var_os("CI").is_some() {
+            panic!("strace is required in CI (see .ci/run)");
+        }
+        eprintln!("\n!!! SKIPPED: strace not on PATH; {test} did NOT run !!!\n");
+    }
+    found
+}
+
 /// The repository root (for the shipped example).
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

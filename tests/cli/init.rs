@@ -281,3 +281,115 @@ fn a_missing_matrix_points_at_sota_init() {
         list.stderr
     );
 }
+
+/// Kill `sota ARGS` with SIGKILL at the entry of `syscall` (strace fault
+/// injection) and report how it ended.
+#[cfg(target_os = "linux")]
+fn killed_at(p: &Sota, strace: &std::path::Path, syscall: &str, args: &[&str]) -> bool {
+    let mut cmd = std::process::Command::new(strace);
+    cmd.args(["-f", "-o", "/dev/null", "-e"])
+        .arg(format!("inject={syscall}:signal=SIGKILL"))
+        .arg(env!("CARGO_BIN_EXE_sota"))
+        .args(args);
+    p.exec(cmd).code != 0
+}
+
+/// The names in the repository's top directory that a write left behind.
+fn leftovers(p: &Sota) -> Vec<String> {
+    std::fs::read_dir(p.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".sota-") || n.ends_with(".tmp"))
+        .collect()
+}
+
+/// `kill -9` while `sota init` writes: no half-written `sota.toml`, no
+/// temporary file for `git add -A`, and the next `sota init` just works;
+/// with `--force` the old matrix survives byte for byte.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_init_killed_mid_write_leaves_no_partial_matrix() {
+    let Some(strace) = crate::harness::strace("the kill -9 init test") else {
+        return;
+    };
+    let p = kernels();
+    for syscall in ["write", "fsync", "linkat"] {
+        assert!(
+            killed_at(&p, &strace, syscall, &["init", "--today", TODAY]),
+            "{syscall}: init was killed"
+        );
+        assert!(
+            !p.path().join("sota.toml").exists(),
+            "killed at {syscall}: a partial sota.toml exists"
+        );
+        assert_eq!(leftovers(&p), Vec::<String>::new(), "killed at {syscall}");
+    }
+    p.run(&["init", "--today", TODAY]).success();
+    p.run(&["list"]).success();
+
+    let mine = "# mine\n[project]\nname = \"mine\"\n";
+    std::fs::write(p.path().join("sota.toml"), mine).unwrap();
+    for syscall in ["write", "fsync", "linkat"] {
+        assert!(
+            killed_at(&p, &strace, syscall, &["init", "--force", "--today", TODAY]),
+            "{syscall}: init --force was killed"
+        );
+        assert_eq!(
+            std::fs::read_to_string(p.path().join("sota.toml")).unwrap(),
+            mine,
+            "killed at {syscall}: the old matrix changed"
+        );
+        assert_eq!(leftovers(&p), Vec::<String>::new(), "killed at {syscall}");
+    }
+}
+
+/// A new matrix gets the mode any new file gets under the user's umask
+/// (not a temporary file's private 0600); `--force` and `suggest --write`
+/// rewrite the file in place: its mode and a symlink to it stay.
+#[cfg(unix)]
+#[test]
+fn written_matrices_keep_the_users_modes_and_links() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    let sota = env!("CARGO_BIN_EXE_sota");
+    for (umask, expected) in [("022", 0o644), ("077", 0o600), ("002", 0o664)] {
+        let p = kernels();
+        let mut cmd = std::process::Command::new("sh");
+        cmd.args([
+            "-c",
+            &format!("umask {umask}; exec \"$0\" init --today {TODAY}"),
+            sota,
+        ]);
+        p.exec(cmd).success();
+        assert_eq!(mode(&p.path().join("sota.toml")), expected, "umask {umask}");
+    }
+
+    let p = suggest_project();
+    let real = p.path().join("config/matrix.toml");
+    std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+    std::fs::rename(p.path().join("sota.toml"), &real).unwrap();
+    std::os::unix::fs::symlink("config/matrix.toml", p.path().join("sota.toml")).unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+    p.run(&["suggest", "kernels/gemm/mmvq.cu", "--write"])
+        .success();
+    let link = p.path().join("sota.toml");
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&real)
+        .unwrap()
+        .contains("kernels/gemm/mmvq.cu"));
+    assert_eq!(mode(&real), 0o640);
+    p.run(&["init", "--force", "--today", TODAY]).success();
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&real)
+        .unwrap()
+        .contains("slug = \"fused-attention\""));
+    assert_eq!(mode(&real), 0o640);
+}

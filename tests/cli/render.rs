@@ -111,14 +111,7 @@ fn render_keeps_mode_and_symlinks_and_skips_code_fences() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_render_killed_mid_write_leaves_no_temporary_file() {
-    let strace = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-        .map(|d| d.join("strace"))
-        .find(|p| p.is_file());
-    let Some(strace) = strace else {
-        if std::env::var_os("CI").is_some() {
-            panic!("strace is required in CI (see .ci/run)");
-        }
-        eprintln!("\n!!! SKIPPED: strace not on PATH; the kill -9 render test did NOT run !!!\n");
+    let Some(strace) = crate::harness::strace("the kill -9 render test") else {
         return;
     };
     let doc = "<!-- sota:matrix -->\nold\n<!-- /sota:matrix -->\n";
