@@ -39,55 +39,17 @@ impl std::error::Error for GlobError {}
 impl FileGlob {
     /// Validate a glob as written in `sota.toml`.
     pub fn new(text: &str) -> Result<FileGlob, GlobError> {
-        if text.is_empty() {
-            return Err(GlobError {
-                message: "empty glob".into(),
-                help: "write a root-relative pattern such as `src/kernels/*.cu`".into(),
-            });
-        }
-        if text.starts_with('/') {
-            return Err(GlobError {
-                message: format!("glob `{text}` starts with `/`"),
-                help: format!(
-                    "globs are already anchored at the matrix root: write `{}`",
-                    text.trim_start_matches('/')
-                ),
-            });
-        }
-        if let Some(bad) = text.split('/').find(|seg| *seg == "." || *seg == "..") {
-            // Repository paths never contain `.` or `..` segments, so such a
-            // glob could never match: refuse it instead of letting it sit as
-            // a dead glob.
-            let fixed: Vec<&str> = text.split('/').filter(|seg| *seg != ".").collect();
-            let help = if bad == "." {
-                format!(
-                    "globs are already relative to the matrix root: write `{}`",
-                    fixed.join("/")
-                )
-            } else {
-                "write the path from the matrix root without `..`; to reach outside it, move the root with `[project] root`".to_owned()
-            };
-            return Err(GlobError {
-                message: format!(
-                    "glob `{text}` has a `{bad}` segment, which no repository path has"
-                ),
-                help,
-            });
-        }
-        if text.contains('\\') && !looks_escaped(text) {
-            // A Windows-style separator would silently be read as an escape.
-            return Err(GlobError {
-                message: format!("glob `{text}` uses `\\` as a path separator"),
-                help: format!("use `/` separators: `{}`", text.replace('\\', "/")),
-            });
-        }
-        syntax::validate(text).map_err(|e| GlobError {
-            message: format!("invalid glob `{text}`: {e}"),
-            help: "see the glob rules in `sota schema` or README: `*` `?` `**` `[a-z]` `[!a]` `{a,b}` `\\` and a trailing `/`".into(),
-        })?;
+        check(text)?;
         Ok(FileGlob {
             text: text.to_owned(),
         })
+    }
+
+    /// [`FileGlob::new`] on a string the caller already owns (the loader's
+    /// decoded value): validated in place, not copied.
+    pub fn from_string(text: String) -> Result<FileGlob, GlobError> {
+        check(&text)?;
+        Ok(FileGlob { text })
     }
 
     /// The glob as written in the matrix.
@@ -102,6 +64,79 @@ impl FileGlob {
         let mut index = crate::index::OpIndex::from_globs([((0, 0), self)]);
         !index.all_hits(path.as_bytes()).is_empty()
     }
+}
+
+/// Byte facts about a glob, gathered in one pass: whether a segment is `.`
+/// or `..`, and whether it holds any of `{ } [ \` (without them every
+/// character is a token and the syntax cannot fail).
+fn scan(text: &str) -> (bool, bool) {
+    let bytes = text.as_bytes();
+    let (mut dot_segment, mut plain, mut start) = (false, true, 0);
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'/' => {
+                dot_segment |= matches!(&bytes[start..i], b"." | b"..");
+                start = i + 1;
+            }
+            b'{' | b'}' | b'[' | b'\\' => plain = false,
+            _ => {}
+        }
+    }
+    dot_segment |= matches!(&bytes[start..], b"." | b"..");
+    (dot_segment, plain)
+}
+
+/// Every load-time rule of a glob, with the message and fix for the first
+/// one broken.
+fn check(text: &str) -> Result<(), GlobError> {
+    let (dot_segment, plain) = scan(text);
+    if plain && !dot_segment && !text.is_empty() && !text.starts_with('/') {
+        return Ok(());
+    }
+    if text.is_empty() {
+        return Err(GlobError {
+            message: "empty glob".into(),
+            help: "write a root-relative pattern such as `src/kernels/*.cu`".into(),
+        });
+    }
+    if text.starts_with('/') {
+        return Err(GlobError {
+            message: format!("glob `{text}` starts with `/`"),
+            help: format!(
+                "globs are already anchored at the matrix root: write `{}`",
+                text.trim_start_matches('/')
+            ),
+        });
+    }
+    if let Some(bad) = text.split('/').find(|seg| *seg == "." || *seg == "..") {
+        // Repository paths never contain `.` or `..` segments, so such a
+        // glob could never match: refuse it instead of letting it sit as
+        // a dead glob.
+        let fixed: Vec<&str> = text.split('/').filter(|seg| *seg != ".").collect();
+        let help = if bad == "." {
+            format!(
+                "globs are already relative to the matrix root: write `{}`",
+                fixed.join("/")
+            )
+        } else {
+            "write the path from the matrix root without `..`; to reach outside it, move the root with `[project] root`".to_owned()
+        };
+        return Err(GlobError {
+            message: format!("glob `{text}` has a `{bad}` segment, which no repository path has"),
+            help,
+        });
+    }
+    if text.contains('\\') && !looks_escaped(text) {
+        // A Windows-style separator would silently be read as an escape.
+        return Err(GlobError {
+            message: format!("glob `{text}` uses `\\` as a path separator"),
+            help: format!("use `/` separators: `{}`", text.replace('\\', "/")),
+        });
+    }
+    syntax::validate(text).map_err(|e| GlobError {
+        message: format!("invalid glob `{text}`: {e}"),
+        help: "see the glob rules in `sota schema` or README: `*` `?` `**` `[a-z]` `[!a]` `{a,b}` `\\` and a trailing `/`".into(),
+    })
 }
 
 impl fmt::Display for FileGlob {
@@ -219,6 +254,53 @@ mod tests {
             }
         }
         assert!(checked > 300_000);
+    }
+
+    /// The byte path for brace-only globs and the lexing path (taken when
+    /// a class or escape is present) agree past the exhaustive lengths:
+    /// nesting depth and the alternatives bound.
+    #[test]
+    fn brace_only_validation_agrees_with_the_lexing_path() {
+        let cases = [
+            "{".repeat(100) + &"}".repeat(100),
+            "{".repeat(101) + &"}".repeat(101),
+            "{a,b}".repeat(12),
+            "{a,b}".repeat(13),
+            "{a,{b,c}}/x{,y}".into(),
+            "caf\u{e9}{a,\u{e9}}/{".into(),
+            "a}".into(),
+        ];
+        for glob in cases {
+            let bytes = syntax::validate(&glob);
+            let lexed = syntax::validate(&format!("[a]{glob}"));
+            assert_eq!(bytes, lexed, "{glob:?}");
+        }
+        assert_eq!(
+            syntax::validate(&"{a,b}".repeat(13)),
+            Err(syntax::SyntaxError::TooManyAlternatives)
+        );
+    }
+
+    #[test]
+    fn owned_and_borrowed_construction_agree() {
+        for glob in [
+            "",
+            "/a",
+            "a/./b",
+            "a/..",
+            ".",
+            "src/*.cu",
+            "a\\b",
+            "x{",
+            "k[a-z].cu",
+            "a/.cu",
+        ] {
+            let borrowed = FileGlob::new(glob);
+            assert_eq!(FileGlob::from_string(glob.to_owned()), borrowed, "{glob:?}");
+            let dot = glob.split('/').any(|seg| seg == "." || seg == "..");
+            assert_eq!(scan(glob).0, dot, "{glob:?}");
+        }
+        assert!(FileGlob::new("a/.cu").is_ok() && FileGlob::new("a/./b").is_err());
     }
 
     #[test]

@@ -135,47 +135,97 @@ fn lex(c: char, chars: &mut Peekable<Chars<'_>>, depth: usize) -> Result<Lex, Sy
 /// Check a glob without building it: the syntax, and how many
 /// alternatives its braces expand to (at most [`MAX_ALTERNATIVES`]).
 pub fn validate(text: &str) -> Result<(), SyntaxError> {
-    if !text
-        .bytes()
-        .any(|b| matches!(b, b'{' | b'}' | b'[' | b'\\'))
+    let bytes = text.as_bytes();
+    if !bytes
+        .iter()
+        .any(|&b| matches!(b, b'{' | b'}' | b'[' | b'\\'))
     {
         // No braces, classes or escapes: every character is a token.
         return Ok(());
     }
-    // Alternatives of the root so far, and per open group (alternatives of
-    // its finished branches, of its current one). Allocates only for
-    // braces; most globs have none.
-    let mut root = 1usize;
-    let mut open: Vec<(usize, usize)> = Vec::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match lex(c, &mut chars, open.len())? {
-            Lex::Tok(_) => continue,
-            Lex::Open => open.push((0, 1)),
-            Lex::Comma => {
-                let g = open.last_mut().expect("a group is open");
-                *g = (g.0.saturating_add(g.1), 1);
-            }
-            Lex::Close => {
-                let (done, cur) = open.pop().expect("a group is open");
-                let n = done.saturating_add(cur);
-                let product = match open.last_mut() {
-                    Some(parent) => &mut parent.1,
-                    None => &mut root,
-                };
-                *product = product.saturating_mul(n);
-                // Every group expands to at least one alternative, so a
-                // product past the bound already puts the whole glob past.
-                if *product > MAX_ALTERNATIVES {
-                    return Err(SyntaxError::TooManyAlternatives);
+    let mut count = AltCount::default();
+    if !bytes.iter().any(|&b| matches!(b, b'[' | b'\\')) {
+        // Braces only: every other byte (UTF-8 continuation bytes included)
+        // is a token, so the bytes are the lexemes.
+        for &b in bytes {
+            match b {
+                b'{' if count.depth() >= MAX_DEPTH => {
+                    return Err(SyntaxError::TooManyNestedAlternates)
                 }
+                b'{' => count.open(),
+                b',' if count.depth() > 0 => count.comma(),
+                b'}' if count.depth() == 0 => return Err(SyntaxError::UnopenedAlternates),
+                b'}' => count.close()?,
+                _ => {}
             }
         }
+        return count.finish();
     }
-    if !open.is_empty() {
-        return Err(SyntaxError::UnclosedAlternates);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match lex(c, &mut chars, count.depth())? {
+            Lex::Tok(_) => continue,
+            Lex::Open => count.open(),
+            Lex::Comma => count.comma(),
+            Lex::Close => count.close()?,
+        }
     }
-    Ok(())
+    count.finish()
+}
+
+/// How many alternatives the braces seen so far expand to: of the root,
+/// and per open group (of its finished branches, of its current one).
+/// Allocates only for braces; most globs have none.
+struct AltCount {
+    root: usize,
+    open: Vec<(usize, usize)>,
+}
+
+impl Default for AltCount {
+    fn default() -> Self {
+        AltCount {
+            root: 1,
+            open: Vec::new(),
+        }
+    }
+}
+
+impl AltCount {
+    fn depth(&self) -> usize {
+        self.open.len()
+    }
+
+    fn open(&mut self) {
+        self.open.push((0, 1));
+    }
+
+    fn comma(&mut self) {
+        let g = self.open.last_mut().expect("a group is open");
+        *g = (g.0.saturating_add(g.1), 1);
+    }
+
+    fn close(&mut self) -> Result<(), SyntaxError> {
+        let (done, cur) = self.open.pop().expect("a group is open");
+        let n = done.saturating_add(cur);
+        let product = match self.open.last_mut() {
+            Some(parent) => &mut parent.1,
+            None => &mut self.root,
+        };
+        *product = product.saturating_mul(n);
+        // Every group expands to at least one alternative, so a product
+        // past the bound already puts the whole glob past.
+        if *product > MAX_ALTERNATIVES {
+            return Err(SyntaxError::TooManyAlternatives);
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<(), SyntaxError> {
+        if !self.open.is_empty() {
+            return Err(SyntaxError::UnclosedAlternates);
+        }
+        Ok(())
+    }
 }
 
 /// Parse a glob into tokens and alternation groups.

@@ -25,10 +25,13 @@ pub use model::*;
 /// larger file is refused, so reading the rest would be wasted.
 pub(crate) fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_MATRIX_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)?;
+    let file = std::fs::File::open(path)?;
+    // Sized from the metadata, as `fs::read` does: one allocation instead
+    // of doubling (and copying) up to a 2 MB matrix.
+    let cap = MAX_MATRIX_BYTES as u64 + 1;
+    let hint = file.metadata().map_or(0, |m| m.len().min(cap)) as usize;
+    let mut bytes = Vec::with_capacity(hint);
+    file.take(cap).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 

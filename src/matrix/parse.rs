@@ -5,11 +5,11 @@
 //! missing field, duplicate and bad value with its exact span, instead of
 //! stopping at the first.
 
-use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use rustc_hash::FxHashMap;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
@@ -60,7 +60,7 @@ pub(crate) fn parse(
     let top = doc.get_ref();
     if origin == Origin::Project {
         // The built-in catalog is ours (checked by a unit test instead).
-        super::text_safety::check(top, &mut w.problems);
+        super::text_safety::check_document(text, top, &mut w.problems);
     }
     w.check_keys(top, keys::TOP, &Ctx::top());
 
@@ -272,7 +272,7 @@ impl Walker {
             self.wrong_type(key, v, "an array of strings", ctx, &example);
             return Vec::new();
         };
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(items.len());
         for item in items.iter() {
             match item.get_ref() {
                 DeValue::String(s) if s.trim().is_empty() => self.push(
@@ -515,14 +515,15 @@ impl Walker {
     }
 
     fn globs(&mut self, table: &DeTable<'_>, key: &str, ctx: &Ctx) -> Vec<Located<FileGlob>> {
-        let mut out = Vec::new();
-        for g in self.strings(table, key, ctx, "[\"src/kernels/*.cu\"]") {
-            match FileGlob::new(&g.value) {
-                Ok(glob) => out.push(Located::new(glob, g.span)),
+        let strings = self.strings(table, key, ctx, "[\"src/kernels/*.cu\"]");
+        let mut out = Vec::with_capacity(strings.len());
+        for Located { value, span } in strings {
+            match FileGlob::from_string(value) {
+                Ok(glob) => out.push(Located::new(glob, span)),
                 Err(e) => self.push(
                     Problem::new(
                         Code::InvalidGlob,
-                        g.span,
+                        span,
                         format!("{} in `{key}` of {}", e.message, ctx.name),
                     )
                     .label("invalid glob")
@@ -614,9 +615,10 @@ impl Walker {
     }
 
     fn ops(&mut self, top: &DeTable<'_>) -> Vec<Op> {
-        let mut ops = Vec::new();
-        let mut seen: HashMap<String, Range<usize>> = HashMap::new();
         let tables = self.table_array(top, "op", "[[op]]\nslug = \"fused-attention\"\ntitle = \"Fused attention\"\nsota = \"FlashAttention\"");
+        let mut ops = Vec::with_capacity(tables.len());
+        let mut seen: FxHashMap<String, Range<usize>> =
+            FxHashMap::with_capacity_and_hasher(tables.len(), Default::default());
         for (n, (t, header)) in tables.into_iter().enumerate() {
             let slug_hint = match t.get("slug").map(|v| v.get_ref()) {
                 Some(DeValue::String(s)) => format!("[[op]] `{s}`"),
@@ -887,7 +889,7 @@ impl Walker {
 
     fn ladders(&mut self, top: &DeTable<'_>) -> Vec<Ladder> {
         let mut ladders = Vec::new();
-        let mut seen: HashMap<String, Range<usize>> = HashMap::new();
+        let mut seen: FxHashMap<String, Range<usize>> = FxHashMap::default();
         let tables = self.table_array(top, "ladder", "[[ladder]]\naxis = \"attention\"");
         for (n, (t, header)) in tables.into_iter().enumerate() {
             let name = match t.get("axis").map(|v| v.get_ref()) {
@@ -983,7 +985,7 @@ impl Walker {
             return Vec::new();
         }
         let mut rungs = Vec::new();
-        let mut seen: HashMap<String, Range<usize>> = HashMap::new();
+        let mut seen: FxHashMap<String, Range<usize>> = FxHashMap::default();
         for (n, (rt, header)) in self
             .table_array(t, "rung", "[[ladder.rung]]\nname = \"…\"")
             .into_iter()

@@ -2,12 +2,42 @@
 //! and key is printed to terminals, CI logs and rendered Markdown, so none
 //! may hold a character a terminal or log would interpret instead of show
 //! (controls, bidi and invisible format characters; a tab is allowed).
-//! One walk over the parsed document reports each with its exact span.
+//! One walk over the parsed document reports each with its exact span;
+//! a document whose bytes cannot produce one skips the walk.
 
 use toml::de::{DeTable, DeValue};
 
 use super::diagnostic::{Code, Problem};
 use crate::output::quote;
+
+/// Every key and string value of the parsed document `table` (parsed
+/// from `text` without syntax errors) holding an unsafe character.
+pub(crate) fn check_document(text: &str, table: &DeTable<'_>, problems: &mut Vec<Problem>) {
+    if !plain_document(text) {
+        check(table, problems);
+    }
+}
+
+/// Whether no key or string of this syntactically valid TOML text can hold
+/// an unsafe character, judged from its bytes alone: all are printable
+/// ASCII, tab or line endings (so no raw control, bidi or format
+/// character), there is no `\` (so no escape can produce one), and no
+/// multi-line string (the only strings a raw line ending can be inside).
+/// Most matrices are such text, and one scan of it costs less than walking
+/// the document.
+fn plain_document(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let printable = bytes.chunks(64).all(|chunk| {
+        // No early exit inside a chunk, so the compiler can vectorise it.
+        chunk.iter().fold(true, |ok, &b| {
+            ok & matches!(b, b' '..=b'~' | b'\t' | b'\n' | b'\r')
+        })
+    });
+    printable
+        && memchr::memchr(b'\\', bytes).is_none()
+        && memchr::memmem::find(bytes, b"\"\"\"").is_none()
+        && memchr::memmem::find(bytes, b"'''").is_none()
+}
 
 /// Every key and string value holding an unsafe character, as problems.
 pub(crate) fn check(table: &DeTable<'_>, problems: &mut Vec<Problem>) {
@@ -30,7 +60,17 @@ fn check_value(value: &DeValue<'_>, span: std::ops::Range<usize>, problems: &mut
     }
 }
 
+/// Whether every byte is printable ASCII or a tab: such text holds no
+/// unsafe character, and nearly every key and value of a matrix is such
+/// text, so the per-character check below runs only on the rest.
+fn plain_ascii(text: &str) -> bool {
+    text.bytes().all(|b| matches!(b, b' '..=b'~' | b'\t'))
+}
+
 fn flag(text: &str, span: std::ops::Range<usize>, what: &str, problems: &mut Vec<Problem>) {
+    if plain_ascii(text) {
+        return;
+    }
     let Some(c) = text
         .chars()
         .find(|&c| c != '\t' && quote::is_unsafe_char(c))
@@ -76,5 +116,46 @@ mod tests {
         assert_eq!(found.len(), 3, "{found:#?}");
         assert!(found.iter().all(|p| p.code == Code::ControlChar));
         assert!(found[0].message.contains("U+001B"), "{}", found[0].message);
+    }
+
+    #[test]
+    fn a_plain_document_skips_the_walk_only_when_the_walk_finds_nothing() {
+        let plain = [
+            "a = \"x\"\r\n[t]\n'k' = 'lit'\nl = [[\"tab\there\"]] # note\n",
+            crate::catalog::TEXT,
+        ];
+        for text in plain {
+            assert!(plain_document(text) || !text.is_ascii(), "{text:?}");
+            assert!(problems(text).is_empty());
+        }
+        // Each can carry an unsafe character past a byte check of the
+        // printable range, so each takes the walk.
+        let walked = [
+            ("a = \"x\\u001by\"\n", 1),
+            ("\"k\\u202e\" = 1\n", 1),
+            ("a = \"\"\"\nline\nnext\"\"\"\n", 1),
+            ("a = '''\nline\nnext'''\n", 1),
+            ("a = \"\u{202e}\"\n", 1),
+            ("a = \"caf\u{e9}\"\n", 0),
+            ("a = 'back\\slash'\n", 0),
+        ];
+        for (text, found) in walked {
+            assert!(!plain_document(text), "{text:?}");
+            let mut out = Vec::new();
+            check_document(text, DeTable::parse(text).unwrap().get_ref(), &mut out);
+            assert_eq!(out.len(), found, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn the_ascii_fast_path_agrees_with_the_character_check() {
+        for b in 0u8..=0x7f {
+            let c = char::from(b);
+            let unsafe_char = c != '\t' && quote::is_unsafe_char(c);
+            assert_eq!(plain_ascii(&c.to_string()), !unsafe_char, "{b:#04x}");
+        }
+        assert!(!plain_ascii("caf\u{e9}"), "non-ASCII takes the slow path");
+        let raw = "a = \"\u{202e}x\"\nb = \"del\\u007f\"\n";
+        assert_eq!(problems(raw).len(), 2);
     }
 }
