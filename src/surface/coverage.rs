@@ -224,6 +224,25 @@ pub struct Input<'a> {
 /// Compute the scorecard.
 pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
     let lines = crate::matrix::LineIndex::new(&matrix.text);
+    // The tree scan (compiling every glob, then matching every path) runs
+    // beside the anchor checks, which mostly wait on the filesystem.
+    std::thread::scope(|s| {
+        let scan = s.spawn(|| scan_tree(matrix, input.tracked));
+        score_with(matrix, input, &lines, || {
+            scan.join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    })
+}
+
+/// The scorecard, with the tree scan handed in as a closure (called once,
+/// after the anchor checks).
+fn score_with(
+    matrix: &Matrix,
+    input: &Input<'_>,
+    lines: &crate::matrix::LineIndex<'_>,
+    scan: impl FnOnce() -> Scan,
+) -> Report {
     let loc = |span: &std::ops::Range<usize>| {
         let (l, c) = lines.line_col(span.start);
         Some(format!("{}:{l}:{c}", matrix.display_name()))
@@ -295,7 +314,7 @@ pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
 
     // ── honest: population, coverage, dead globs ───────────────────────
     let population = population_kind(matrix);
-    let scan = scan_tree(matrix, input.tracked);
+    let scan = scan();
     let glob_hit = scan.glob_hit;
     let mut kernel_files = scan.kernel_files;
     let mut uncovered = scan.uncovered;
