@@ -221,13 +221,37 @@ pub struct Input<'a> {
     pub today: Date,
 }
 
+/// The scorecard's globs (every op's `files` and the `[kernels]` lists),
+/// compiled in full by [`prepare`]: a caller compiles them while it is
+/// still reading the tracked files, then hands them to [`score_prepared`].
+pub struct Prepared<'m>(SharedIndex<'m>);
+
+/// Compile the scorecard's globs (see [`Prepared`]).
+pub fn prepare(matrix: &Matrix) -> Prepared<'_> {
+    Prepared(scan_index(matrix).into_shared())
+}
+
 /// Compute the scorecard.
 pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
+    score_prepared(matrix, input, None)
+}
+
+/// [`score`], with the globs compiled already by [`prepare`] for this
+/// matrix (or compiled here when `None`).
+pub fn score_prepared<'m>(
+    matrix: &'m Matrix,
+    input: &Input<'_>,
+    prepared: Option<Prepared<'m>>,
+) -> Report {
     let lines = crate::matrix::LineIndex::new(&matrix.text);
-    // The tree scan (compiling every glob, then matching every path) runs
-    // beside the anchor checks, which mostly wait on the filesystem.
+    // The tree scan (compiling every glob unless prepared, then matching
+    // every path) runs beside the anchor checks, which mostly wait on the
+    // filesystem.
     std::thread::scope(|s| {
-        let scan = s.spawn(|| scan_tree(matrix, input.tracked));
+        let scan = s.spawn(|| {
+            let Prepared(index) = prepared.unwrap_or_else(|| prepare(matrix));
+            scan_tree(matrix, &index, input.tracked)
+        });
         score_with(matrix, input, &lines, || {
             scan.join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
@@ -548,12 +572,11 @@ impl Scan {
 }
 
 /// Match every tracked path against the op index and the population. The
-/// globs are compiled once, in full; large trees are then split across the
+/// globs were compiled once, in full; large trees are split across the
 /// available cores, each part matched by its own [`crate::index::Matcher`]
 /// over the shared index; results merge in path order.
-fn scan_tree(matrix: &Matrix, tracked: &PathList) -> Scan {
+fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Scan {
     const PER_THREAD: usize = 20_000;
-    let index = scan_index(matrix).into_shared();
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(tracked.len().div_ceil(PER_THREAD))
@@ -562,7 +585,6 @@ fn scan_tree(matrix: &Matrix, tracked: &PathList) -> Scan {
     let ranges: Vec<std::ops::Range<usize>> = (0..threads)
         .map(|t| (t * chunk).min(tracked.len())..((t + 1) * chunk).min(tracked.len()))
         .collect();
-    let index = &index;
     let parts: Vec<Scan> = if threads == 1 {
         vec![scan_range(matrix, index, tracked, 0..tracked.len())]
     } else {
