@@ -1,5 +1,6 @@
 //! The coverage scorecard as a library call: list the tracked files while
-//! the matrix loads (they overlap on two cores), then score.
+//! the matrix loads and its globs compile (they overlap on two cores), then
+//! score.
 
 use crate::context::{Context, Format};
 use crate::matrix::Matrix;
@@ -54,6 +55,8 @@ pub fn run(ctx: &Context, check: bool) -> Result<CoverageReport<'_>, Failure> {
         .map(|dir| std::thread::spawn(move || tracked::list(&dir, overrides)));
     let matrix = ctx.project_matrix("coverage")?;
     let root = ctx.root(matrix);
+    // Compile the globs while the reader may still be reading the index.
+    let prepared = coverage::prepare(matrix);
     let listed = match (reader, likely) {
         (Some(handle), Some(dir)) if crate::repo::paths::same_dir(&dir, &root) => handle
             .join()
@@ -61,13 +64,14 @@ pub fn run(ctx: &Context, check: bool) -> Result<CoverageReport<'_>, Failure> {
         _ => tracked::list(&root, overrides),
     };
     let (paths, tracked_from): (PathList, _) = listed?;
-    let report = coverage::score(
+    let report = coverage::score_prepared(
         matrix,
         &coverage::Input {
             tracked: &paths,
             tracked_from,
             today: ctx.today(),
         },
+        Some(prepared),
     );
     // The process ends soon: skip freeing 100,000 paths one by one.
     std::mem::forget(paths);

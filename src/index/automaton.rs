@@ -297,6 +297,35 @@ impl<'m> Automaton<'m> {
         }
     }
 
+    /// Compile everything that still waits (every pending glob, every
+    /// literal name), so the automaton can be shared read-only
+    /// ([`Frozen`]) by threads that each run their own [`Walker`]. Edges
+    /// only lead to nodes created after their source (a `**` node's loop
+    /// aside), so one pass in creation order reaches every node, and a
+    /// node is done once its own lists are empty.
+    pub fn compile_all(&mut self) {
+        let mut i = 0;
+        while i < self.nodes.len() {
+            let n = i as NodeId;
+            if !self.nodes[i].pending.is_empty() {
+                self.materialize(n);
+            }
+            if !self.nodes[i].pending_lits.is_empty() {
+                let names: Vec<String> = self.nodes[i]
+                    .pending_lits
+                    .keys()
+                    .map(|k| k.to_string())
+                    .collect();
+                for name in names {
+                    self.expand_lit(n, name.as_bytes());
+                }
+            }
+            if self.nodes[i].pending.is_empty() && self.nodes[i].pending_lits.is_empty() {
+                i += 1;
+            }
+        }
+    }
+
     /// The live set before any segment: the root and what `**` reaches.
     pub fn start(&mut self, out: &mut Vec<NodeId>) {
         out.clear();
@@ -305,15 +334,22 @@ impl<'m> Automaton<'m> {
     }
 
     /// Make the nodes of `set` complete (pending globs inserted), add the
-    /// `**` targets, then sort and dedup. A `**` target is a fresh node,
-    /// never pending, and never has a `**` edge itself (they collapse).
+    /// `**` targets, then sort and dedup.
     fn close(&mut self, set: &mut Vec<NodeId>) {
-        for i in 0..set.len() {
-            let n = set[i];
+        for &n in set.iter() {
             if !self.nodes[n as usize].pending.is_empty() {
                 self.materialize(n);
             }
-            if let Some(t) = self.nodes[n as usize].any {
+        }
+        self.close_eps(set);
+    }
+
+    /// Add the `**` targets of a set of complete nodes, then sort and
+    /// dedup. A `**` target is a fresh node, never pending, and never has
+    /// a `**` edge itself (they collapse).
+    fn close_eps(&self, set: &mut Vec<NodeId>) {
+        for i in 0..set.len() {
+            if let Some(t) = self.nodes[set[i] as usize].any {
                 set.push(t);
             }
         }
@@ -323,12 +359,19 @@ impl<'m> Automaton<'m> {
 
     /// The live set after one more segment.
     pub fn step(&mut self, from: &[NodeId], seg: &[u8], memo: &mut Memo, out: &mut Vec<NodeId>) {
-        out.clear();
         for &n in from {
             if !self.nodes[n as usize].pending_lits.is_empty() {
                 self.expand_lit(n, seg);
             }
         }
+        self.advance(from, seg, memo, out);
+        self.close(out);
+    }
+
+    /// The nodes one segment reaches from complete nodes (before the `**`
+    /// closure).
+    fn advance(&self, from: &[NodeId], seg: &[u8], memo: &mut Memo, out: &mut Vec<NodeId>) {
+        out.clear();
         memo.next(self.pats.len());
         for &n in from {
             let node = &self.nodes[n as usize];
@@ -351,13 +394,66 @@ impl<'m> Automaton<'m> {
                 }
             }
         }
-        self.close(out);
     }
 
     /// Owners accepted by a live set (unsorted, may repeat).
     pub fn accepted<'a>(&'a self, set: &'a [NodeId]) -> impl Iterator<Item = u32> + 'a {
         set.iter()
             .flat_map(|&n| self.nodes[n as usize].accept.iter().copied())
+    }
+}
+
+/// What a [`Walker`] runs paths over: the lazy [`Automaton`] (compiling
+/// what a path reaches as it goes), or a [`Frozen`] one shared by threads.
+pub trait Step {
+    /// The live set before any segment.
+    fn start(&mut self, out: &mut Vec<NodeId>);
+    /// The live set after one more segment.
+    fn step(&mut self, from: &[NodeId], seg: &[u8], memo: &mut Memo, out: &mut Vec<NodeId>);
+}
+
+impl Step for Automaton<'_> {
+    fn start(&mut self, out: &mut Vec<NodeId>) {
+        Automaton::start(self, out);
+    }
+
+    fn step(&mut self, from: &[NodeId], seg: &[u8], memo: &mut Memo, out: &mut Vec<NodeId>) {
+        Automaton::step(self, from, seg, memo, out);
+    }
+}
+
+/// A fully compiled automaton ([`Automaton::compile_all`]), read-only.
+#[derive(Clone, Copy)]
+pub struct Frozen<'a, 'm>(&'a Automaton<'m>);
+
+impl<'m> Automaton<'m> {
+    /// This automaton, read-only, once [`Automaton::compile_all`] has
+    /// left nothing waiting (a frozen step never compiles).
+    pub fn frozen(&self) -> Frozen<'_, 'm> {
+        debug_assert!(self
+            .nodes
+            .iter()
+            .all(|n| n.pending.is_empty() && n.pending_lits.is_empty()));
+        Frozen(self)
+    }
+}
+
+impl<'m> Frozen<'_, 'm> {
+    pub fn automaton(&self) -> &Automaton<'m> {
+        self.0
+    }
+}
+
+impl Step for Frozen<'_, '_> {
+    fn start(&mut self, out: &mut Vec<NodeId>) {
+        out.clear();
+        out.push(0);
+        self.0.close_eps(out);
+    }
+
+    fn step(&mut self, from: &[NodeId], seg: &[u8], memo: &mut Memo, out: &mut Vec<NodeId>) {
+        self.0.advance(from, seg, memo, out);
+        self.0.close_eps(out);
     }
 }
 
@@ -447,7 +543,7 @@ pub struct Walker {
 
 impl Walker {
     /// The live set after a whole path (`/`-separated, no leading `/`).
-    pub fn run<'w>(&'w mut self, auto: &mut Automaton<'_>, path: &[u8]) -> &'w [NodeId] {
+    pub fn run<'w, S: Step>(&'w mut self, auto: &mut S, path: &[u8]) -> &'w [NodeId] {
         let split = memchr::memrchr(b'/', path).map_or(0, |i| i + 1);
         let (dir, name) = path.split_at(split);
         self.enter(auto, dir);
@@ -461,7 +557,7 @@ impl Walker {
     }
 
     /// Move the directory stack to `dir`, reusing the common components.
-    fn enter(&mut self, auto: &mut Automaton<'_>, dir: &[u8]) {
+    fn enter<S: Step>(&mut self, auto: &mut S, dir: &[u8]) {
         if self.sets.is_empty() {
             let mut start = Vec::new();
             auto.start(&mut start);

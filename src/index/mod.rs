@@ -21,7 +21,7 @@ use std::marker::PhantomData;
 use crate::glob::{FileGlob, GlobError};
 use crate::matrix::Matrix;
 
-use automaton::{Automaton, Walker};
+use automaton::{Automaton, Frozen, Walker};
 
 /// The compiled `files` globs of a matrix (or any list of globs: the
 /// coverage scorecard indexes the `[kernels]` population the same way).
@@ -106,14 +106,18 @@ impl<'m> OpIndex<'m> {
     }
 
     fn collect_hits(&mut self, path: &[u8]) {
-        self.hits.clear();
         let set = self.walker.run(&mut self.auto, path);
-        let owners = &self.owners;
-        self.hits
-            .extend(self.auto.accepted(set).map(|o| owners[o as usize]));
-        if self.hits.len() > 1 {
-            self.hits.sort_unstable();
-            self.hits.dedup();
+        collect(&self.auto, set, &self.owners, &mut self.hits);
+    }
+
+    /// Compile every glob now and share the result: threads then match
+    /// through their own [`Matcher`] without compiling anything twice
+    /// (the coverage scan of a large tree).
+    pub fn into_shared(mut self) -> SharedIndex<'m> {
+        self.auto.compile_all();
+        SharedIndex {
+            auto: self.auto,
+            owners: self.owners,
         }
     }
 
@@ -129,5 +133,57 @@ impl<'m> OpIndex<'m> {
 
     pub fn is_empty(&self) -> bool {
         self.owners.is_empty()
+    }
+}
+
+/// The owners a live set accepts, sorted and deduplicated, into `hits`.
+fn collect(
+    auto: &Automaton<'_>,
+    set: &[automaton::NodeId],
+    owners: &[(usize, usize)],
+    hits: &mut Vec<(usize, usize)>,
+) {
+    hits.clear();
+    hits.extend(auto.accepted(set).map(|o| owners[o as usize]));
+    if hits.len() > 1 {
+        hits.sort_unstable();
+        hits.dedup();
+    }
+}
+
+/// An [`OpIndex`] compiled in full ([`OpIndex::into_shared`]), read-only:
+/// `Sync`, so scan threads share one copy.
+pub struct SharedIndex<'m> {
+    auto: Automaton<'m>,
+    owners: Vec<(usize, usize)>,
+}
+
+impl<'m> SharedIndex<'m> {
+    /// A matcher of its own for one thread (its directory cache and
+    /// buffers).
+    pub fn matcher(&self) -> Matcher<'_, 'm> {
+        Matcher {
+            auto: self.auto.frozen(),
+            owners: &self.owners,
+            walker: Walker::default(),
+            hits: Vec::new(),
+        }
+    }
+}
+
+/// Matches paths against a [`SharedIndex`]; fastest over sorted paths.
+pub struct Matcher<'s, 'm> {
+    auto: Frozen<'s, 'm>,
+    owners: &'s [(usize, usize)],
+    walker: Walker,
+    hits: Vec<(usize, usize)>,
+}
+
+impl Matcher<'_, '_> {
+    /// As [`OpIndex::all_hits`].
+    pub fn all_hits(&mut self, path: &[u8]) -> &[(usize, usize)] {
+        let set = self.walker.run(&mut self.auto, path);
+        collect(self.auto.automaton(), set, self.owners, &mut self.hits);
+        &self.hits
     }
 }

@@ -65,25 +65,50 @@ fn assert_agrees(texts: &[String], paths: &[String]) -> usize {
         })
         .collect();
     let order: Vec<usize> = (0..paths.len()).chain((0..paths.len()).rev()).collect();
-    let mut idx = OpIndex::from_globs(compiled.iter().enumerate().map(|(i, g)| ((i, 0), g)));
-    for i in order {
-        let (path, expect) = (&paths[i], &expect[i]);
-        let got = idx.all_hits(path.as_bytes());
-        if got != expect.as_slice() {
-            let only = |a: &[(usize, usize)], b: &[(usize, usize)]| -> Vec<&str> {
-                a.iter()
-                    .filter(|x| !b.contains(x))
-                    .map(|&(i, _)| texts[i].as_str())
-                    .collect()
-            };
-            panic!(
-                "path {path:?}: the index alone matches {:?}, the reference alone {:?}",
-                only(got, expect),
-                only(expect, got)
-            );
-        }
+    let owned = || compiled.iter().enumerate().map(|(i, g)| ((i, 0), g));
+    // Compiled lazily as paths reach the globs ...
+    let mut idx = OpIndex::from_globs(owned());
+    for &i in &order {
+        disagree(
+            texts,
+            &paths[i],
+            idx.all_hits(paths[i].as_bytes()),
+            &expect[i],
+            "lazy",
+        );
+    }
+    // ... and compiled in full up front, shared read-only (coverage).
+    let shared = OpIndex::from_globs(owned()).into_shared();
+    let mut matcher = shared.matcher();
+    for &i in &order {
+        let got = matcher.all_hits(paths[i].as_bytes());
+        disagree(texts, &paths[i], got, &expect[i], "shared");
     }
     expect.iter().map(Vec::len).sum()
+}
+
+/// Panic with the globs only one side matched, if the sides differ.
+fn disagree(
+    texts: &[String],
+    path: &str,
+    got: &[(usize, usize)],
+    expect: &[(usize, usize)],
+    how: &str,
+) {
+    if got == expect {
+        return;
+    }
+    let only = |a: &[(usize, usize)], b: &[(usize, usize)]| -> Vec<&str> {
+        a.iter()
+            .filter(|x| !b.contains(x))
+            .map(|&(i, _)| texts[i].as_str())
+            .collect()
+    };
+    panic!(
+        "path {path:?}: the {how} index alone matches {:?}, the reference alone {:?}",
+        only(got, expect),
+        only(expect, got)
+    );
 }
 
 #[test]

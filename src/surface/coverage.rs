@@ -8,7 +8,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-use crate::index::OpIndex;
+use crate::index::{OpIndex, SharedIndex};
 use crate::matrix::{Anchor, Date, Located, Matrix, Route};
 use crate::repo::paths::PathList;
 
@@ -221,9 +221,52 @@ pub struct Input<'a> {
     pub today: Date,
 }
 
+/// The scorecard's globs (every op's `files` and the `[kernels]` lists),
+/// compiled in full by [`prepare`]: a caller compiles them while it is
+/// still reading the tracked files, then hands them to [`score_prepared`].
+pub struct Prepared<'m>(SharedIndex<'m>);
+
+/// Compile the scorecard's globs (see [`Prepared`]).
+pub fn prepare(matrix: &Matrix) -> Prepared<'_> {
+    Prepared(scan_index(matrix).into_shared())
+}
+
 /// Compute the scorecard.
 pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
+    score_prepared(matrix, input, None)
+}
+
+/// [`score`], with the globs compiled already by [`prepare`] for this
+/// matrix (or compiled here when `None`).
+pub fn score_prepared<'m>(
+    matrix: &'m Matrix,
+    input: &Input<'_>,
+    prepared: Option<Prepared<'m>>,
+) -> Report {
     let lines = crate::matrix::LineIndex::new(&matrix.text);
+    // The tree scan (compiling every glob unless prepared, then matching
+    // every path) runs beside the anchor checks, which mostly wait on the
+    // filesystem.
+    std::thread::scope(|s| {
+        let scan = s.spawn(|| {
+            let Prepared(index) = prepared.unwrap_or_else(|| prepare(matrix));
+            scan_tree(matrix, &index, input.tracked)
+        });
+        score_with(matrix, input, &lines, || {
+            scan.join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    })
+}
+
+/// The scorecard, with the tree scan handed in as a closure (called once,
+/// after the anchor checks).
+fn score_with(
+    matrix: &Matrix,
+    input: &Input<'_>,
+    lines: &crate::matrix::LineIndex<'_>,
+    scan: impl FnOnce() -> Scan,
+) -> Report {
     let loc = |span: &std::ops::Range<usize>| {
         let (l, c) = lines.line_col(span.start);
         Some(format!("{}:{l}:{c}", matrix.display_name()))
@@ -295,7 +338,7 @@ pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
 
     // ── honest: population, coverage, dead globs ───────────────────────
     let population = population_kind(matrix);
-    let scan = scan_tree(matrix, input.tracked);
+    let scan = scan();
     let glob_hit = scan.glob_hit;
     let mut kernel_files = scan.kernel_files;
     let mut uncovered = scan.uncovered;
@@ -528,10 +571,11 @@ impl Scan {
     }
 }
 
-/// Match every tracked path against the op index and the population. Large
-/// trees are split across the available cores, each with its own index
-/// (their lazy caches are per thread); results merge in path order.
-fn scan_tree(matrix: &Matrix, tracked: &PathList) -> Scan {
+/// Match every tracked path against the op index and the population. The
+/// globs were compiled once, in full; large trees are split across the
+/// available cores, each part matched by its own [`crate::index::Matcher`]
+/// over the shared index; results merge in path order.
+fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Scan {
     const PER_THREAD: usize = 20_000;
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -542,12 +586,12 @@ fn scan_tree(matrix: &Matrix, tracked: &PathList) -> Scan {
         .map(|t| (t * chunk).min(tracked.len())..((t + 1) * chunk).min(tracked.len()))
         .collect();
     let parts: Vec<Scan> = if threads == 1 {
-        vec![scan_range(matrix, tracked, 0..tracked.len())]
+        vec![scan_range(matrix, index, tracked, 0..tracked.len())]
     } else {
         std::thread::scope(|s| {
             let handles: Vec<_> = ranges
                 .into_iter()
-                .map(|r| s.spawn(move || scan_range(matrix, tracked, r)))
+                .map(|r| s.spawn(move || scan_range(matrix, index, tracked, r)))
                 .collect();
             handles
                 .into_iter()
@@ -573,9 +617,9 @@ fn scan_tree(matrix: &Matrix, tracked: &PathList) -> Scan {
 const INCLUDE: usize = usize::MAX - 1;
 const EXCLUDE: usize = usize::MAX;
 
-fn scan_range(matrix: &Matrix, tracked: &PathList, range: std::ops::Range<usize>) -> Scan {
-    // One index answers both questions per path: which op globs match, and
-    // whether the path is in the [kernels] population.
+/// One index answers both questions per path: which op globs match, and
+/// whether the path is in the `[kernels]` population.
+fn scan_index(matrix: &Matrix) -> OpIndex<'_> {
     let ops = matrix.ops.iter().enumerate().flat_map(|(op_i, op)| {
         op.files
             .iter()
@@ -595,13 +639,22 @@ fn scan_range(matrix: &Matrix, tracked: &PathList, range: std::ops::Range<usize>
             .map(|(i, g)| ((EXCLUDE, i), &g.value));
         inc.chain(exc)
     });
-    let mut index = OpIndex::from_globs(ops.chain(kernels));
+    OpIndex::from_globs(ops.chain(kernels))
+}
+
+fn scan_range(
+    matrix: &Matrix,
+    index: &SharedIndex<'_>,
+    tracked: &PathList,
+    range: std::ops::Range<usize>,
+) -> Scan {
+    let mut matcher = index.matcher();
     let by_extension = matrix.kernels.is_none();
     let mut scan = Scan::empty(matrix);
     for i in range {
         let path = tracked.get(i);
         let (mut covered, mut included, mut excluded) = (false, false, false);
-        for &(owner, glob) in index.all_hits(path) {
+        for &(owner, glob) in matcher.all_hits(path) {
             match owner {
                 INCLUDE => included = true,
                 EXCLUDE => excluded = true,
@@ -652,6 +705,9 @@ fn population_kind(matrix: &Matrix) -> Population {
 struct FileCache<'a> {
     files: crate::matrix::Confined,
     tracked: &'a PathList,
+    /// Each path resolved once (`at_exists` and the symbol check of the
+    /// same anchor ask for it twice).
+    resolved: std::cell::RefCell<HashMap<String, Option<std::path::PathBuf>>>,
     texts: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<String>>>>,
 }
 
@@ -660,6 +716,7 @@ impl<'a> FileCache<'a> {
         FileCache {
             files: crate::matrix::Confined::new(root),
             tracked,
+            resolved: Default::default(),
             texts: Default::default(),
         }
     }
@@ -668,10 +725,23 @@ impl<'a> FileCache<'a> {
     /// disk): a file, or a directory some tracked path lies under.
     fn exists(&self, path: &str) -> bool {
         let trimmed = path.trim_end_matches('/');
-        if self.files.resolve(trimmed).is_some() {
+        if self.resolve(trimmed).is_some() {
             return true;
         }
         self.tracked.contains_file_or_dir(trimmed.as_bytes())
+    }
+
+    /// `path` inside the root ([`crate::matrix::Confined::resolve`]),
+    /// looked up once.
+    fn resolve(&self, path: &str) -> Option<std::path::PathBuf> {
+        if let Some(known) = self.resolved.borrow().get(path) {
+            return known.clone();
+        }
+        let found = self.files.resolve(path);
+        self.resolved
+            .borrow_mut()
+            .insert(path.to_owned(), found.clone());
+        found
     }
 
     fn text(&self, path: &str) -> Option<std::rc::Rc<String>> {
@@ -679,10 +749,9 @@ impl<'a> FileCache<'a> {
             return t.clone();
         }
         let t = self
-            .files
             .resolve(path)
             .filter(|p| p.is_file())
-            .and_then(|p| std::fs::read(p).ok())
+            .and_then(|p| read_small(&p).ok())
             .map(|b| std::rc::Rc::new(String::from_utf8_lossy(&b).into_owned()));
         self.texts.borrow_mut().insert(path.to_owned(), t.clone());
         t
@@ -721,6 +790,17 @@ impl<'a> FileCache<'a> {
             .unwrap_or(0);
         Some(format!("`{symbol}` is now at line {nearest}, not near {line}: update the anchor to {path}:{nearest}#{symbol}"))
     }
+}
+
+/// A file's bytes without `std::fs::read`'s size probe (one `statx` per
+/// file, a thousand per scorecard of a thousand anchors): sources are small.
+fn read_small(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut out = Vec::with_capacity(8 << 10);
+    std::fs::File::open(path)?
+        .take(u64::MAX)
+        .read_to_end(&mut out)?;
+    Ok(out)
 }
 
 fn is_ident(b: u8) -> bool {
