@@ -1,14 +1,17 @@
 //! A fixed-size histogram of non-negative f64 values (errors), bucketed by
 //! the top bits of their IEEE representation: the 11 exponent bits and the
 //! top [`MANTISSA_BITS`] mantissa bits. Buckets are therefore logarithmic,
-//! each spanning a relative width of 2^-7, and memory is a constant (1 MiB,
-//! plus 2 MiB once more than 2^31 values were counted) whatever the tensor
-//! size. Counts add, so per-thread histograms merge
-//! exactly and the result does not depend on the thread count.
+//! each spanning a relative width of 2^-7, and memory is a constant whatever
+//! the tensor size. Counts add, so per-thread histograms merge exactly and
+//! the result does not depend on the thread count.
 //!
-//! The counters the hot loop touches are 32-bit (a 1 MiB table whose
-//! busy part stays in the L1/L2 cache); they are flushed into 64-bit
-//! totals long before they could overflow.
+//! Counting happens in a [`Tally`]: 32-bit counters, [`TALLY_LANES`] per
+//! bucket side by side, so consecutive values that fall in the same bucket
+//! (runs of exact zeros, a narrow error distribution) increment different
+//! words and do not wait on each other's store (store-to-load forwarding).
+//! Only the buckets that are hit are ever touched, so resident memory stays
+//! small; a tally is flushed into the 64-bit [`Histogram`] long before a
+//! counter could overflow.
 //!
 //! Order statistics (median, quantiles) are read off the histogram: the
 //! value reported is the midpoint of the bucket holding the requested rank,
@@ -17,28 +20,33 @@
 
 /// Mantissa bits kept per bucket.
 pub const MANTISSA_BITS: u32 = 7;
-const SHIFT: u32 = 52 - MANTISSA_BITS;
+/// How far an f64's bits are shifted to give its bucket.
+pub const SHIFT: u32 = 52 - MANTISSA_BITS;
 /// Number of buckets: every non-negative, non-NaN f64 (infinity included).
 pub const BUCKETS: usize = (0x7ff << MANTISSA_BITS) + 1;
+/// Counters per bucket in a [`Tally`] (two were measured fastest on AMD
+/// Zen 3, four a little slower: each extra lane is one more cache line).
+pub const TALLY_LANES: usize = 2;
+/// Rows of a tally's table: a power of two above [`BUCKETS`], so a bucket
+/// index masked to it needs no bounds check (the sign bit is masked off;
+/// NaN, never passed, lands past the last real bucket).
+const ROWS: usize = 1 << 18;
 
-/// Values counted in the 32-bit table before it is flushed (below 2^32).
+/// Values counted in a tally before it is flushed (below 2^32).
 const FLUSH_EVERY: u64 = 1 << 31;
 
 /// Counts of values per bucket.
 #[derive(Clone)]
 pub struct Histogram {
-    hot: Vec<u32>,
-    /// Flushed totals (allocated at the first flush).
-    totals: Vec<u64>,
-    pending: u64,
+    counts: Vec<u64>,
 }
 
 impl Default for Histogram {
     fn default() -> Self {
+        // Zeroed memory from the allocator: pages are only touched when a
+        // count is written.
         Histogram {
-            hot: vec![0; BUCKETS],
-            totals: Vec::new(),
-            pending: 0,
+            counts: vec![0; BUCKETS],
         }
     }
 }
@@ -56,58 +64,29 @@ pub fn bucket_low(b: usize) -> f64 {
 
 impl Histogram {
     /// Count every value of `xs`.
-    #[inline(always)]
     pub fn add_all(&mut self, xs: &[f64]) {
         for &x in xs {
-            // `min` keeps a stray NaN (never passed) from indexing out of range.
-            self.hot[bucket(x).min(BUCKETS - 1)] += 1;
+            self.add(x);
         }
-        self.counted(xs.len());
     }
 
     /// Count one value.
-    #[inline(always)]
     pub fn add(&mut self, x: f64) {
-        self.hot[bucket(x).min(BUCKETS - 1)] += 1;
-        self.counted(1);
+        // `min` keeps a stray NaN (never passed) from indexing out of range.
+        self.counts[bucket(x).min(BUCKETS - 1)] += 1;
     }
 
-    #[inline(always)]
-    fn counted(&mut self, n: usize) {
-        self.pending += n as u64;
-        if self.pending >= FLUSH_EVERY {
-            self.flush();
+    pub fn merge(&mut self, other: &Histogram) {
+        for (a, &b) in self.counts.iter_mut().zip(&other.counts) {
+            if b != 0 {
+                *a += b;
+            }
         }
-    }
-
-    #[cold]
-    fn flush(&mut self) {
-        if self.totals.is_empty() {
-            self.totals = vec![0; BUCKETS];
-        }
-        for (t, h) in self.totals.iter_mut().zip(self.hot.iter_mut()) {
-            *t += u64::from(std::mem::take(h));
-        }
-        self.pending = 0;
-    }
-
-    pub fn merge(&mut self, mut other: Histogram) {
-        self.flush();
-        other.flush();
-        for (a, b) in self.totals.iter_mut().zip(&other.totals) {
-            *a += b;
-        }
-    }
-
-    /// The count of each bucket.
-    fn counts(&self) -> impl Iterator<Item = u64> + '_ {
-        let totals = self.totals.iter().copied().chain(std::iter::repeat(0));
-        self.hot.iter().zip(totals).map(|(&h, t)| t + u64::from(h))
     }
 
     /// How many values were added.
     pub fn total(&self) -> u64 {
-        self.counts().sum()
+        self.counts.iter().sum()
     }
 
     /// The value of rank `floor(q·(n−1))` (NumPy's `method="lower"`), as the
@@ -119,7 +98,7 @@ impl Histogram {
         }
         let rank = ((q.clamp(0.0, 1.0) * (n - 1) as f64).floor() as u64).min(n - 1);
         let mut seen = 0u64;
-        for (b, c) in self.counts().enumerate() {
+        for (b, &c) in self.counts.iter().enumerate() {
             seen += c;
             if seen > rank {
                 return Some(midpoint(b));
@@ -133,7 +112,7 @@ impl Histogram {
     /// infinity under `Some(1024)`.
     pub fn binades(&self) -> Vec<(Option<i32>, u64)> {
         let mut out: Vec<(Option<i32>, u64)> = Vec::new();
-        for (b, c) in self.counts().enumerate() {
+        for (b, &c) in self.counts.iter().enumerate() {
             if c == 0 {
                 continue;
             }
@@ -149,6 +128,89 @@ impl Histogram {
             }
         }
         out
+    }
+}
+
+/// The counting side of a histogram, one per thread.
+pub struct Tally {
+    table: Box<[[u32; TALLY_LANES]; ROWS]>,
+    pending: u64,
+    done: Histogram,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        let table = vec![[0u32; TALLY_LANES]; ROWS]
+            .into_boxed_slice()
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("the table has ROWS rows"));
+        Tally {
+            table,
+            pending: 0,
+            done: Histogram::default(),
+        }
+    }
+}
+
+impl Tally {
+    /// Count one non-negative, non-NaN value.
+    #[inline(always)]
+    pub fn add(&mut self, x: f64) {
+        self.table[bucket(x) & (ROWS - 1)][0] += 1;
+        self.counted(1);
+    }
+
+    /// Count the buckets (from [`bucket`], as `u32`) of two value streams,
+    /// `xs` into this tally and `ys` into `other`: element `j` goes to
+    /// counter `j mod TALLY_LANES` of its bucket. Kept out of line so that
+    /// it compiles to plain scalar increments (vectorizing the index
+    /// extraction, as AVX2 code generation does, was measured 2.5× slower).
+    #[inline(never)]
+    pub fn add_buckets2(&mut self, xs: &[u32], other: &mut Tally, ys: &[u32]) {
+        let n = xs.len().min(ys.len());
+        let (xs, ys) = (&xs[..n], &ys[..n]);
+        let mut px = xs.chunks_exact(TALLY_LANES);
+        let mut py = ys.chunks_exact(TALLY_LANES);
+        for (cx, cy) in (&mut px).zip(&mut py) {
+            for l in 0..TALLY_LANES {
+                self.table[cx[l] as usize & (ROWS - 1)][l] += 1;
+                other.table[cy[l] as usize & (ROWS - 1)][l] += 1;
+            }
+        }
+        for (&x, &y) in px.remainder().iter().zip(py.remainder()) {
+            self.table[x as usize & (ROWS - 1)][0] += 1;
+            other.table[y as usize & (ROWS - 1)][0] += 1;
+        }
+        self.counted(n);
+        other.counted(n);
+    }
+
+    #[inline(always)]
+    fn counted(&mut self, n: usize) {
+        self.pending += n as u64;
+        if self.pending >= FLUSH_EVERY {
+            self.flush();
+        }
+    }
+
+    /// Move the 32-bit counts into the histogram (only the buckets hit are
+    /// written).
+    #[cold]
+    fn flush(&mut self) {
+        for (row, total) in self.table.iter_mut().zip(self.done.counts.iter_mut()) {
+            let n: u64 = row.iter().map(|&c| u64::from(c)).sum();
+            if n != 0 {
+                *total += n;
+                *row = [0; TALLY_LANES];
+            }
+        }
+        self.pending = 0;
+    }
+
+    /// Everything counted.
+    pub fn finish(mut self) -> Histogram {
+        self.flush();
+        self.done
     }
 }
 
@@ -182,13 +244,16 @@ mod tests {
 
     #[test]
     fn zero_and_infinity_are_exact() {
-        let mut h = Histogram::default();
-        h.add(0.0);
-        h.add(0.0);
-        h.add(f64::INFINITY);
+        let mut t = Tally::default();
+        t.add(0.0);
+        let mut u = Tally::default();
+        t.add_buckets2(&[bucket(0.0) as u32; 3], &mut u, &[bucket(1.0) as u32; 3]);
+        assert_eq!(u.finish().quantile(0.5), Some(midpoint(bucket(1.0))));
+        t.add(f64::INFINITY);
+        let h = t.finish();
         assert_eq!(h.quantile(0.5), Some(0.0));
         assert_eq!(h.quantile(1.0), Some(f64::INFINITY));
         assert_eq!(bucket(f64::INFINITY), BUCKETS - 1);
-        assert_eq!(h.binades(), vec![(None, 2), (Some(1024), 1)]);
+        assert_eq!(h.binades(), vec![(None, 4), (Some(1024), 1)]);
     }
 }

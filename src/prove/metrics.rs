@@ -1,16 +1,23 @@
 //! The streaming comparison: one pass over both tensors, in fixed blocks of
 //! [`BLOCK`] elements (logical row-major order) pulled by all worker
 //! threads, each block decoded [`CHUNK`] elements at a time into f64
-//! scratch buffers. Per block it keeps f64 sums, maxima with their first
-//! position, counts and argmax partials; blocks are then combined in block
-//! order (sums pairwise), so every figure is the same whatever the thread
-//! count. Error histograms (for median and quantiles) are per thread and
-//! merge exactly. Nothing is allocated in proportion to the tensors: the
-//! data stays in the file mappings, and pages already read are released.
+//! buffers that stay in the L1 cache. An all-finite chunk takes the fused
+//! pass of [`super::kernel`] (every sum, maximum and count in one
+//! vectorized loop; positions looked up only for new records) and its
+//! histogram buckets are counted in one scalar loop; a chunk holding a NaN
+//! or an infinity takes the element-by-element path. Per block it keeps
+//! f64 sums, maxima with their first position, counts and argmax partials;
+//! blocks are then combined in block order (sums pairwise), so every figure
+//! is the same whatever the thread count. Error histograms (for median and
+//! quantiles) are per thread and merge exactly. Nothing is allocated in
+//! proportion to the tensors: the data stays in the file mappings, and
+//! pages already read are released.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::histogram::Histogram;
+use super::dtype::DType;
+use super::histogram::{Histogram, Tally};
+use super::kernel::{self, ChunkStats};
 use super::tensor::{strides, unravel, Layout, TensorView};
 
 /// Elements per block: the unit of work and of summation.
@@ -232,33 +239,10 @@ impl Arg {
     #[inline(always)]
     fn of(v: &[f64], col0: u64, finite: bool) -> Arg {
         if finite {
-            // Per-lane first maxima, then the greatest with the lowest index.
-            let mut mv = [f64::NEG_INFINITY; LANES];
-            let mut mi = [0usize; LANES];
-            let full = v.len() / LANES * LANES;
-            for (c, x) in v[..full].chunks_exact(LANES).enumerate() {
-                for l in 0..LANES {
-                    if x[l] > mv[l] {
-                        mv[l] = x[l];
-                        mi[l] = c * LANES + l;
-                    }
-                }
-            }
-            for (j, &x) in v.iter().enumerate().skip(full) {
-                if x > mv[0] {
-                    mv[0] = x;
-                    mi[0] = j;
-                }
-            }
-            let mut best = 0;
-            for l in 1..LANES {
-                if mv[l] > mv[best] || (mv[l] == mv[best] && mi[l] < mi[best]) {
-                    best = l;
-                }
-            }
+            let (at, val) = kernel::argmax_finite(v);
             return Arg {
-                val: mv[best],
-                col: col0 + mi[best] as u64,
+                val,
+                col: col0 + at as u64,
             };
         }
         let mut best = Arg {
@@ -385,6 +369,13 @@ struct Pair<'a> {
     strides_b: Vec<usize>,
     last: usize,
     tols: &'a [Tolerance],
+    /// Track the largest magnitudes in the fast path: only f64 squares can
+    /// leave f64's range and need the cosine sums rescaled.
+    mag: bool,
+    /// Count differing bytes in the fused pass, from the decoded values'
+    /// bits: exact for finite values when both sides share a byte order
+    /// and decoding is one-to-one (every type but 64-bit integers).
+    fast_bits: bool,
     release: bool,
 }
 
@@ -395,6 +386,9 @@ fn row_major(v: &TensorView) -> bool {
 impl Pair<'_> {
     /// Decode logical elements `s..s+k` of both tensors.
     #[inline(always)]
+    /// Decode logical elements `s..s+k` of both tensors, and count the
+    /// elements whose bytes differ unless `fast_bits` leaves that to the
+    /// fused pass.
     fn load(&self, s: usize, va: &mut [f64], vb: &mut [f64], bits: &mut Partial) {
         let k = va.len();
         let (sa, sb) = (self.a.meta.dtype.size(), self.b.meta.dtype.size());
@@ -407,21 +401,8 @@ impl Pair<'_> {
             let rb = &self.b.data[s * sb..(s + k) * sb];
             da.decode_into(ra, va);
             db.decode_into(rb, vb);
-            if ra != rb {
-                let (count, first) = match sa {
-                    1 => count_diff::<1>(ra, rb),
-                    2 => count_diff::<2>(ra, rb),
-                    4 => count_diff::<4>(ra, rb),
-                    _ => count_diff::<8>(ra, rb),
-                };
-                bits.bits += count;
-                if bits.first_bits.idx == NONE {
-                    bits.first_bits = First {
-                        idx: (s + first) as u64,
-                        a: va[first],
-                        b: vb[first],
-                    };
-                }
+            if !self.fast_bits {
+                self.raw_bits(s, va, vb, bits);
             }
             return;
         }
@@ -458,6 +439,37 @@ impl Pair<'_> {
         }
     }
 
+    /// Count the linear elements `s..s+k` whose bytes differ.
+    fn raw_bits(&self, s: usize, va: &[f64], vb: &[f64], bits: &mut Partial) {
+        let k = va.len();
+        let sz = self.a.meta.dtype.size();
+        let ra = &self.a.data[s * sz..(s + k) * sz];
+        let rb = &self.b.data[s * sz..(s + k) * sz];
+        let count = match sz {
+            1 => kernel::count_diff::<1>(ra, rb),
+            2 => kernel::count_diff::<2>(ra, rb),
+            4 => kernel::count_diff::<4>(ra, rb),
+            _ => kernel::count_diff::<8>(ra, rb),
+        };
+        if count > 0 {
+            bits.bits += count;
+            if bits.first_bits.idx == NONE {
+                let first = match sz {
+                    1 => kernel::first_diff::<1>(ra, rb),
+                    2 => kernel::first_diff::<2>(ra, rb),
+                    4 => kernel::first_diff::<4>(ra, rb),
+                    _ => kernel::first_diff::<8>(ra, rb),
+                }
+                .unwrap_or(0);
+                bits.first_bits = First {
+                    idx: (s + first) as u64,
+                    a: va[first],
+                    b: vb[first],
+                };
+            }
+        }
+    }
+
     fn block_range(&self, b: usize) -> (usize, usize) {
         let s = b * BLOCK;
         (s, (s + BLOCK).min(self.n))
@@ -479,57 +491,64 @@ impl Pair<'_> {
         }
     }
 
-    fn block(&self, blk: usize, hist_abs: &mut Histogram, hist_rel: &mut Histogram) -> Partial {
+    fn block(&self, blk: usize, ta: &mut Tally, tr: &mut Tally) -> Partial {
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2 (checked just above). AVX2 only widens
             // the same IEEE operations (no FMA contraction), so the figures
             // are bit-for-bit those of the baseline path.
-            return unsafe { self.block_avx2(blk, hist_abs, hist_rel) };
+            return unsafe { self.block_avx2(blk, ta, tr) };
         }
-        self.block_inline(blk, hist_abs, hist_rel)
+        if self.mag {
+            self.block_inline::<true>(blk, ta, tr)
+        } else {
+            self.block_inline::<false>(blk, ta, tr)
+        }
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn block_avx2(
-        &self,
-        blk: usize,
-        hist_abs: &mut Histogram,
-        hist_rel: &mut Histogram,
-    ) -> Partial {
-        self.block_inline(blk, hist_abs, hist_rel)
+    fn block_avx2(&self, blk: usize, ta: &mut Tally, tr: &mut Tally) -> Partial {
+        if self.mag {
+            self.block_inline::<true>(blk, ta, tr)
+        } else {
+            self.block_inline::<false>(blk, ta, tr)
+        }
     }
 
+    /// One block, a chunk at a time: decode, the fused pass, and the slow
+    /// path for chunks holding a NaN or an infinity.
     #[inline(always)]
-    fn block_inline(
-        &self,
-        blk: usize,
-        hist_abs: &mut Histogram,
-        hist_rel: &mut Histogram,
-    ) -> Partial {
+    fn block_inline<const MAG: bool>(&self, blk: usize, ta: &mut Tally, tr: &mut Tally) -> Partial {
         let (s0, e0) = self.block_range(blk);
         let mut p = Partial::new(self.tols.len());
         let mut va = [0f64; CHUNK];
         let mut vb = [0f64; CHUNK];
+        let mut bd = [0u32; CHUNK];
+        let mut br = [0u32; CHUNK];
         let mut cur: Option<(RowPart, bool)> = None;
-        let mut scratch = Scratch {
-            d: [0.0; CHUNK],
-            r: [0.0; CHUNK],
-        };
+        let tol0 = self
+            .tols
+            .first()
+            .map_or((f64::INFINITY, 0.0), |t| (t.atol, t.rtol));
         let mut s = s0;
         while s < e0 {
             let k = CHUNK.min(e0 - s);
             let (va, vb) = (&mut va[..k], &mut vb[..k]);
             self.load(s, va, vb, &mut p);
-            let finite = all_finite(va) && all_finite(vb);
-            if finite {
-                self.finite_chunk(s, va, vb, &mut p, hist_abs, hist_rel, &mut scratch);
+            let c = kernel::fused::<MAG>(va, vb, tol0, &mut bd, &mut br);
+            if c.finite {
+                ta.add_buckets2(&bd[..k], tr, &br[..k]);
+                self.finite_chunk(s, va, vb, &c, &mut p);
             } else {
-                self.elementwise(s, va, vb, &mut p, hist_abs, hist_rel);
+                if self.fast_bits {
+                    self.raw_bits(s, va, vb, &mut p);
+                }
+                self.elementwise(s, va, vb, &mut p, ta, tr);
             }
             if self.last > 1 {
-                self.argmax(s, va, vb, &mut p, &mut cur, finite);
+                let tops = c.finite.then_some((c.top_a, c.top_b));
+                self.argmax(s, va, vb, &mut p, &mut cur, tops);
             }
             s += k;
         }
@@ -544,56 +563,47 @@ impl Pair<'_> {
         p
     }
 
-    /// The hot loop, for a chunk whose values are all finite: straight-line
-    /// arithmetic in [`LANES`] independent accumulators (vectorizable; the
-    /// order is fixed, so results stay independent of the thread count),
-    /// then maxima, histograms and allclose counts over the error arrays.
+    /// Fold an all-finite chunk's figures into the block's, finding the
+    /// positions of new records (rare after a block's first chunks).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn finite_chunk(
-        &self,
-        s: usize,
-        va: &[f64],
-        vb: &[f64],
-        p: &mut Partial,
-        hist_abs: &mut Histogram,
-        hist_rel: &mut Histogram,
-        scratch: &mut Scratch,
-    ) {
-        let k = va.len();
-        let (d, r) = (&mut scratch.d[..k], &mut scratch.r[..k]);
-        let mut acc = [[0.0f64; LANES]; 5];
-        let mut mag = [[0.0f64; LANES]; 2];
-        let full = k / LANES * LANES;
-        for (((ca, cb), cd), cr) in va[..full]
-            .chunks_exact(LANES)
-            .zip(vb[..full].chunks_exact(LANES))
-            .zip(d[..full].chunks_exact_mut(LANES))
-            .zip(r[..full].chunks_exact_mut(LANES))
-        {
-            for l in 0..LANES {
-                lane(ca[l], cb[l], &mut cd[l], &mut cr[l], l, &mut acc, &mut mag);
+    fn finite_chunk(&self, s: usize, va: &[f64], vb: &[f64], c: &ChunkStats, p: &mut Partial) {
+        p.sums = p.sums.add(Sums {
+            ab: c.sums[0],
+            aa: c.sums[1],
+            bb: c.sums[2],
+            abs: c.sums[3],
+            rel: c.sums[4],
+        });
+        p.finite += va.len() as u64;
+        p.mag_a = p.mag_a.max(c.mag_a);
+        p.mag_b = p.mag_b.max(c.mag_b);
+        if self.fast_bits && c.bits > 0 {
+            p.bits += c.bits;
+            if p.first_bits.idx == NONE {
+                let j = kernel::first_where(va, vb, 1.0, |a, b| {
+                    f64::from(u8::from(a.to_bits() != b.to_bits()))
+                });
+                p.first_bits = First {
+                    idx: (s + j) as u64,
+                    a: va[j],
+                    b: vb[j],
+                };
             }
         }
-        for j in full..k {
-            lane(va[j], vb[j], &mut d[j], &mut r[j], 0, &mut acc, &mut mag);
-        }
-        let lanes = |x: &[f64; LANES]| (x[0] + x[1]) + (x[2] + x[3]);
-        p.sums = p.sums.add(Sums {
-            ab: lanes(&acc[0]),
-            aa: lanes(&acc[1]),
-            bb: lanes(&acc[2]),
-            abs: lanes(&acc[3]),
-            rel: lanes(&acc[4]),
-        });
-        p.finite += k as u64;
-        let top = |x: &[f64; LANES]| x.iter().fold(0.0f64, |m, &v| if v > m { v } else { m });
-        p.mag_a = p.mag_a.max(top(&mag[0]));
-        p.mag_b = p.mag_b.max(top(&mag[1]));
-        for (errs, worst) in [(&*d, &mut p.max_abs), (&*r, &mut p.max_rel)] {
-            let m = max_of(errs);
+        let records = [
+            (c.max_abs, &mut p.max_abs, 0),
+            (c.max_rel, &mut p.max_rel, 1),
+        ];
+        for (m, worst, which) in records {
             if m > worst.value {
-                let j = errs.iter().position(|&x| x == m).unwrap_or(0);
+                let j = kernel::first_where(va, vb, m, |a, b| {
+                    let (d, r) = kernel::errors(a, b);
+                    if which == 0 {
+                        d
+                    } else {
+                        r
+                    }
+                });
                 *worst = Worst {
                     value: m,
                     idx: (s + j) as u64,
@@ -602,26 +612,25 @@ impl Pair<'_> {
                 };
             }
         }
-        hist_abs.add_all(d);
-        hist_rel.add_all(r);
-        for (t, acc) in self.tols.iter().zip(p.close.iter_mut()) {
-            let outside = d
-                .iter()
-                .zip(va)
-                .filter(|(&dd, &a)| dd > t.atol + t.rtol * a.abs())
-                .count();
+        for (i, (t, acc)) in self.tols.iter().zip(p.close.iter_mut()).enumerate() {
+            let outside = if i == 0 {
+                c.outside
+            } else {
+                kernel::count_outside(va, vb, t.atol, t.rtol)
+            };
             if outside == 0 {
                 continue;
             }
-            acc.mismatches += outside as u64;
-            for (j, (&dd, &a)) in d.iter().zip(va).enumerate() {
+            acc.mismatches += outside;
+            for (j, (&a, &b)) in va.iter().zip(vb).enumerate() {
+                let dd = (a - b).abs();
                 let tol = t.atol + t.rtol * a.abs();
                 if dd > tol {
                     acc.worst = acc.worst.merge(Worst {
                         value: dd / tol,
                         idx: (s + j) as u64,
                         a,
-                        b: vb[j],
+                        b,
                     });
                 }
             }
@@ -635,8 +644,8 @@ impl Pair<'_> {
         va: &[f64],
         vb: &[f64],
         p: &mut Partial,
-        hist_abs: &mut Histogram,
-        hist_rel: &mut Histogram,
+        hist_abs: &mut Tally,
+        hist_rel: &mut Tally,
     ) {
         let mut sums = Sums::default();
         let mut finite = 0u64;
@@ -712,7 +721,7 @@ impl Pair<'_> {
         vb: &[f64],
         p: &mut Partial,
         cur: &mut Option<(RowPart, bool)>,
-        finite: bool,
+        tops: Option<(f64, f64)>,
     ) {
         let l = self.last;
         let k = va.len();
@@ -721,8 +730,32 @@ impl Pair<'_> {
             let gi = s + q;
             let (row, col) = ((gi / l) as u64, gi % l);
             let end = k.min(q + (l - col));
-            let a = Arg::of(&va[q..end], col as u64, finite);
-            let b = Arg::of(&vb[q..end], col as u64, finite);
+            let (a, b) = match tops {
+                // A finite chunk inside one row: its maxima came with the
+                // fused pass; look for a position only when one beats the
+                // row's maximum so far.
+                Some((top_a, top_b)) if q == 0 && end == k => {
+                    let prev = match cur {
+                        Some((part, _)) if part.row == row => Some((part.a, part.b)),
+                        _ => None,
+                    };
+                    let pick = |v: &[f64], top: f64, prev: Option<Arg>| match prev {
+                        Some(p) if p.val.is_nan() || top <= p.val => p,
+                        _ => Arg {
+                            val: top,
+                            col: col as u64 + kernel::find_first(v, top) as u64,
+                        },
+                    };
+                    (
+                        pick(va, top_a, prev.map(|x| x.0)),
+                        pick(vb, top_b, prev.map(|x| x.1)),
+                    )
+                }
+                _ => (
+                    Arg::of(&va[q..end], col as u64, tops.is_some()),
+                    Arg::of(&vb[q..end], col as u64, tops.is_some()),
+                ),
+            };
             match cur {
                 Some((part, _)) if part.row == row => {
                     part.a = part.a.merge(a);
@@ -767,91 +800,6 @@ impl Pair<'_> {
         self.release(s0, e0);
         sums
     }
-}
-
-/// Independent accumulators in the hot loop.
-const LANES: usize = 4;
-
-/// One element of the hot loop, branch-free: the relative error is
-/// |a−b|/|a|, where 0/0 (both zero) becomes 0 and x/0 stays +∞.
-#[inline(always)]
-fn lane(
-    a: f64,
-    b: f64,
-    d: &mut f64,
-    r: &mut f64,
-    l: usize,
-    acc: &mut [[f64; LANES]; 5],
-    mag: &mut [[f64; LANES]; 2],
-) {
-    let dd = (a - b).abs();
-    let ma = a.abs();
-    let mb = b.abs();
-    let q = dd / ma;
-    #[allow(clippy::eq_op)]
-    let rr = if q == q { q } else { 0.0 };
-    *d = dd;
-    *r = rr;
-    acc[0][l] += a * b;
-    acc[1][l] += a * a;
-    acc[2][l] += b * b;
-    acc[3][l] += dd;
-    acc[4][l] += rr;
-    mag[0][l] = if ma > mag[0][l] { ma } else { mag[0][l] };
-    mag[1][l] = if mb > mag[1][l] { mb } else { mag[1][l] };
-}
-
-/// Per-chunk error arrays.
-struct Scratch {
-    d: [f64; CHUNK],
-    r: [f64; CHUNK],
-}
-
-/// Whether every value is finite (`x − x` is 0 exactly for finite x).
-#[inline(always)]
-#[allow(clippy::eq_op)]
-fn all_finite(v: &[f64]) -> bool {
-    let mut acc = [0.0f64; LANES];
-    let full = v.len() / LANES * LANES;
-    for c in v[..full].chunks_exact(LANES) {
-        for l in 0..LANES {
-            acc[l] += c[l] - c[l];
-        }
-    }
-    for &x in &v[full..] {
-        acc[0] += x - x;
-    }
-    (acc[0] + acc[1]) + (acc[2] + acc[3]) == 0.0
-}
-
-/// The largest of non-negative, non-NaN values (0 for none).
-#[inline(always)]
-fn max_of(v: &[f64]) -> f64 {
-    let mut m = [0.0f64; LANES];
-    let full = v.len() / LANES * LANES;
-    for c in v[..full].chunks_exact(LANES) {
-        for l in 0..LANES {
-            m[l] = if c[l] > m[l] { c[l] } else { m[l] };
-        }
-    }
-    for &x in &v[full..] {
-        m[0] = if x > m[0] { x } else { m[0] };
-    }
-    m.iter().fold(0.0f64, |a, &x| if x > a { x } else { a })
-}
-
-/// How many `N`-byte elements differ, and the first that does (the caller
-/// knows at least one does).
-#[inline(always)]
-fn count_diff<const N: usize>(ra: &[u8], rb: &[u8]) -> (u64, usize) {
-    let pairs = || {
-        ra.chunks_exact(N)
-            .zip(rb.chunks_exact(N))
-            .map(|(x, y)| <[u8; N]>::try_from(x).unwrap() != <[u8; N]>::try_from(y).unwrap())
-    };
-    let first = pairs().position(|d| d).unwrap_or(0);
-    let count = pairs().filter(|&d| d).count();
-    (count as u64, first)
 }
 
 #[cold]
@@ -934,20 +882,24 @@ pub fn compare(
         strides_b: strides(shape, b.meta.layout),
         last: shape.last().copied().unwrap_or(1),
         tols,
+        mag: a.meta.dtype == DType::F64,
+        fast_bits: linear
+            && a.meta.order == b.meta.order
+            && !matches!(a.meta.dtype, DType::I64 | DType::U64),
         release: linear && a.data.len().max(b.data.len()) > RELEASE_ABOVE,
     };
     let blocks = n.div_ceil(BLOCK);
     let (partials, hists) = par_blocks(
         blocks,
         threads,
-        || (Histogram::default(), Histogram::default()),
-        |blk, (ha, hr)| pair.block(blk, ha, hr),
+        || (Tally::default(), Tally::default()),
+        |blk, (ta, tr)| pair.block(blk, ta, tr),
     );
     let mut hist_abs = Histogram::default();
     let mut hist_rel = Histogram::default();
-    for (ha, hr) in hists {
-        hist_abs.merge(ha);
-        hist_rel.merge(hr);
+    for (ta, tr) in hists {
+        hist_abs.merge(&ta.finish());
+        hist_rel.merge(&tr.finish());
     }
 
     // Combine in block order.

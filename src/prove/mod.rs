@@ -7,6 +7,7 @@
 
 pub mod dtype;
 pub mod histogram;
+pub mod kernel;
 pub mod metrics;
 pub mod npy;
 pub mod safetensors;
