@@ -2,7 +2,8 @@
 # Build the harnesses with coverage instrumentation on the stable compiler
 # and run one for a fixed time (docs/FUZZING.md).
 #   fuzz/run.sh TARGET [SECONDS] [extra libFuzzer flags...]
-# TARGET: matrix, trailer, git_log, index_file, glob, mcp.
+# TARGET: matrix, diagnostic, trailer, git_log, index_file, glob, mcp,
+#         npy, safetensors, prove_spec (fuzz/Cargo.toml [[bin]]).
 # New interesting inputs are merged into fuzz/corpus/TARGET (minimized);
 # a crash is written to fuzz/artifacts/TARGET/.
 set -euo pipefail

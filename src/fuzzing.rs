@@ -6,12 +6,17 @@
 
 use std::path::Path;
 
-/// The matrix loader, then whatever a user sees of the result: on success
-/// the JSON list and a glob index matched against a few paths; on failure
-/// every problem rendered as `sota list` renders it (miette), as one-line
-/// summaries, and as JSON problems.
+fn load_matrix(data: &[u8]) -> Result<crate::Matrix, crate::LoadError> {
+    crate::Matrix::from_bytes_named(data.to_vec(), Path::new("sota.toml"), "sota.toml")
+}
+
+/// The matrix loader and what every command does with a valid matrix: the
+/// JSON list and a glob index matched against a few paths. An invalid
+/// matrix stops at the error's one-line message; its diagnostics are
+/// rendered by [`diagnostic`], a target of its own because rendering is
+/// a hundred times slower than loading.
 pub fn matrix(data: &[u8]) {
-    match crate::Matrix::from_bytes_named(data.to_vec(), Path::new("sota.toml"), "sota.toml") {
+    match load_matrix(data) {
         Ok(matrix) => {
             let _ = crate::output::json::to_string(&crate::output::json::list(&matrix));
             if let Ok(mut index) = crate::OpIndex::new(&matrix) {
@@ -22,11 +27,19 @@ pub fn matrix(data: &[u8]) {
         }
         Err(e) => {
             let _ = e.to_string();
-            let _ = crate::output::json::problems(&e);
-            if let crate::LoadError::Invalid(invalid) = &e {
-                let _ = invalid.one_line_summaries();
-                render_diagnostics(invalid);
-            }
+        }
+    }
+}
+
+/// The problems of an invalid matrix as a user sees them: rendered as
+/// `sota list` renders them (miette), as one-line summaries, and as JSON
+/// problems.
+pub fn diagnostic(data: &[u8]) {
+    if let Err(e) = load_matrix(data) {
+        let _ = crate::output::json::problems(&e);
+        if let crate::LoadError::Invalid(invalid) = &e {
+            let _ = invalid.one_line_summaries();
+            render_diagnostics(invalid);
         }
     }
 }
@@ -88,5 +101,63 @@ pub fn glob(data: &[u8]) {
         for path in lines.take(64) {
             let _ = g.is_match(path);
         }
+    }
+}
+
+/// The `.npy` header reader of `sota prove`, on a whole file. What it
+/// accepts must describe bytes that are there: the data slice it names is
+/// taken (as `TensorFile::view` takes it) and its first element decoded.
+pub fn npy(data: &[u8]) {
+    if let Ok(meta) = crate::prove::npy::parse(data) {
+        touch_tensor(data, &meta);
+    }
+}
+
+/// The `.safetensors` header reader of `sota prove`, on a whole file: every
+/// tensor it accepts is sliced and its first element decoded, and the
+/// tensors must not overlap.
+pub fn safetensors(data: &[u8]) {
+    if let Ok(tensors) = crate::prove::safetensors::parse(data) {
+        let mut spans: Vec<_> = tensors.iter().map(|t| (t.offset, t.nbytes)).collect();
+        spans.sort_unstable();
+        for pair in spans.windows(2) {
+            assert!(pair[0].0 + pair[0].1 <= pair[1].0, "overlapping tensors");
+        }
+        for meta in &tensors {
+            touch_tensor(data, meta);
+        }
+    }
+}
+
+/// What `sota prove` does first with a parsed header: slice the tensor's
+/// data out of the file and read it. Panics (a fuzzer finding) when the
+/// header's sizes do not fit the file or do not match the shape.
+fn touch_tensor(data: &[u8], meta: &crate::prove::tensor::TensorMeta) {
+    let bytes = &data[meta.offset..meta.offset + meta.nbytes];
+    let count = crate::prove::tensor::element_count(&meta.shape).expect("checked by the parser");
+    assert_eq!(
+        count.checked_mul(meta.dtype.size()),
+        Some(bytes.len()),
+        "size of {meta:?}"
+    );
+    let _ = crate::prove::tensor::strides(&meta.shape, meta.layout);
+    if !bytes.is_empty() {
+        let _ = meta.dtype.decoder(meta.order).decode_one(bytes);
+    }
+}
+
+/// The user-text parsers of `sota prove`'s flags: the first line is a
+/// `--check SPEC`, the second a `--shape`, the third a `--dtype` (lossy
+/// UTF-8: a non-UTF-8 argument never reaches them); a shape and dtype that
+/// both parse are sized as a raw file's would be.
+pub fn prove_spec(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let mut lines = text.splitn(3, '\n');
+    let _ = crate::prove::spec::parse_checks(lines.next().unwrap_or(""));
+    let shape = crate::prove::spec::parse_shape(lines.next().unwrap_or(""));
+    let dtype = crate::prove::spec::parse_dtype(lines.next().unwrap_or(""));
+    if let (Ok(shape), Ok((dtype, _))) = (shape, dtype) {
+        let _ =
+            crate::prove::tensor::element_count(&shape).and_then(|c| c.checked_mul(dtype.size()));
     }
 }

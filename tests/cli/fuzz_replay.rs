@@ -32,13 +32,17 @@ fn mcp(data: &[u8]) {
 /// A harness's entry point.
 type Entry = fn(&[u8]);
 
-const TARGETS: [(&str, Entry); 6] = [
+const TARGETS: [(&str, Entry); 10] = [
     ("matrix", sota::fuzzing::matrix),
+    ("diagnostic", sota::fuzzing::diagnostic),
     ("trailer", sota::fuzzing::trailer),
     ("git_log", sota::fuzzing::git_log),
     ("index_file", sota::fuzzing::index_file),
     ("glob", sota::fuzzing::glob),
     ("mcp", mcp),
+    ("npy", sota::fuzzing::npy),
+    ("safetensors", sota::fuzzing::safetensors),
+    ("prove_spec", sota::fuzzing::prove_spec),
 ];
 
 fn inputs(dir: &Path) -> Vec<std::path::PathBuf> {
@@ -74,4 +78,37 @@ fn every_kept_fuzz_input_runs_without_a_panic() {
     }
     assert!(failed.is_empty(), "panicked on: {failed:#?}");
     assert!(replayed >= TARGETS.len());
+}
+
+/// The tensor-header seeds (fuzz/seeds/prove.py) are what they say: the
+/// valid headers of every dtype, order and version parse, and the lying
+/// ones (`seed-lie-*`) are refused, so the fuzzers start from both sides.
+#[test]
+fn tensor_header_seeds_parse_or_are_refused_as_named() {
+    let corpus = repo_root().join("fuzz").join("corpus");
+    type Parse = fn(&[u8]) -> bool;
+    let parsers: [(&str, Parse); 2] = [
+        ("npy", |d| sota::prove::npy::parse(d).is_ok()),
+        ("safetensors", |d| {
+            sota::prove::safetensors::parse(d).is_ok()
+        }),
+    ];
+    for (target, parses) in parsers {
+        let mut seen = (0, 0);
+        for path in inputs(&corpus.join(target)) {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if !name.starts_with("seed-") {
+                continue;
+            }
+            let lie = name.starts_with("seed-lie-");
+            let ok = parses(&std::fs::read(&path).unwrap());
+            assert_eq!(ok, !lie, "{target}/{name}: parsed = {ok}");
+            if lie {
+                seen.1 += 1
+            } else {
+                seen.0 += 1
+            }
+        }
+        assert!(seen.0 >= 10 && seen.1 >= 5, "{target}: seeds {seen:?}");
+    }
 }
