@@ -116,6 +116,17 @@ impl Sota {
         self.exec_in(cmd, &self.cwd)
     }
 
+    /// Run `sota ARGS` under `strace` (see [`strace`]), killed with SIGKILL
+    /// at the entry of `syscall`; whether it died (exited unsuccessfully).
+    pub fn killed_at(&self, strace: &Path, syscall: &str, args: &[&str]) -> bool {
+        let mut cmd = Command::new(strace);
+        cmd.args(["-f", "-o", "/dev/null", "-e"])
+            .arg(format!("inject={syscall}:signal=SIGKILL"))
+            .arg(env!("CARGO_BIN_EXE_sota"))
+            .args(args);
+        self.exec(cmd).code != 0
+    }
+
     /// `git init` with a fixed branch name.
     pub fn git_init(self) -> Self {
         self.git(&["init", "-q", "-b", "main"]).success();

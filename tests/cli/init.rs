@@ -282,18 +282,6 @@ fn a_missing_matrix_points_at_sota_init() {
     );
 }
 
-/// Kill `sota ARGS` with SIGKILL at the entry of `syscall` (strace fault
-/// injection) and report how it ended.
-#[cfg(target_os = "linux")]
-fn killed_at(p: &Sota, strace: &std::path::Path, syscall: &str, args: &[&str]) -> bool {
-    let mut cmd = std::process::Command::new(strace);
-    cmd.args(["-f", "-o", "/dev/null", "-e"])
-        .arg(format!("inject={syscall}:signal=SIGKILL"))
-        .arg(env!("CARGO_BIN_EXE_sota"))
-        .args(args);
-    p.exec(cmd).code != 0
-}
-
 /// The names in the repository's top directory that a write left behind.
 fn leftovers(p: &Sota) -> Vec<String> {
     std::fs::read_dir(p.path())
@@ -316,7 +304,7 @@ fn an_init_killed_mid_write_leaves_no_partial_matrix() {
     let p = kernels();
     for syscall in ["write", "fsync", "linkat"] {
         assert!(
-            killed_at(&p, &strace, syscall, &["init", "--today", TODAY]),
+            p.killed_at(&strace, syscall, &["init", "--today", TODAY]),
             "{syscall}: init was killed"
         );
         assert!(
@@ -332,7 +320,7 @@ fn an_init_killed_mid_write_leaves_no_partial_matrix() {
     std::fs::write(p.path().join("sota.toml"), mine).unwrap();
     for syscall in ["write", "fsync", "linkat"] {
         assert!(
-            killed_at(&p, &strace, syscall, &["init", "--force", "--today", TODAY]),
+            p.killed_at(&strace, syscall, &["init", "--force", "--today", TODAY]),
             "{syscall}: init --force was killed"
         );
         assert_eq!(

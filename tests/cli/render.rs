@@ -117,17 +117,10 @@ fn a_render_killed_mid_write_leaves_no_temporary_file() {
     let doc = "<!-- sota:matrix -->\nold\n<!-- /sota:matrix -->\n";
     let p = Sota::new().file("sota.toml", SMALL).file("doc.md", doc);
     for syscall in ["fsync", "linkat"] {
-        let out = std::process::Command::new(&strace)
-            .args(["-f", "-o", "/dev/null", "-e"])
-            .arg(format!("inject={syscall}:signal=SIGKILL"))
-            .arg(env!("CARGO_BIN_EXE_sota"))
-            .args(["render", "doc.md"])
-            .current_dir(p.path())
-            .env("HOME", p.path())
-            .env_remove("SOTA_MATRIX")
-            .output()
-            .unwrap();
-        assert!(!out.status.success(), "{syscall}: the render was killed");
+        assert!(
+            p.killed_at(&strace, syscall, &["render", "doc.md"]),
+            "{syscall}: the render was killed"
+        );
         let names: Vec<String> = std::fs::read_dir(p.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
