@@ -24,7 +24,28 @@ type Value<'i> = Spanned<DeValue<'i>>;
 /// Parse and validate `text`, read from `file`. `root_dir` is the directory
 /// holding the file; `check_fs` enables checks that touch the filesystem
 /// (`[project] root` must exist).
+///
+/// A project's valid matrix is read by the fast path (`super::fast`);
+/// anything it does not take is walked here, which reports every problem.
 pub(crate) fn parse(
+    text: &str,
+    file: &Path,
+    name: &str,
+    root_dir: &Path,
+    origin: Origin,
+    check_fs: bool,
+) -> Result<Matrix, LoadError> {
+    if origin == Origin::Project {
+        if let Some(matrix) = super::fast::parse(text, file, name, root_dir, check_fs) {
+            return Ok(matrix);
+        }
+    }
+    walk(text, file, name, root_dir, origin, check_fs)
+}
+
+/// [`parse`] the slow way: the document tree of the `toml` crate, walked
+/// by hand, collecting every problem.
+pub(super) fn walk(
     text: &str,
     file: &Path,
     name: &str,
@@ -102,7 +123,7 @@ pub(crate) fn parse(
 }
 
 /// Lexically resolve `.` and `..` so roots print cleanly.
-fn normalize(path: &Path) -> PathBuf {
+pub(super) fn normalize(path: &Path) -> PathBuf {
     let mut out = crate::repo::paths::lexical(path);
     if out.as_os_str().is_empty() {
         out.push(".");

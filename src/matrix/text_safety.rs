@@ -25,7 +25,7 @@ pub(crate) fn check_document(text: &str, table: &DeTable<'_>, problems: &mut Vec
 /// multi-line string (the only strings a raw line ending can be inside).
 /// Most matrices are such text, and one scan of it costs less than walking
 /// the document.
-fn plain_document(text: &str) -> bool {
+pub(super) fn plain_document(text: &str) -> bool {
     let bytes = text.as_bytes();
     let printable = bytes.chunks(64).all(|chunk| {
         // No early exit inside a chunk, so the compiler can vectorise it.
@@ -67,14 +67,22 @@ fn plain_ascii(text: &str) -> bool {
     text.bytes().all(|b| matches!(b, b' '..=b'~' | b'\t'))
 }
 
-fn flag(text: &str, span: std::ops::Range<usize>, what: &str, problems: &mut Vec<Problem>) {
+/// The first character of `text` a terminal would interpret.
+fn first_unsafe(text: &str) -> Option<char> {
     if plain_ascii(text) {
-        return;
+        return None;
     }
-    let Some(c) = text
-        .chars()
+    text.chars()
         .find(|&c| c != '\t' && quote::is_unsafe_char(c))
-    else {
+}
+
+/// Whether `text` holds no character [`check`] would report.
+pub(super) fn is_safe(text: &str) -> bool {
+    first_unsafe(text).is_none()
+}
+
+fn flag(text: &str, span: std::ops::Range<usize>, what: &str, problems: &mut Vec<Problem>) {
+    let Some(c) = first_unsafe(text) else {
         return;
     };
     problems.push(

@@ -1,0 +1,695 @@
+//! The loader's fast path: a valid matrix read straight from the TOML
+//! parser's events into the typed model, without building a document tree.
+//!
+//! It handles only the documents the format's own layout produces
+//! (`[project]`, `[kernels]`, `[[op]]`, `[[ladder]]`, `[[ladder.rung]]`,
+//! one simple key per line, arrays of strings, inline `check` tables) and
+//! only when they are valid: on any syntax error, unusual structure
+//! (dotted keys, a top-level key, a repeated key or table, an unknown
+//! key) or any problem the slow path would report, it gives up and
+//! returns `None`, and [`super::parse`] walks the document the slow way,
+//! which writes every diagnostic. So this module only has to be right on
+//! valid input, and a test holds it to the slow path's model on every
+//! document it accepts (`fast_and_slow_paths_agree`).
+
+use std::borrow::Cow;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+
+use rustc_hash::FxHashSet;
+use toml_parser::decoder::{Encoding, ScalarKind};
+use toml_parser::parser::{EventReceiver, RecursionGuard, ValidateWhitespace};
+use toml_parser::{ErrorSink, ParseError, Raw, Source, Span};
+
+use super::keys;
+use super::model::*;
+use super::parse::{is_http_url, is_kebab, normalize, parse_anchor};
+use crate::glob::FileGlob;
+
+/// The nesting limit the `toml` crate's document parser applies.
+const RECURSION_LIMIT: u32 = 80;
+
+/// The most keys any table of the format has (`[[op]]`).
+const MAX_KEYS: usize = 13;
+
+/// The matrix `text` holds, when the fast path can read it; `None` when the
+/// slow path must (invalid or unusual documents).
+pub(crate) fn parse(
+    text: &str,
+    file: &Path,
+    name: &str,
+    root_dir: &Path,
+    check_fs: bool,
+) -> Option<Matrix> {
+    let source = Source::new(text);
+    let tokens = source.lex().into_vec();
+    let mut builder = Builder::new(text);
+    let mut failed = Failed(false);
+    {
+        let mut whitespace = ValidateWhitespace::new(&mut builder, source);
+        let mut guard = RecursionGuard::new(&mut whitespace, RECURSION_LIMIT);
+        toml_parser::parser::parse_document(&tokens, &mut guard, &mut failed);
+    }
+    drop(tokens);
+    if failed.0 || builder.bail {
+        return None;
+    }
+    builder.finish_table();
+    if builder.bail {
+        return None;
+    }
+    let Builder { out, .. } = builder;
+    let (project, root_rel) = out.project?;
+    let ladders = out
+        .ladders
+        .into_iter()
+        .map(LadderParts::finish)
+        .collect::<Option<Vec<Ladder>>>()?;
+    let root = match &root_rel {
+        Some(rel) => {
+            let root = root_dir.join(&rel.value);
+            if check_fs && !root.is_dir() {
+                return None;
+            }
+            root
+        }
+        None => root_dir.to_path_buf(),
+    };
+    Some(Matrix {
+        name: name.to_owned(),
+        origin: Origin::Project,
+        file: file.to_path_buf(),
+        text: Arc::from(text),
+        root: normalize(&root),
+        project,
+        kernels: out.kernels,
+        ops: out.ops,
+        ladders,
+    })
+}
+
+/// An error sink that only remembers whether anything was reported.
+struct Failed(bool);
+
+impl ErrorSink for Failed {
+    fn report_error(&mut self, _error: ParseError) {
+        self.0 = true;
+    }
+}
+
+/// A decoded value, as the `toml` crate's `DeValue` would hold it.
+enum Val<'i> {
+    Str(Cow<'i, str>),
+    Int(Cow<'i, str>, u32),
+    Float(Cow<'i, str>),
+    Bool,
+    Date(toml::value::Datetime),
+    Array(Vec<(Val<'i>, Range<usize>)>),
+    Table(Vec<(Cow<'i, str>, Val<'i>, Range<usize>)>),
+}
+
+type Field<'i> = Option<(Val<'i>, Range<usize>)>;
+
+/// An array or inline table being read.
+enum Open<'i> {
+    Array {
+        start: usize,
+        items: Vec<(Val<'i>, Range<usize>)>,
+    },
+    Inline {
+        start: usize,
+        key: Option<Cow<'i, str>>,
+        entries: Vec<(Cow<'i, str>, Val<'i>, Range<usize>)>,
+    },
+}
+
+/// The table the key/value lines belong to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Top,
+    Project,
+    Kernels,
+    Op,
+    Ladder,
+    Rung,
+}
+
+impl Kind {
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            Kind::Top => &[],
+            Kind::Project => keys::PROJECT,
+            Kind::Kernels => keys::KERNELS,
+            Kind::Op => keys::OP,
+            Kind::Ladder => keys::LADDER,
+            Kind::Rung => keys::RUNG,
+        }
+    }
+}
+
+/// A `[...]` or `[[...]]` header being read.
+struct Header<'i> {
+    array: bool,
+    keys: Vec<Cow<'i, str>>,
+}
+
+/// What the document has produced so far.
+#[derive(Default)]
+struct Out {
+    project: Option<(Project, Option<Located<String>>)>,
+    kernels: Option<Kernels>,
+    ops: Vec<Op>,
+    slugs: FxHashSet<String>,
+    ladders: Vec<LadderParts>,
+    axes: FxHashSet<String>,
+}
+
+struct Builder<'i> {
+    text: &'i str,
+    /// Whether no key or string can hold an unsafe character (see
+    /// `text_safety`), so strings need no check of their own.
+    plain: bool,
+    bail: bool,
+    header: Option<Header<'i>>,
+    kind: Kind,
+    /// The current table's values, by the key's index in `kind.keys()`.
+    fields: [Field<'i>; MAX_KEYS],
+    /// The key of the key/value line being read.
+    key: Option<Cow<'i, str>>,
+    stack: Vec<Open<'i>>,
+    out: Out,
+}
+
+impl<'i> Builder<'i> {
+    fn new(text: &'i str) -> Self {
+        Builder {
+            text,
+            plain: super::text_safety::plain_document(text),
+            bail: false,
+            header: None,
+            kind: Kind::Top,
+            fields: Default::default(),
+            key: None,
+            stack: Vec::new(),
+            out: Out {
+                ops: Vec::with_capacity(text.len() / 256),
+                ..Out::default()
+            },
+        }
+    }
+
+    fn raw(&self, span: Span, encoding: Option<Encoding>) -> Raw<'i> {
+        Raw::new_unchecked(&self.text[span.start()..span.end()], encoding, span)
+    }
+
+    fn value(&mut self, value: Val<'i>, span: Range<usize>) {
+        match self.stack.last_mut() {
+            Some(Open::Array { items, .. }) => items.push((value, span)),
+            Some(Open::Inline { key, entries, .. }) => match key.take() {
+                Some(key) if !entries.iter().any(|(k, _, _)| *k == key) => {
+                    entries.push((key, value, span));
+                }
+                _ => self.bail = true,
+            },
+            None => {
+                let Some(key) = self.key.take() else {
+                    self.bail = true;
+                    return;
+                };
+                match self.kind.keys().iter().position(|k| *k == key) {
+                    Some(i) if self.fields[i].is_none() => self.fields[i] = Some((value, span)),
+                    _ => self.bail = true,
+                }
+            }
+        }
+    }
+
+    /// Turn the finished table's fields into the model.
+    fn finish_table(&mut self) {
+        let fields = std::mem::take(&mut self.fields);
+        let done = match self.kind {
+            Kind::Top => fields.iter().all(Option::is_none).then_some(()),
+            Kind::Project => project(fields).map(|p| self.out.project = Some(p)),
+            Kind::Kernels => kernels(fields).map(|k| self.out.kernels = Some(k)),
+            Kind::Op => op(fields, &mut self.out.slugs).map(|op| self.out.ops.push(op)),
+            Kind::Ladder => {
+                ladder(fields, &mut self.out.axes).map(|ladder| self.out.ladders.push(ladder))
+            }
+            Kind::Rung => match (rung(fields), self.out.ladders.last_mut()) {
+                (Some(rung), Some(ladder)) => ladder.names.insert(rung.name.clone()).then(|| {
+                    ladder.rungs.push(rung);
+                }),
+                _ => None,
+            },
+        };
+        if done.is_none() {
+            self.bail = true;
+        }
+    }
+
+    fn open_header(&mut self, array: bool) {
+        if self.stack.is_empty() && self.key.is_none() && self.header.is_none() {
+            self.finish_table();
+            self.header = Some(Header {
+                array,
+                keys: Vec::new(),
+            });
+        } else {
+            self.bail = true;
+        }
+    }
+
+    fn close_header(&mut self) {
+        let Some(header) = self.header.take() else {
+            self.bail = true;
+            return;
+        };
+        let keys: Vec<&str> = header.keys.iter().map(|k| k.as_ref()).collect();
+        self.kind = match (header.array, keys.as_slice()) {
+            (false, ["project"]) if self.out.project.is_none() => Kind::Project,
+            (false, ["kernels"]) if self.out.kernels.is_none() => Kind::Kernels,
+            (true, ["op"]) => Kind::Op,
+            (true, ["ladder"]) => Kind::Ladder,
+            (true, ["ladder", "rung"]) if !self.out.ladders.is_empty() => Kind::Rung,
+            _ => {
+                self.bail = true;
+                Kind::Top
+            }
+        };
+        // A second `[project]` after one that failed is caught by the bail.
+    }
+}
+
+impl<'i> EventReceiver for Builder<'i> {
+    fn std_table_open(&mut self, _span: Span, _error: &mut dyn ErrorSink) {
+        self.open_header(false);
+    }
+    fn std_table_close(&mut self, _span: Span, _error: &mut dyn ErrorSink) {
+        self.close_header();
+    }
+    fn array_table_open(&mut self, _span: Span, _error: &mut dyn ErrorSink) {
+        self.open_header(true);
+    }
+    fn array_table_close(&mut self, _span: Span, _error: &mut dyn ErrorSink) {
+        self.close_header();
+    }
+    fn inline_table_open(&mut self, span: Span, _error: &mut dyn ErrorSink) -> bool {
+        self.stack.push(Open::Inline {
+            start: span.start(),
+            key: None,
+            entries: Vec::new(),
+        });
+        true
+    }
+    fn inline_table_close(&mut self, span: Span, _error: &mut dyn ErrorSink) {
+        match self.stack.pop() {
+            Some(Open::Inline {
+                start,
+                key: None,
+                entries,
+            }) => self.value(Val::Table(entries), start..span.end()),
+            _ => self.bail = true,
+        }
+    }
+    fn array_open(&mut self, span: Span, _error: &mut dyn ErrorSink) -> bool {
+        self.stack.push(Open::Array {
+            start: span.start(),
+            items: Vec::new(),
+        });
+        true
+    }
+    fn array_close(&mut self, span: Span, _error: &mut dyn ErrorSink) {
+        match self.stack.pop() {
+            Some(Open::Array { start, items }) => self.value(Val::Array(items), start..span.end()),
+            _ => self.bail = true,
+        }
+    }
+    fn simple_key(&mut self, span: Span, encoding: Option<Encoding>, error: &mut dyn ErrorSink) {
+        if self.bail {
+            return;
+        }
+        let mut key = Cow::Borrowed("");
+        self.raw(span, encoding).decode_key(&mut key, error);
+        if let Some(header) = &mut self.header {
+            header.keys.push(key);
+            return;
+        }
+        let slot = match self.stack.last_mut() {
+            Some(Open::Inline { key, .. }) => key,
+            Some(Open::Array { .. }) => {
+                self.bail = true;
+                return;
+            }
+            None => &mut self.key,
+        };
+        if slot.replace(key).is_some() {
+            self.bail = true;
+        }
+    }
+    fn key_sep(&mut self, _span: Span, _error: &mut dyn ErrorSink) {
+        // Dotted keys are for the slow path; dotted headers are read there
+        // too, except `[[ladder.rung]]`.
+        if self.header.is_none() {
+            self.bail = true;
+        }
+    }
+    fn scalar(&mut self, span: Span, encoding: Option<Encoding>, error: &mut dyn ErrorSink) {
+        if self.bail {
+            return;
+        }
+        let mut decoded = Cow::Borrowed("");
+        let kind = self.raw(span, encoding).decode_scalar(&mut decoded, error);
+        let value = match kind {
+            ScalarKind::String => {
+                if !self.plain && !super::text_safety::is_safe(&decoded) {
+                    self.bail = true;
+                    return;
+                }
+                Val::Str(decoded)
+            }
+            ScalarKind::Boolean(_) => Val::Bool,
+            ScalarKind::DateTime => match decoded.parse::<toml::value::Datetime>() {
+                Ok(dt) => Val::Date(dt),
+                Err(_) => {
+                    self.bail = true;
+                    return;
+                }
+            },
+            ScalarKind::Float => Val::Float(decoded),
+            ScalarKind::Integer(radix) => Val::Int(decoded, radix.value()),
+        };
+        self.value(value, span.start()..span.end());
+    }
+    fn error(&mut self, _span: Span, _error: &mut dyn ErrorSink) {
+        self.bail = true;
+    }
+}
+
+// The typed reading of each table: the same rules as `parse::Walker`, but
+// any broken rule is a `None` (the slow path then says what is wrong).
+
+fn string(field: Field<'_>, required: bool) -> Option<Option<Located<String>>> {
+    match field {
+        None if required => None,
+        None => Some(None),
+        Some((Val::Str(s), span)) if !s.trim().is_empty() => {
+            Some(Some(Located::new(s.into_owned(), span)))
+        }
+        Some(_) => None,
+    }
+}
+
+fn required(field: Field<'_>) -> Option<Located<String>> {
+    string(field, true).flatten()
+}
+
+fn strings(field: Field<'_>) -> Option<Vec<Located<String>>> {
+    match field {
+        None => Some(Vec::new()),
+        Some((Val::Array(items), _)) => items
+            .into_iter()
+            .map(|item| match item {
+                (Val::Str(s), span) if !s.trim().is_empty() => {
+                    Some(Located::new(s.into_owned(), span))
+                }
+                _ => None,
+            })
+            .collect(),
+        Some(_) => None,
+    }
+}
+
+fn globs(field: Field<'_>) -> Option<Vec<Located<FileGlob>>> {
+    strings(field)?
+        .into_iter()
+        .map(|Located { value, span }| {
+            FileGlob::from_string(value)
+                .ok()
+                .map(|g| Located::new(g, span))
+        })
+        .collect()
+}
+
+fn anchors(field: Field<'_>) -> Option<Vec<Located<Anchor>>> {
+    strings(field)?
+        .into_iter()
+        .map(|a| parse_anchor(&a.value).ok().map(|x| Located::new(x, a.span)))
+        .collect()
+}
+
+fn link(field: Field<'_>) -> Option<Option<Located<String>>> {
+    let link = string(field, false)?;
+    match link {
+        Some(l) if !is_http_url(&l.value) => None,
+        link => Some(link),
+    }
+}
+
+fn integer(field: Field<'_>) -> Option<Option<Located<i64>>> {
+    match field {
+        None => Some(None),
+        Some((Val::Int(s, radix), span)) => i64::from_str_radix(&s, radix)
+            .ok()
+            .map(|n| Some(Located::new(n, span))),
+        Some(_) => None,
+    }
+}
+
+fn number(field: Field<'_>) -> Option<Option<f64>> {
+    let n = match field {
+        None => return Some(None),
+        Some((Val::Int(s, radix), _)) => i64::from_str_radix(&s, radix).ok()? as f64,
+        Some((Val::Float(s), _)) => s.parse::<f64>().ok()?,
+        Some(_) => return None,
+    };
+    n.is_finite().then_some(Some(n))
+}
+
+fn date(field: Field<'_>) -> Option<Option<Located<Date>>> {
+    match field {
+        None => Some(None),
+        Some((Val::Date(dt), span)) => match (dt.date, dt.time, dt.offset) {
+            (Some(d), None, None) => Some(Some(Located::new(
+                Date {
+                    year: d.year,
+                    month: d.month,
+                    day: d.day,
+                },
+                span,
+            ))),
+            _ => None,
+        },
+        Some((Val::Str(s), span)) => Date::parse(&s).map(|d| Some(Located::new(d, span))),
+        Some(_) => None,
+    }
+}
+
+fn project(fields: [Field<'_>; MAX_KEYS]) -> Option<(Project, Option<Located<String>>)> {
+    let [name, reviewed, provenance, fresh_days, root, ..] = fields;
+    let name = required(name)?;
+    let reviewed = date(reviewed)?;
+    let provenance = string(provenance, false)?;
+    let fresh_days = match integer(fresh_days)? {
+        Some(n) if (1..=3650).contains(&n.value) => n.value as u32,
+        Some(_) => return None,
+        None => DEFAULT_FRESH_DAYS,
+    };
+    let root = string(root, false)?;
+    if root
+        .as_ref()
+        .is_some_and(|r| Path::new(&r.value).is_absolute())
+    {
+        return None;
+    }
+    let project = Project {
+        name: name.value,
+        reviewed,
+        provenance: provenance.map(|p| p.value),
+        fresh_days,
+    };
+    Some((project, root))
+}
+
+fn kernels(fields: [Field<'_>; MAX_KEYS]) -> Option<Kernels> {
+    let [include, exclude, ..] = fields;
+    include.as_ref()?;
+    Some(Kernels {
+        include: globs(include)?,
+        exclude: globs(exclude)?,
+    })
+}
+
+fn op(fields: [Field<'_>; MAX_KEYS], slugs: &mut FxHashSet<String>) -> Option<Op> {
+    // In the order of `keys::OP`.
+    let [slug, title, files, at, where_, sota, link_, route, oracle, check, witness, papers, note] =
+        fields;
+    let slug = required(slug)?;
+    if !is_kebab(&slug.value) || !slugs.insert(slug.value.clone()) {
+        return None;
+    }
+    let route = match string(route, false)? {
+        Some(r) => Some(Located::new(Route::parse(&r.value)?, r.span)),
+        None => None,
+    };
+    Some(Op {
+        title: required(title)?.value,
+        files: globs(files)?,
+        at: anchors(at)?,
+        where_: string(where_, false)?.map(|w| w.value),
+        sota: required(sota)?.value,
+        link: link(link_)?,
+        route,
+        oracle: string(oracle, false)?.map(|o| o.value),
+        check: checks(check)?,
+        witness: anchors(witness)?,
+        papers: strings(papers)?.into_iter().map(|p| p.value).collect(),
+        note: string(note, false)?.map(|n| n.value),
+        slug,
+    })
+}
+
+fn checks(field: Field<'_>) -> Option<Vec<Located<Check>>> {
+    let items = match field {
+        None => return Some(Vec::new()),
+        Some((Val::Array(items), _)) => items,
+        Some(_) => return None,
+    };
+    items
+        .into_iter()
+        .map(|item| match item {
+            (Val::Table(entries), span) => check(entries).map(|c| Located::new(c, span)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn check(entries: Vec<(Cow<'_, str>, Val<'_>, Range<usize>)>) -> Option<Check> {
+    // In the order of `keys::CHECK`.
+    let mut fields: [Field<'_>; 5] = Default::default();
+    for (key, value, span) in entries {
+        let i = keys::CHECK.iter().position(|k| *k == key)?;
+        fields[i] = Some((value, span));
+    }
+    let [metric, min, max, rtol, atol] = fields;
+    let metric = required(metric)?;
+    let kind = metric.value.parse::<Metric>().ok()?;
+    let params = kind.parameters();
+    let present = [
+        ("min", &min),
+        ("max", &max),
+        ("rtol", &rtol),
+        ("atol", &atol),
+    ];
+    if present
+        .iter()
+        .any(|(key, field)| field.is_some() && !params.contains(key))
+    {
+        return None;
+    }
+    let unit = |field: Field<'_>, lo: f64, hi: f64, default: Option<f64>| -> Option<f64> {
+        match number(field)? {
+            Some(n) if n >= lo && n <= hi => Some(n),
+            Some(_) => None,
+            None => default,
+        }
+    };
+    Some(match kind {
+        Metric::Cosine => Check::Cosine {
+            min: unit(min, -1.0, 1.0, None)?,
+        },
+        Metric::Argmax => Check::Argmax {
+            min: unit(min, 0.0, 1.0, Some(1.0))?,
+        },
+        Metric::MaxAbs => Check::MaxAbs {
+            max: unit(max, 0.0, f64::MAX, None)?,
+        },
+        Metric::MaxRel => Check::MaxRel {
+            max: unit(max, 0.0, f64::MAX, None)?,
+        },
+        Metric::Allclose => {
+            let tol = |field: Field<'_>| match field {
+                Some(field) => unit(Some(field), 0.0, f64::MAX, None).map(Some),
+                None => Some(None),
+            };
+            Check::Allclose {
+                rtol: tol(rtol)?,
+                atol: tol(atol)?,
+            }
+        }
+        Metric::BitIdentity => Check::BitIdentity,
+    })
+}
+
+/// A `[[ladder]]` whose rungs may still follow.
+struct LadderParts {
+    axis: Located<String>,
+    reached: Option<Located<String>>,
+    witness: Option<Located<String>>,
+    next_note: Option<String>,
+    rungs: Vec<Rung>,
+    names: FxHashSet<String>,
+}
+
+impl LadderParts {
+    fn finish(self) -> Option<Ladder> {
+        if self.rungs.is_empty() {
+            return None;
+        }
+        let reached = match &self.reached {
+            Some(r) => Some(self.rungs.iter().position(|rung| rung.name == r.value)?),
+            None => None,
+        };
+        if self.reached.is_some() != self.witness.is_some() {
+            return None;
+        }
+        Some(Ladder {
+            axis: self.axis,
+            reached,
+            reached_span: self.reached.map(|r| r.span),
+            witness: self.witness,
+            next_note: self.next_note,
+            rungs: self.rungs,
+        })
+    }
+}
+
+fn ladder(fields: [Field<'_>; MAX_KEYS], axes: &mut FxHashSet<String>) -> Option<LadderParts> {
+    // In the order of `keys::LADDER`; `rung` is read from its own headers.
+    let [axis, reached, witness, next_note, rung, ..] = fields;
+    if rung.is_some() {
+        return None;
+    }
+    let axis = required(axis)?;
+    if !is_kebab(&axis.value) || !axes.insert(axis.value.clone()) {
+        return None;
+    }
+    Some(LadderParts {
+        axis,
+        reached: string(reached, false)?,
+        witness: string(witness, false)?,
+        next_note: string(next_note, false)?.map(|n| n.value),
+        rungs: Vec::new(),
+        names: FxHashSet::default(),
+    })
+}
+
+fn rung(fields: [Field<'_>; MAX_KEYS]) -> Option<Rung> {
+    // In the order of `keys::RUNG`.
+    let [name, year, summary, cite, link_, ..] = fields;
+    let name = required(name)?;
+    let year = integer(year)??;
+    if !(1900..=2100).contains(&year.value) {
+        return None;
+    }
+    Some(Rung {
+        name: name.value,
+        year: year.value as u16,
+        summary: required(summary)?.value,
+        cite: string(cite, false)?.map(|c| c.value),
+        link: link(link_)?.map(|l| l.value),
+    })
+}
+
+#[cfg(test)]
+mod tests;
