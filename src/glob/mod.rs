@@ -66,23 +66,23 @@ impl FileGlob {
     }
 }
 
-/// Byte facts about a glob, gathered in one pass: whether a segment is `.`
-/// or `..`, and whether it holds any of `{ } [ \` (without them every
-/// character is a token and the syntax cannot fail).
+/// Byte facts about a glob: whether a segment is `.` or `..`, and whether
+/// it holds any of `{ } [ \\` (without them every character is a token and
+/// the syntax cannot fail). The metacharacter test runs over every byte
+/// without branching (so it vectorises); the segment test looks only at
+/// the few dots, since only a segment starting with one can be `.`/`..`.
 fn scan(text: &str) -> (bool, bool) {
     let bytes = text.as_bytes();
-    let (mut dot_segment, mut plain, mut start) = (false, true, 0);
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'/' => {
-                dot_segment |= matches!(&bytes[start..i], b"." | b"..");
-                start = i + 1;
-            }
-            b'{' | b'}' | b'[' | b'\\' => plain = false,
-            _ => {}
+    let plain = bytes.iter().fold(true, |plain, &b| {
+        plain & !matches!(b, b'{' | b'}' | b'[' | b'\\')
+    });
+    let dot_segment = memchr::memchr_iter(b'.', bytes).any(|i| {
+        if i > 0 && bytes[i - 1] != b'/' {
+            return false;
         }
-    }
-    dot_segment |= matches!(&bytes[start..], b"." | b"..");
+        let segment = bytes[i..].split(|&b| b == b'/').next().unwrap_or_default();
+        matches!(segment, b"." | b"..")
+    });
     (dot_segment, plain)
 }
 
@@ -294,11 +294,24 @@ mod tests {
             "x{",
             "k[a-z].cu",
             "a/.cu",
+            "..",
+            "../a",
+            "a/...",
+            ".a/b",
+            "a/.",
+            "a/..b",
+            "a./b",
+            "a/b./c",
+            "./",
+            "a//..",
+            "{a,b}/..",
         ] {
             let borrowed = FileGlob::new(glob);
             assert_eq!(FileGlob::from_string(glob.to_owned()), borrowed, "{glob:?}");
             let dot = glob.split('/').any(|seg| seg == "." || seg == "..");
             assert_eq!(scan(glob).0, dot, "{glob:?}");
+            let plain = !glob.contains(['{', '}', '[', '\\']);
+            assert_eq!(scan(glob).1, plain, "{glob:?}");
         }
         assert!(FileGlob::new("a/.cu").is_ok() && FileGlob::new("a/./b").is_err());
     }
