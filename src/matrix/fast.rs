@@ -33,6 +33,12 @@ const RECURSION_LIMIT: u32 = 80;
 /// The most keys any table of the format has (`[[op]]`).
 const MAX_KEYS: usize = 13;
 
+/// About how much text is lexed at a time: its tokens (24 bytes each, about
+/// one per 4 bytes of a matrix) fit one buffer that stays in the cache,
+/// instead of a vector for the whole file (3 MB for a 1,000-op matrix,
+/// every page of it faulted in and zeroed).
+const CHUNK: usize = 8 * 1024;
+
 /// The matrix `text` holds, when the fast path can read it; `None` when the
 /// slow path must (invalid or unusual documents).
 pub(crate) fn parse(
@@ -42,14 +48,44 @@ pub(crate) fn parse(
     root_dir: &Path,
     check_fs: bool,
 ) -> Option<Matrix> {
-    let source = Source::new(text);
-    let tokens = source.lex().into_vec();
+    parse_in_chunks(text, file, name, root_dir, check_fs, CHUNK)
+}
+
+/// [`parse`], lexing and parsing the text in pieces of about `chunk` bytes,
+/// each ending before a line that starts with `[` (a table header). TOML
+/// carries no state across the end of a complete line but the current
+/// table, which the builder keeps; a cut inside a value (a multi-line
+/// array or string) leaves the piece before it unterminated, a syntax
+/// error, so the slow path reads such a document.
+fn parse_in_chunks(
+    text: &str,
+    file: &Path,
+    name: &str,
+    root_dir: &Path,
+    check_fs: bool,
+    chunk: usize,
+) -> Option<Matrix> {
     let mut builder = Builder::new(text);
     let mut failed = Failed(false);
-    {
+    // One allocation for every piece but an unusually long one.
+    let mut tokens = Vec::with_capacity(chunk.min(text.len()) / 2 + 64);
+    let mut start = 0;
+    while start < text.len() && !failed.0 && !builder.bail {
+        let from = (start + chunk).min(text.len());
+        let end = match memchr::memmem::find(&text.as_bytes()[from..], b"\n[") {
+            Some(at) => from + at + 1,
+            None => text.len(),
+        };
+        let piece = &text[start..end];
+        let source = Source::new(piece);
+        tokens.clear();
+        tokens.extend(source.lex());
+        builder.piece = piece;
+        builder.base = start;
         let mut whitespace = ValidateWhitespace::new(&mut builder, source);
         let mut guard = RecursionGuard::new(&mut whitespace, RECURSION_LIMIT);
         toml_parser::parser::parse_document(&tokens, &mut guard, &mut failed);
+        start = end;
     }
     drop(tokens);
     if failed.0 || builder.bail {
@@ -166,7 +202,10 @@ struct Out {
 }
 
 struct Builder<'i> {
-    text: &'i str,
+    /// The piece of the text being parsed, and its offset in the text
+    /// (the parser's spans are relative to the piece).
+    piece: &'i str,
+    base: usize,
     /// Whether no key or string can hold an unsafe character (see
     /// `text_safety`), so strings need no check of their own.
     plain: bool,
@@ -184,7 +223,8 @@ struct Builder<'i> {
 impl<'i> Builder<'i> {
     fn new(text: &'i str) -> Self {
         Builder {
-            text,
+            piece: text,
+            base: 0,
             plain: super::text_safety::plain_document(text),
             bail: false,
             header: None,
@@ -200,7 +240,12 @@ impl<'i> Builder<'i> {
     }
 
     fn raw(&self, span: Span, encoding: Option<Encoding>) -> Raw<'i> {
-        Raw::new_unchecked(&self.text[span.start()..span.end()], encoding, span)
+        Raw::new_unchecked(&self.piece[span.start()..span.end()], encoding, span)
+    }
+
+    /// Where a parser offset is in the whole text.
+    fn at(&self, offset: usize) -> usize {
+        self.base + offset
     }
 
     fn value(&mut self, value: Val<'i>, span: Range<usize>) {
@@ -296,7 +341,7 @@ impl<'i> EventReceiver for Builder<'i> {
     }
     fn inline_table_open(&mut self, span: Span, _error: &mut dyn ErrorSink) -> bool {
         self.stack.push(Open::Inline {
-            start: span.start(),
+            start: self.at(span.start()),
             key: None,
             entries: Vec::new(),
         });
@@ -308,20 +353,26 @@ impl<'i> EventReceiver for Builder<'i> {
                 start,
                 key: None,
                 entries,
-            }) => self.value(Val::Table(entries), start..span.end()),
+            }) => {
+                let end = self.at(span.end());
+                self.value(Val::Table(entries), start..end)
+            }
             _ => self.bail = true,
         }
     }
     fn array_open(&mut self, span: Span, _error: &mut dyn ErrorSink) -> bool {
         self.stack.push(Open::Array {
-            start: span.start(),
+            start: self.at(span.start()),
             items: Vec::new(),
         });
         true
     }
     fn array_close(&mut self, span: Span, _error: &mut dyn ErrorSink) {
         match self.stack.pop() {
-            Some(Open::Array { start, items }) => self.value(Val::Array(items), start..span.end()),
+            Some(Open::Array { start, items }) => {
+                let end = self.at(span.end());
+                self.value(Val::Array(items), start..end)
+            }
             _ => self.bail = true,
         }
     }
@@ -329,8 +380,15 @@ impl<'i> EventReceiver for Builder<'i> {
         if self.bail {
             return;
         }
-        let mut key = Cow::Borrowed("");
-        self.raw(span, encoding).decode_key(&mut key, error);
+        let raw = self.raw(span, encoding);
+        let key = match plain_key(raw.as_str(), encoding) {
+            Some(key) => Cow::Borrowed(key),
+            None => {
+                let mut key = Cow::Borrowed("");
+                raw.decode_key(&mut key, error);
+                key
+            }
+        };
         if let Some(header) = &mut self.header {
             header.keys.push(key);
             return;
@@ -358,8 +416,15 @@ impl<'i> EventReceiver for Builder<'i> {
         if self.bail {
             return;
         }
+        let raw = self.raw(span, encoding);
+        if let Some(text) = plain_string(raw.as_str(), encoding) {
+            // Printable ASCII: nothing for `text_safety` to find.
+            let span = self.at(span.start())..self.at(span.end());
+            self.value(Val::Str(Cow::Borrowed(text)), span);
+            return;
+        }
         let mut decoded = Cow::Borrowed("");
-        let kind = self.raw(span, encoding).decode_scalar(&mut decoded, error);
+        let kind = raw.decode_scalar(&mut decoded, error);
         let value = match kind {
             ScalarKind::String => {
                 if !self.plain && !super::text_safety::is_safe(&decoded) {
@@ -379,11 +444,45 @@ impl<'i> EventReceiver for Builder<'i> {
             ScalarKind::Float => Val::Float(decoded),
             ScalarKind::Integer(radix) => Val::Int(decoded, radix.value()),
         };
-        self.value(value, span.start()..span.end());
+        let span = self.at(span.start())..self.at(span.end());
+        self.value(value, span);
     }
     fn error(&mut self, _span: Span, _error: &mut dyn ErrorSink) {
         self.bail = true;
     }
+}
+
+/// The text of a one-line string token that needs no decoding: delimited
+/// at both ends, and every byte inside printable ASCII or a tab, other
+/// than the delimiter and `\`. `toml_parser`'s decoder would return
+/// exactly these bytes and report nothing; any other string is decoded.
+fn plain_string(raw: &str, encoding: Option<Encoding>) -> Option<&str> {
+    let quote = match encoding {
+        Some(Encoding::BasicString) => b'"',
+        Some(Encoding::LiteralString) => b'\'',
+        _ => return None,
+    };
+    let bytes = raw.as_bytes();
+    if bytes.len() < 2 || bytes[0] != quote || bytes[bytes.len() - 1] != quote {
+        return None;
+    }
+    let inner = &bytes[1..bytes.len() - 1];
+    // No early exit, so the compiler can vectorise it.
+    let plain = inner.iter().fold(true, |ok, &b| {
+        ok & ((b' '..=b'~').contains(&b) & (b != quote) & (b != b'\\') | (b == b'\t'))
+    });
+    plain.then(|| &raw[1..raw.len() - 1])
+}
+
+/// A bare key that needs no decoding: one or more of `A-Za-z0-9_-`, which
+/// the decoder would return as they are, reporting nothing.
+fn plain_key(raw: &str, encoding: Option<Encoding>) -> Option<&str> {
+    let bare = encoding.is_none()
+        && !raw.is_empty()
+        && raw
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    bare.then_some(raw)
 }
 
 // The typed reading of each table: the same rules as `parse::Walker`, but

@@ -21,6 +21,19 @@ fn compare(text: &str) -> Option<bool> {
         false,
     );
     let fast = super::parse(text, file, "sota.toml", Path::new("dir"), false);
+    // Cut before every header: the pieces must read as the whole does.
+    let pieces = super::parse_in_chunks(text, file, "sota.toml", Path::new("dir"), false, 1);
+    if let (Some(pieces), Ok(slow)) = (&pieces, &slow) {
+        assert_eq!(
+            format!("{pieces:#?}"),
+            format!("{slow:#?}"),
+            "read in pieces, the fast path differs on:\n{text}"
+        );
+    }
+    assert!(
+        pieces.is_none() || slow.is_ok(),
+        "read in pieces, the fast path accepted what the slow path refuses:\n{text}"
+    );
     match (fast, slow) {
         (Some(fast), Ok(slow)) => {
             assert_eq!(
@@ -339,4 +352,47 @@ fn fast_and_slow_paths_agree_on_perturbed_matrices() {
     // The edits leave many documents valid (comments, blank lines, values
     // swapped for others) and break many: both sides must be exercised.
     assert!(fast > 500 && invalid > 1500, "{fast} {slow_only} {invalid}");
+}
+
+#[test]
+fn undecoded_strings_and_keys_are_what_the_decoder_returns() {
+    use toml_parser::decoder::Encoding;
+    use toml_parser::{ParseError, Raw, Span};
+    let mut rng = Rng(0xdec0_de00_0000_0001);
+    let alphabet: Vec<char> = "ab-_ \t\"'\\\r\n\u{7f}\u{1}é#=.[]{}0".chars().collect();
+    let mut raws: Vec<String> = ["\"\"", "''", "\"", "'", "\"a", "a\"", "'a'", "\"a\\\"", ""]
+        .map(str::to_owned)
+        .to_vec();
+    for _ in 0..20_000 {
+        let len = rng.below(6);
+        let inner: String = (0..len)
+            .map(|_| alphabet[rng.below(alphabet.len())])
+            .collect();
+        let quote = ["\"", "'", ""][rng.below(3)];
+        raws.push(format!("{quote}{inner}{quote}"));
+    }
+    for raw in &raws {
+        let span = Span::new_unchecked(0, raw.len());
+        for encoding in [
+            Some(Encoding::BasicString),
+            Some(Encoding::LiteralString),
+            None,
+        ] {
+            let source = Raw::new_unchecked(raw, encoding, span);
+            if let Some(plain) = super::plain_string(raw, encoding) {
+                let (mut out, mut errors) =
+                    (std::borrow::Cow::Borrowed(""), Vec::<ParseError>::new());
+                let _ = source.decode_scalar(&mut out, &mut errors);
+                assert!(errors.is_empty(), "{raw:?} {encoding:?}");
+                assert_eq!(out, plain, "{raw:?} {encoding:?}");
+            }
+            if let Some(plain) = super::plain_key(raw, encoding) {
+                let (mut out, mut errors) =
+                    (std::borrow::Cow::Borrowed(""), Vec::<ParseError>::new());
+                source.decode_key(&mut out, &mut errors);
+                assert!(errors.is_empty(), "{raw:?} {encoding:?}");
+                assert_eq!(out, plain, "{raw:?} {encoding:?}");
+            }
+        }
+    }
 }
