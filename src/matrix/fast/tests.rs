@@ -139,7 +139,6 @@ fn fast_and_slow_paths_agree_on_the_fuzz_corpus() {
             None => invalid += 1,
         }
     }
-    eprintln!("fuzz corpus: {fast} fast, {slow_only} valid but slow, {invalid} invalid");
     assert!(fast > 0 && invalid > 0, "{fast} {slow_only} {invalid}");
 }
 
@@ -348,7 +347,6 @@ fn fast_and_slow_paths_agree_on_perturbed_matrices() {
             None => invalid += 1,
         }
     }
-    eprintln!("perturbed: {fast} fast, {slow_only} valid but slow, {invalid} invalid");
     // The edits leave many documents valid (comments, blank lines, values
     // swapped for others) and break many: both sides must be exercised.
     assert!(fast > 500 && invalid > 1500, "{fast} {slow_only} {invalid}");
