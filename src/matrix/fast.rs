@@ -7,10 +7,11 @@
 //! only when they are valid: on any syntax error, unusual structure
 //! (dotted keys, a top-level key, a repeated key or table, an unknown
 //! key) or any problem the slow path would report, it gives up and
-//! returns `None`, and [`super::parse`] walks the document the slow way,
+//! returns `None`, and `parse::walk` reads the document the slow way,
 //! which writes every diagnostic. So this module only has to be right on
-//! valid input, and a test holds it to the slow path's model on every
-//! document it accepts (`fast_and_slow_paths_agree`).
+//! valid input, and its tests (`fast/tests.rs`: the fuzz corpus, random
+//! perturbations of valid matrices) hold it to the slow path's model on
+//! every document it accepts.
 
 use std::borrow::Cow;
 use std::ops::Range;
