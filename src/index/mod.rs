@@ -180,6 +180,17 @@ pub struct Matcher<'s, 'm> {
 }
 
 impl Matcher<'_, '_> {
+    /// Every (op, glob) pair whose glob matches the path, in no order and
+    /// possibly repeated: for callers that only mark what matched (the
+    /// coverage scan), without the sort [`Matcher::all_hits`] pays.
+    pub fn each_hit(&mut self, path: &[u8], mut f: impl FnMut(usize, usize)) {
+        let set = self.walker.run(&mut self.auto, path);
+        for o in self.auto.automaton().accepted(set) {
+            let (op, glob) = self.owners[o as usize];
+            f(op, glob);
+        }
+    }
+
     /// As [`OpIndex::all_hits`].
     pub fn all_hits(&mut self, path: &[u8]) -> &[(usize, usize)] {
         let set = self.walker.run(&mut self.auto, path);

@@ -557,18 +557,14 @@ struct Scan {
     uncovered: Vec<String>,
 }
 
-impl Scan {
-    fn empty(matrix: &Matrix) -> Scan {
-        Scan {
-            glob_hit: matrix
-                .ops
-                .iter()
-                .map(|op| vec![false; op.files.len()])
-                .collect(),
-            kernel_files: Vec::new(),
-            uncovered: Vec::new(),
-        }
-    }
+/// What one scan thread finds over its part of the tracked files: indices
+/// only (the kernel files' strings are made once, after the merge, at
+/// their final size).
+struct Part {
+    /// Per op, per glob: matched some path of the part.
+    glob_hit: Vec<Vec<bool>>,
+    /// Indices of the kernel files, each with whether some op covers it.
+    kernel: Vec<(usize, bool)>,
 }
 
 /// Match every tracked path against the op index and the population. The
@@ -585,7 +581,7 @@ fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Sc
     let ranges: Vec<std::ops::Range<usize>> = (0..threads)
         .map(|t| (t * chunk).min(tracked.len())..((t + 1) * chunk).min(tracked.len()))
         .collect();
-    let parts: Vec<Scan> = if threads == 1 {
+    let parts: Vec<Part> = if threads == 1 {
         vec![scan_range(matrix, index, tracked, 0..tracked.len())]
     } else {
         std::thread::scope(|s| {
@@ -599,17 +595,37 @@ fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Sc
                 .collect()
         })
     };
-    let mut merged = Scan::empty(matrix);
+    let mut glob_hit: Vec<Vec<bool>> = matrix
+        .ops
+        .iter()
+        .map(|op| vec![false; op.files.len()])
+        .collect();
+    let kernels: usize = parts.iter().map(|p| p.kernel.len()).sum();
+    let uncovered_count: usize = parts
+        .iter()
+        .map(|p| p.kernel.iter().filter(|k| !k.1).count())
+        .sum();
+    let mut kernel_files = Vec::with_capacity(kernels);
+    let mut uncovered = Vec::with_capacity(uncovered_count);
     for part in parts {
-        for (all, some) in merged.glob_hit.iter_mut().zip(part.glob_hit) {
+        for (all, some) in glob_hit.iter_mut().zip(part.glob_hit) {
             for (a, b) in all.iter_mut().zip(some) {
                 *a |= b;
             }
         }
-        merged.kernel_files.extend(part.kernel_files);
-        merged.uncovered.extend(part.uncovered);
+        for (i, covered) in part.kernel {
+            let shown = String::from_utf8_lossy(tracked.get(i)).into_owned();
+            if !covered {
+                uncovered.push(shown.clone());
+            }
+            kernel_files.push(shown);
+        }
     }
-    merged
+    Scan {
+        glob_hit,
+        kernel_files,
+        uncovered,
+    }
 }
 
 /// Owner ids of the `[kernels]` globs in the combined index (op owners are
@@ -647,37 +663,38 @@ fn scan_range(
     index: &SharedIndex<'_>,
     tracked: &PathList,
     range: std::ops::Range<usize>,
-) -> Scan {
+) -> Part {
     let mut matcher = index.matcher();
     let by_extension = matrix.kernels.is_none();
-    let mut scan = Scan::empty(matrix);
+    let mut part = Part {
+        glob_hit: matrix
+            .ops
+            .iter()
+            .map(|op| vec![false; op.files.len()])
+            .collect(),
+        kernel: Vec::new(),
+    };
     for i in range {
         let path = tracked.get(i);
         let (mut covered, mut included, mut excluded) = (false, false, false);
-        for &(owner, glob) in matcher.all_hits(path) {
-            match owner {
-                INCLUDE => included = true,
-                EXCLUDE => excluded = true,
-                op => {
-                    scan.glob_hit[op][glob] = true;
-                    covered = true;
-                }
+        matcher.each_hit(path, |owner, glob| match owner {
+            INCLUDE => included = true,
+            EXCLUDE => excluded = true,
+            op => {
+                part.glob_hit[op][glob] = true;
+                covered = true;
             }
-        }
+        });
         let kernel = if by_extension {
             has_kernel_extension(path)
         } else {
             included && !excluded
         };
         if kernel {
-            let shown = String::from_utf8_lossy(path).into_owned();
-            if !covered {
-                scan.uncovered.push(shown.clone());
-            }
-            scan.kernel_files.push(shown);
+            part.kernel.push((i, covered));
         }
     }
-    scan
+    part
 }
 
 fn has_kernel_extension(path: &[u8]) -> bool {
