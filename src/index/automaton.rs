@@ -627,8 +627,11 @@ pub struct Walker {
     dir: Vec<u8>,
     /// End offset (after the `/`) of each component of `dir`.
     ends: Vec<usize>,
-    /// `sets[i]`: the live set after the first `i` components.
+    /// `sets[i]`: the live set after the first `i` components, for `i`
+    /// below `depth`; the vectors past it are kept for reuse, so moving
+    /// between directories allocates nothing once the deepest was seen.
     sets: Vec<Vec<NodeId>>,
+    depth: usize,
     memo: Memo,
     last: Vec<NodeId>,
 }
@@ -639,7 +642,7 @@ impl Walker {
         let split = memchr::memrchr(b'/', path).map_or(0, |i| i + 1);
         let (dir, name) = path.split_at(split);
         self.enter(auto, dir);
-        let from = self.sets.last().expect("the start set");
+        let from = &self.sets[self.depth - 1];
         if from.is_empty() {
             self.last.clear();
         } else {
@@ -650,10 +653,11 @@ impl Walker {
 
     /// Move the directory stack to `dir`, reusing the common components.
     fn enter<S: Step>(&mut self, auto: &mut S, dir: &[u8]) {
-        if self.sets.is_empty() {
+        if self.depth == 0 {
             let mut start = Vec::new();
             auto.start(&mut start);
             self.sets.push(start);
+            self.depth = 1;
         }
         let mut keep = 0;
         let mut begin = 0;
@@ -665,18 +669,22 @@ impl Walker {
             begin = end;
         }
         self.ends.truncate(keep);
-        self.sets.truncate(keep + 1);
+        self.depth = keep + 1;
         self.dir.truncate(begin);
         self.dir.extend_from_slice(&dir[begin..]);
         while begin < dir.len() {
             let end = memchr::memchr(b'/', &dir[begin..]).map_or(dir.len(), |i| begin + i + 1);
             let comp = &dir[begin..end - 1];
-            let from = self.sets.last().expect("the start set");
-            let mut next = Vec::new();
-            if !from.is_empty() {
-                auto.step(from, comp, &mut self.memo, &mut next);
+            if self.sets.len() == self.depth {
+                self.sets.push(Vec::new());
             }
-            self.sets.push(next);
+            let (done, rest) = self.sets.split_at_mut(self.depth);
+            let (from, next) = (&done[self.depth - 1], &mut rest[0]);
+            next.clear();
+            if !from.is_empty() {
+                auto.step(from, comp, &mut self.memo, next);
+            }
+            self.depth += 1;
             self.ends.push(end);
             begin = end;
         }
