@@ -244,8 +244,11 @@ impl<'m> Automaton<'m> {
             self.insert(node, &segs, owner);
             return;
         }
-        let end = text.find('/').unwrap_or(text.len());
-        if text[..end].contains(|c| syntax::META.contains(&c) || c == '}') {
+        let end = memchr::memchr(b'/', text.as_bytes()).unwrap_or(text.len());
+        if text.as_bytes()[..end]
+            .iter()
+            .any(|&b| b == b'}' || syntax::META.contains(&char::from(b)))
+        {
             self.pending.entry(node).or_default().push((owner, text));
             self.nodes[node as usize].flags |= PENDING;
             return;
@@ -303,6 +306,25 @@ impl<'m> Automaton<'m> {
                 for b in branches {
                     self.add_at(node, Cow::Owned(b), owner);
                 }
+                continue;
+            }
+            if !rest
+                .bytes()
+                .any(|b| matches!(b, b'{' | b'}' | b'[' | b'\\'))
+            {
+                // No braces, classes or escapes (most globs): every
+                // character is a token and there is one alternative, so
+                // no parse tree and no expansion.
+                let toks: Vec<Tok> = rest
+                    .chars()
+                    .map(|c| match c {
+                        '?' => Tok::Any,
+                        '*' => Tok::Star,
+                        '/' => Tok::Sep,
+                        c => Tok::Lit(c),
+                    })
+                    .collect();
+                self.insert(node, &syntax::segments(&toks), owner);
                 continue;
             }
             // Validated at load; a failure would be a bug, and then the
@@ -387,6 +409,17 @@ impl<'m> Automaton<'m> {
     /// aside), so one pass in creation order reaches every node, and a
     /// node is done once its own lists are empty.
     pub fn compile_all(&mut self) {
+        // About three nodes and literal edges per glob: grow the tables
+        // once, not by doubling and copying.
+        let globs = self.pending.values().map(Vec::len).sum::<usize>()
+            + self
+                .pending_lits
+                .values()
+                .flat_map(|m| m.values())
+                .map(Vec::len)
+                .sum::<usize>();
+        self.nodes.reserve(3 * globs);
+        self.lits.reserve(3 * globs);
         let mut i = 0;
         while i < self.nodes.len() {
             let n = i as NodeId;

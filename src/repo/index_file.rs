@@ -54,11 +54,7 @@ pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathLi
 /// [`read_paths`] over a mapped index file, whose names the list keeps
 /// where they are (versions 2 and 3 store each name whole in its entry;
 /// version 4's prefix-compressed names are expanded into a buffer).
-pub fn read_paths_mapped(
-    map: memmap2::Mmap,
-    hash_len: usize,
-    prefix: &[u8],
-) -> Option<PathList> {
+pub fn read_paths_mapped(map: memmap2::Mmap, hash_len: usize, prefix: &[u8]) -> Option<PathList> {
     Some(match read(&map, hash_len, prefix)? {
         Names::InFile(spans) => PathList::from_mapped(map, spans),
         Names::Copied(out, spans) => PathList::from_spans(out, spans),

@@ -598,7 +598,15 @@ fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Sc
             let mut matcher = index.matcher();
             let roles = &roles;
             s.spawn(move || {
-                scan_range(&mut matcher, roles, by_extension, tracked, t * chunk, kinds, hit)
+                scan_range(
+                    &mut matcher,
+                    roles,
+                    by_extension,
+                    tracked,
+                    t * chunk,
+                    kinds,
+                    hit,
+                )
             });
         }
         if let Some((_, (kinds, hit))) = first {
