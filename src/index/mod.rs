@@ -159,6 +159,21 @@ pub struct SharedIndex<'m> {
 }
 
 impl<'m> SharedIndex<'m> {
+    /// The owner given for the glob with this id ([`Matcher::each_hit`]);
+    /// ids run from 0 to [`SharedIndex::len`], in the order given.
+    pub fn owner(&self, id: u32) -> (usize, usize) {
+        self.owners[id as usize]
+    }
+
+    /// Number of globs indexed.
+    pub fn len(&self) -> usize {
+        self.owners.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.owners.is_empty()
+    }
+
     /// A matcher of its own for one thread (its directory cache and
     /// buffers).
     pub fn matcher(&self) -> Matcher<'_, 'm> {
@@ -180,6 +195,15 @@ pub struct Matcher<'s, 'm> {
 }
 
 impl Matcher<'_, '_> {
+    /// The id ([`SharedIndex::owner`]) of every glob that matches the
+    /// path, in no order and possibly repeated: for callers that only
+    /// mark what matched (the coverage scan), without the sort
+    /// [`Matcher::all_hits`] pays.
+    pub fn each_hit(&mut self, path: &[u8], f: impl FnMut(u32)) {
+        let set = self.walker.run(&mut self.auto, path);
+        self.auto.automaton().accepted(set).for_each(f);
+    }
+
     /// As [`OpIndex::all_hits`].
     pub fn all_hits(&mut self, path: &[u8]) -> &[(usize, usize)] {
         let set = self.walker.run(&mut self.auto, path);

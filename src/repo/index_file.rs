@@ -34,6 +34,43 @@ const MAX_EXPANSION: usize = 32;
 /// 1 MiB on a second thread while the entries are parsed (hashing 9 MB, a
 /// 100,000-file index, takes longer than parsing it).
 pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathList> {
+    Some(match read(bytes, hash_len, prefix)? {
+        Names::InFile(spans) => {
+            let mut out = Vec::with_capacity(spans.iter().map(|(a, b)| b - a).sum());
+            let spans = spans
+                .into_iter()
+                .map(|(a, b)| {
+                    let start = out.len();
+                    out.extend_from_slice(&bytes[a..b]);
+                    (start, out.len())
+                })
+                .collect();
+            PathList::from_spans(out, spans)
+        }
+        Names::Copied(out, spans) => PathList::from_spans(out, spans),
+    })
+}
+
+/// [`read_paths`] over a mapped index file, whose names the list keeps
+/// where they are (versions 2 and 3 store each name whole in its entry;
+/// version 4's prefix-compressed names are expanded into a buffer).
+pub fn read_paths_mapped(map: memmap2::Mmap, hash_len: usize, prefix: &[u8]) -> Option<PathList> {
+    Some(match read(&map, hash_len, prefix)? {
+        Names::InFile(spans) => PathList::from_mapped(map, spans),
+        Names::Copied(out, spans) => PathList::from_spans(out, spans),
+    })
+}
+
+/// Where the names [`read`] found are.
+enum Names {
+    /// (start, end) of each name in the index file's bytes.
+    InFile(Vec<(usize, usize)>),
+    /// Expanded into a buffer (version 4), with their spans in it.
+    Copied(Vec<u8>, Vec<(usize, usize)>),
+}
+
+/// The header check, the checksum and the parse of [`read_paths`].
+fn read(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
     if bytes.len() < 12 + hash_len || &bytes[..4] != b"DIRC" {
         return None;
     }
@@ -50,15 +87,16 @@ pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathLi
     })
 }
 
-/// The entries of an index whose header was checked by [`read_paths`].
-fn parse_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathList> {
+/// The entries of an index whose header was checked by [`read`].
+fn parse_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
     let version = u32::from_be_bytes(bytes[4..8].try_into().ok()?);
     let count = u32::from_be_bytes(bytes[8..12].try_into().ok()?) as usize;
     if !(2..=4).contains(&version) {
         return None;
     }
     let mut at = 12;
-    let mut out = Vec::with_capacity(bytes.len());
+    // Version 4 only: the expanded names.
+    let mut out = Vec::new();
     // The count comes from the file: trust it only as far as the file's
     // size allows (every entry takes at least STAT_BYTES + hash + flags).
     let mut spans = Vec::with_capacity(count.min(bytes.len() / (STAT_BYTES + hash_len + 2)));
@@ -81,7 +119,7 @@ fn parse_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathList>
             }
             at += 2;
         }
-        let name: &[u8] = if version == 4 {
+        if version == 4 {
             // Varint: bytes to strip from the previous name, then a
             // NUL-terminated suffix; no padding.
             let (strip, used) = varint(bytes.get(at..)?)?;
@@ -94,21 +132,21 @@ fn parse_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathList>
                 return None;
             }
             at = end + 1;
-            &previous
+            if let Some(rest) = previous.strip_prefix(prefix) {
+                if !rest.is_empty() {
+                    let start = out.len();
+                    out.extend_from_slice(rest);
+                    spans.push((start, out.len()));
+                }
+            }
         } else {
             let end = at + memchr::memchr(0, bytes.get(at..)?)?;
             // Entries are padded with 1-8 NULs to a multiple of 8 bytes.
             let len = end - entry_start;
-            let name = &bytes[at..end];
-            at = entry_start + (len + 8) / 8 * 8;
-            name
-        };
-        if let Some(rest) = name.strip_prefix(prefix) {
-            if !rest.is_empty() {
-                let start = out.len();
-                out.extend_from_slice(rest);
-                spans.push((start, out.len()));
+            if bytes[at..end].starts_with(prefix) && end > at + prefix.len() {
+                spans.push((at + prefix.len(), end));
             }
+            at = entry_start + (len + 8) / 8 * 8;
         }
     }
     // Extensions follow; a split index ("link") keeps entries elsewhere.
@@ -121,7 +159,11 @@ fn parse_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathList>
         }
         at = at.checked_add(8 + size)?;
     }
-    Some(PathList::from_spans(out, spans))
+    Some(if version == 4 {
+        Names::Copied(out, spans)
+    } else {
+        Names::InFile(spans)
+    })
 }
 
 /// Whether the file's trailing hash is the SHA-1 (or, for 32-byte hashes,

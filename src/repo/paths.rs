@@ -28,12 +28,48 @@ pub fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
 }
 
 /// Paths as raw bytes (`/`-separated), sorted and deduplicated.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct PathList {
-    bytes: Vec<u8>,
+    bytes: Bytes,
     /// (start, end) of each path in `bytes`.
     spans: Vec<(usize, usize)>,
 }
+
+/// Where a list's paths are: a buffer of its own, or a mapped git index
+/// whose entries hold them (the names are used where they lie, as git's
+/// `read-cache.c` uses the names of a mapped index).
+#[derive(Clone, Debug)]
+enum Bytes {
+    Owned(Vec<u8>),
+    Mapped(std::sync::Arc<memmap2::Mmap>),
+}
+
+impl Default for Bytes {
+    fn default() -> Bytes {
+        Bytes::Owned(Vec::new())
+    }
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Owned(v) => v,
+            Bytes::Mapped(m) => m,
+        }
+    }
+}
+
+/// Two lists are equal when they list the same paths, wherever the bytes
+/// are.
+impl PartialEq for PathList {
+    fn eq(&self, other: &PathList) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for PathList {}
 
 impl PathList {
     /// From a NUL-separated listing (`git ls-files -z`); sorted if needed.
@@ -49,20 +85,28 @@ impl PathList {
         if bytes.len() > start {
             spans.push((start, bytes.len()));
         }
-        let list = PathList { bytes, spans };
-        if list.is_sorted() {
-            list.dedup()
-        } else {
-            PathList::from_paths(list.iter().map(<[u8]>::to_vec).collect())
-        }
+        PathList::checked(Bytes::Owned(bytes), spans)
     }
 
     /// From a buffer and the (start, end) span of each path in it; sorted
     /// and deduplicated if needed.
     pub fn from_spans(bytes: Vec<u8>, spans: Vec<(usize, usize)>) -> PathList {
+        PathList::checked(Bytes::Owned(bytes), spans)
+    }
+
+    /// From a mapped file and the (start, end) span of each path in it,
+    /// kept where they are; sorted and deduplicated (into a buffer of its
+    /// own) if needed.
+    pub fn from_mapped(map: memmap2::Mmap, spans: Vec<(usize, usize)>) -> PathList {
+        PathList::checked(Bytes::Mapped(std::sync::Arc::new(map)), spans)
+    }
+
+    /// The list as given when it is sorted without repeats (one pass, as
+    /// a listing from git is), else sorted and deduplicated.
+    fn checked(bytes: Bytes, spans: Vec<(usize, usize)>) -> PathList {
         let list = PathList { bytes, spans };
-        if list.is_sorted() {
-            list.dedup()
+        if (1..list.len()).all(|i| list.get(i - 1) < list.get(i)) {
+            list
         } else {
             PathList::from_paths(list.iter().map(<[u8]>::to_vec).collect())
         }
@@ -72,24 +116,17 @@ impl PathList {
     pub fn from_paths(mut paths: Vec<Vec<u8>>) -> PathList {
         paths.sort_unstable();
         paths.dedup();
-        let mut list = PathList::default();
+        let mut bytes = Vec::with_capacity(paths.iter().map(Vec::len).sum());
+        let mut spans = Vec::with_capacity(paths.len());
         for p in paths {
-            let start = list.bytes.len();
-            list.bytes.extend_from_slice(&p);
-            list.spans.push((start, list.bytes.len()));
+            let start = bytes.len();
+            bytes.extend_from_slice(&p);
+            spans.push((start, bytes.len()));
         }
-        list
-    }
-
-    fn is_sorted(&self) -> bool {
-        (1..self.len()).all(|i| self.get(i - 1) <= self.get(i))
-    }
-
-    fn dedup(self) -> PathList {
-        if (1..self.len()).all(|i| self.get(i - 1) != self.get(i)) {
-            return self;
+        PathList {
+            bytes: Bytes::Owned(bytes),
+            spans,
         }
-        PathList::from_paths(self.iter().map(<[u8]>::to_vec).collect())
     }
 
     pub fn len(&self) -> usize {

@@ -50,8 +50,10 @@ fn index_paths(dir: &Path, git_env_overrides: bool) -> Result<PathList, GitError
         Some(loc) => loc,
         None => git.index_location()?,
     };
-    if let Ok(bytes) = map(&loc.index) {
-        if let Some(list) = crate::repo::index_file::read_paths(&bytes, loc.hash_len, &loc.prefix) {
+    if let Ok(map) = map(&loc.index) {
+        if let Some(list) =
+            crate::repo::index_file::read_paths_mapped(map, loc.hash_len, &loc.prefix)
+        {
             return Ok(list);
         }
     } else if !loc.index.exists() {
@@ -63,13 +65,15 @@ fn index_paths(dir: &Path, git_env_overrides: bool) -> Result<PathList, GitError
 
 /// The index file's bytes, mapped rather than copied (a 100,000-file index
 /// is 10 MB: reading it copies every page and zeroes as many fresh ones),
-/// as git's `read-cache.c` maps it.
+/// as git's `read-cache.c` maps it; the path list keeps the map and reads
+/// the names where they lie.
 fn map(index: &Path) -> std::io::Result<memmap2::Mmap> {
     let file = std::fs::File::open(index)?;
     // SAFETY: the mapping is private and read-only, and the bytes are only
     // ever read. Git never rewrites an index in place: it writes
     // `index.lock` and renames it over the old file, so the pages mapped
-    // here stay those of the file as opened.
+    // here stay those of the file as opened, for as long as the path
+    // list that keeps the map lives (one command).
     unsafe { memmap2::Mmap::map(&file) }
 }
 

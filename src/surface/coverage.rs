@@ -557,59 +557,93 @@ struct Scan {
     uncovered: Vec<String>,
 }
 
-impl Scan {
-    fn empty(matrix: &Matrix) -> Scan {
-        Scan {
-            glob_hit: matrix
-                .ops
-                .iter()
-                .map(|op| vec![false; op.files.len()])
-                .collect(),
-            kernel_files: Vec::new(),
-            uncovered: Vec::new(),
-        }
-    }
-}
+/// What the scan found for one path ([`scan_range`]).
+const NOT_KERNEL: u8 = 0;
+const COVERED: u8 = 1;
+const UNCOVERED: u8 = 2;
+
+/// What a glob of the scan index is for ([`scan_range`]).
+const OP_GLOB: u8 = 0;
+const INCLUDE_GLOB: u8 = 1;
+const EXCLUDE_GLOB: u8 = 2;
 
 /// Match every tracked path against the op index and the population. The
 /// globs were compiled once, in full; large trees are split across the
 /// available cores, each part matched by its own [`crate::index::Matcher`]
-/// over the shared index; results merge in path order.
+/// over the shared index (this thread takes the first part). The threads
+/// write into buffers made here (a byte per path, a flag per glob), so
+/// they allocate nothing of their own; results merge in path order.
 fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Scan {
     const PER_THREAD: usize = 20_000;
+    let n = tracked.len();
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .min(tracked.len().div_ceil(PER_THREAD))
+        .min(n.div_ceil(PER_THREAD))
         .max(1);
-    let chunk = tracked.len().div_ceil(threads).max(1);
-    let ranges: Vec<std::ops::Range<usize>> = (0..threads)
-        .map(|t| (t * chunk).min(tracked.len())..((t + 1) * chunk).min(tracked.len()))
-        .collect();
-    let parts: Vec<Scan> = if threads == 1 {
-        vec![scan_range(matrix, index, tracked, 0..tracked.len())]
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = ranges
-                .into_iter()
-                .map(|r| s.spawn(move || scan_range(matrix, index, tracked, r)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("scan thread"))
-                .collect()
+    let chunk = n.div_ceil(threads).max(1);
+    let roles: Vec<u8> = (0..index.len() as u32)
+        .map(|id| match index.owner(id).0 {
+            INCLUDE => INCLUDE_GLOB,
+            EXCLUDE => EXCLUDE_GLOB,
+            _ => OP_GLOB,
         })
-    };
-    let mut merged = Scan::empty(matrix);
-    for part in parts {
-        for (all, some) in merged.glob_hit.iter_mut().zip(part.glob_hit) {
-            for (a, b) in all.iter_mut().zip(some) {
-                *a |= b;
-            }
+        .collect();
+    let mut kinds = vec![NOT_KERNEL; n];
+    let mut hits: Vec<Vec<bool>> = (0..threads).map(|_| vec![false; index.len()]).collect();
+    let by_extension = matrix.kernels.is_none();
+    std::thread::scope(|s| {
+        let mut parts = kinds.chunks_mut(chunk).zip(hits.iter_mut()).enumerate();
+        let first = parts.next();
+        for (t, (kinds, hit)) in parts {
+            let mut matcher = index.matcher();
+            let roles = &roles;
+            s.spawn(move || {
+                scan_range(
+                    &mut matcher,
+                    roles,
+                    by_extension,
+                    tracked,
+                    t * chunk,
+                    kinds,
+                    hit,
+                )
+            });
         }
-        merged.kernel_files.extend(part.kernel_files);
-        merged.uncovered.extend(part.uncovered);
+        if let Some((_, (kinds, hit))) = first {
+            let mut matcher = index.matcher();
+            scan_range(&mut matcher, &roles, by_extension, tracked, 0, kinds, hit);
+        }
+    });
+    let mut glob_hit: Vec<Vec<bool>> = matrix
+        .ops
+        .iter()
+        .map(|op| vec![false; op.files.len()])
+        .collect();
+    for (id, &role) in roles.iter().enumerate() {
+        if role == OP_GLOB && hits.iter().any(|h| h[id]) {
+            let (op, glob) = index.owner(id as u32);
+            glob_hit[op][glob] = true;
+        }
     }
-    merged
+    let kernels = kinds.iter().filter(|&&k| k != NOT_KERNEL).count();
+    let uncovered_count = kinds.iter().filter(|&&k| k == UNCOVERED).count();
+    let mut kernel_files = Vec::with_capacity(kernels);
+    let mut uncovered = Vec::with_capacity(uncovered_count);
+    for (i, &kind) in kinds.iter().enumerate() {
+        if kind == NOT_KERNEL {
+            continue;
+        }
+        let shown = String::from_utf8_lossy(tracked.get(i)).into_owned();
+        if kind == UNCOVERED {
+            uncovered.push(shown.clone());
+        }
+        kernel_files.push(shown);
+    }
+    Scan {
+        glob_hit,
+        kernel_files,
+        uncovered,
+    }
 }
 
 /// Owner ids of the `[kernels]` globs in the combined index (op owners are
@@ -642,42 +676,38 @@ fn scan_index(matrix: &Matrix) -> OpIndex<'_> {
     OpIndex::from_globs(ops.chain(kernels))
 }
 
+/// Match the paths from `start` on, one per entry of `kinds`: whether
+/// each is a kernel file and covered (`kinds`), and which globs matched
+/// some path (`hit`, by glob id; `roles` says what each glob is for).
 fn scan_range(
-    matrix: &Matrix,
-    index: &SharedIndex<'_>,
+    matcher: &mut crate::index::Matcher<'_, '_>,
+    roles: &[u8],
+    by_extension: bool,
     tracked: &PathList,
-    range: std::ops::Range<usize>,
-) -> Scan {
-    let mut matcher = index.matcher();
-    let by_extension = matrix.kernels.is_none();
-    let mut scan = Scan::empty(matrix);
-    for i in range {
+    start: usize,
+    kinds: &mut [u8],
+    hit: &mut [bool],
+) {
+    for (i, kind) in (start..).zip(kinds.iter_mut()) {
         let path = tracked.get(i);
         let (mut covered, mut included, mut excluded) = (false, false, false);
-        for &(owner, glob) in matcher.all_hits(path) {
-            match owner {
-                INCLUDE => included = true,
-                EXCLUDE => excluded = true,
-                op => {
-                    scan.glob_hit[op][glob] = true;
-                    covered = true;
-                }
+        matcher.each_hit(path, |id| match roles[id as usize] {
+            INCLUDE_GLOB => included = true,
+            EXCLUDE_GLOB => excluded = true,
+            _ => {
+                hit[id as usize] = true;
+                covered = true;
             }
-        }
+        });
         let kernel = if by_extension {
             has_kernel_extension(path)
         } else {
             included && !excluded
         };
         if kernel {
-            let shown = String::from_utf8_lossy(path).into_owned();
-            if !covered {
-                scan.uncovered.push(shown.clone());
-            }
-            scan.kernel_files.push(shown);
+            *kind = if covered { COVERED } else { UNCOVERED };
         }
     }
-    scan
 }
 
 fn has_kernel_extension(path: &[u8]) -> bool {
