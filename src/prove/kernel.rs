@@ -46,8 +46,9 @@ pub struct ChunkStats {
 pub fn errors(a: f64, b: f64) -> (f64, f64) {
     let d = (a - b).abs();
     let q = d / a.abs();
-    #[allow(clippy::eq_op)]
-    let r = if q == q { q } else { 0.0 };
+    // q is NaN only for 0/0, which counts as 0; otherwise q >= +0 and this
+    // keeps it (one `maxpd` against zero when vectorized).
+    let r = if q > 0.0 { q } else { 0.0 };
     (d, r)
 }
 
@@ -58,8 +59,10 @@ struct Acc {
     max: [[f64; W]; 2],
     mag: [[f64; W]; 2],
     top: [[f64; W]; 2],
-    outside: [f64; W],
-    bits: [f64; W],
+    outside: [u64; W],
+    /// Pairs whose bits are equal (counted so: one compare and one
+    /// subtract of its mask per group).
+    same: [u64; W],
 }
 
 #[inline(always)]
@@ -80,15 +83,11 @@ fn step<const MAG: bool>(acc: &mut Acc, l: usize, a: f64, b: f64, tol: (f64, f64
         g[0][l] = if ma > g[0][l] { ma } else { g[0][l] };
         g[1][l] = if mb > g[1][l] { mb } else { g[1][l] };
     }
-    acc.outside[l] += if d > tol.0 + tol.1 * a.abs() {
-        1.0
-    } else {
-        0.0
-    };
+    acc.outside[l] += u64::from(d > tol.0 + tol.1 * a.abs());
     let t = &mut acc.top;
     t[0][l] = if a > t[0][l] { a } else { t[0][l] };
     t[1][l] = if b > t[1][l] { b } else { t[1][l] };
-    acc.bits[l] += if a.to_bits() != b.to_bits() { 1.0 } else { 0.0 };
+    acc.same[l] += u64::from(a.to_bits() == b.to_bits());
     ((d.to_bits() >> SHIFT) as u32, (r.to_bits() >> SHIFT) as u32)
 }
 
@@ -111,8 +110,8 @@ pub fn fused<const MAG: bool>(
         max: [[0.0; W]; 2],
         mag: [[0.0; W]; 2],
         top: [[f64::NEG_INFINITY; W]; 2],
-        outside: [0.0; W],
-        bits: [0.0; W],
+        outside: [0; W],
+        same: [0; W],
     };
     let full = k / W * W;
     for (((ca, cb), od), or) in va[..full]
@@ -137,10 +136,10 @@ pub fn fused<const MAG: bool>(
         max_rel: most(&acc.max[1], 0.0),
         mag_a: most(&acc.mag[0], 0.0),
         mag_b: most(&acc.mag[1], 0.0),
-        outside: sum(&acc.outside) as u64,
+        outside: acc.outside.iter().sum(),
         top_a: most(&acc.top[0], f64::NEG_INFINITY),
         top_b: most(&acc.top[1], f64::NEG_INFINITY),
-        bits: sum(&acc.bits) as u64,
+        bits: k as u64 - acc.same.iter().sum::<u64>(),
         // A NaN or infinity in either tensor makes Σa² or Σb² non-finite.
         finite: sums[1].is_finite() && sums[2].is_finite(),
     }

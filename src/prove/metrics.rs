@@ -9,28 +9,29 @@
 //! f64 sums, maxima with their first position, counts and argmax partials;
 //! blocks are then combined in block order (sums pairwise), so every figure
 //! is the same whatever the thread count. Error histograms (for median and
-//! quantiles) are per thread and merge exactly. Nothing is allocated in
-//! proportion to the tensors: the data stays in the file mappings, and
-//! pages already read are released.
+//! quantiles) are per thread and merge exactly. Threads take runs of
+//! consecutive blocks (2 MiB of each tensor) in order. Nothing is allocated
+//! in proportion to the tensors but a small record per block: the data
+//! stays in the file mappings, and pages already read are dropped from
+//! them ([`super::release`]).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::dtype::DType;
 use super::histogram::{Histogram, Tally};
 use super::kernel::{self, ChunkStats};
+use super::release::Releaser;
 use super::tensor::{strides, unravel, Layout, TensorView};
 
 /// Elements per block: the unit of work and of summation.
 pub const BLOCK: usize = 1 << 16;
 /// Elements decoded at a time.
 pub const CHUNK: usize = 1024;
-/// Mappings larger than this release the pages of each finished block.
+/// Mappings larger than this drop the pages already read.
 const RELEASE_ABOVE: usize = 64 << 20;
-/// How far behind a finished block its release reaches (a few blocks and a
-/// large folio: pages other threads' faults may have mapped again).
-const REMAP_BEHIND: usize = 4 << 20;
-/// How far ahead (Linux's `fault_around_bytes`).
-const REMAP_AHEAD: usize = 64 << 10;
+/// Bytes of each tensor per run of blocks handed to a thread (a multiple
+/// of the block for every element size, and one PMD: 2 MiB).
+const RUN_BYTES: usize = 2 << 20;
 const NONE: u64 = u64::MAX;
 
 /// An allclose tolerance to count violations of.
@@ -475,22 +476,6 @@ impl Pair<'_> {
         (s, (s + BLOCK).min(self.n))
     }
 
-    fn release(&self, s: usize, e: usize) {
-        if !self.release {
-            return;
-        }
-        // Reach into both neighbours: a page fault maps the surrounding
-        // cached pages too (fault-around, whole large folios), so a thread
-        // finishing late can re-map pages of blocks another thread already
-        // released; sweeping a trailing window catches those.
-        for v in [&self.a, &self.b] {
-            let sz = v.meta.dtype.size();
-            let start = (v.meta.offset + s * sz).saturating_sub(REMAP_BEHIND);
-            let end = (v.meta.offset + e * sz + REMAP_AHEAD).min(v.file.bytes().len());
-            v.file.release(start..end);
-        }
-    }
-
     fn block(&self, blk: usize, ta: &mut Tally, tr: &mut Tally) -> Partial {
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
@@ -559,7 +544,6 @@ impl Pair<'_> {
         if let Some((part, _)) = cur {
             p.parts.push(part);
         }
-        self.release(s0, e0);
         p
     }
 
@@ -797,7 +781,6 @@ impl Pair<'_> {
             }
             s += k;
         }
-        self.release(s0, e0);
         sums
     }
 }
@@ -823,15 +806,20 @@ fn nonfinite(p: &mut Partial, i: usize, a: f64, b: f64) {
     }
 }
 
-/// Run `f` over every block on `threads` threads; results in block order.
+/// Run `f` over every block on `threads` threads, handing out runs of
+/// `run` consecutive blocks in order and telling `pages` when each is
+/// done; results in block order.
 fn par_blocks<T: Send, S: Send>(
     blocks: usize,
+    run: usize,
     threads: usize,
+    pages: &Releaser,
     state: impl Fn() -> S + Sync,
     f: impl Fn(usize, &mut S) -> T + Sync,
 ) -> (Vec<T>, Vec<S>) {
     let next = AtomicUsize::new(0);
-    let threads = threads.clamp(1, blocks.max(1));
+    let run = run.max(1);
+    let threads = threads.clamp(1, blocks.div_ceil(run).max(1));
     let mut done: Vec<(usize, T)> = Vec::with_capacity(blocks);
     let mut states = Vec::with_capacity(threads);
     std::thread::scope(|scope| {
@@ -839,13 +827,17 @@ fn par_blocks<T: Send, S: Send>(
             .map(|_| {
                 scope.spawn(|| {
                     let mut st = state();
-                    let mut out = Vec::new();
+                    let mut out = Vec::with_capacity(blocks / threads + run);
                     loop {
-                        let b = next.fetch_add(1, Ordering::Relaxed);
-                        if b >= blocks {
+                        let r = next.fetch_add(1, Ordering::Relaxed);
+                        let first = r.saturating_mul(run);
+                        if first >= blocks {
                             break;
                         }
-                        out.push((b, f(b, &mut st)));
+                        for b in first..(first + run).min(blocks) {
+                            out.push((b, f(b, &mut st)));
+                        }
+                        pages.finished(r);
                     }
                     (out, st)
                 })
@@ -859,6 +851,11 @@ fn par_blocks<T: Send, S: Send>(
     });
     done.sort_by_key(|(b, _)| *b);
     (done.into_iter().map(|(_, t)| t).collect(), states)
+}
+
+/// Blocks per run for elements of `size` bytes.
+fn run_blocks(size: usize) -> usize {
+    (RUN_BYTES / (BLOCK * size)).max(1)
 }
 
 /// Compare two tensors of the same shape element by element.
@@ -889,9 +886,16 @@ pub fn compare(
         release: linear && a.data.len().max(b.data.len()) > RELEASE_ABOVE,
     };
     let blocks = n.div_ceil(BLOCK);
+    let size = a.meta.dtype.size().max(b.meta.dtype.size()).max(1);
+    // Runs only matter for dropping pages; otherwise every block is a run,
+    // so that small tensors still spread over every thread.
+    let run = if pair.release { run_blocks(size) } else { 1 };
+    let pages = || Releaser::new(a, b, run * BLOCK, n, pair.release);
     let (partials, hists) = par_blocks(
         blocks,
+        run,
         threads,
+        &pages(),
         || (Tally::default(), Tally::default()),
         |blk, (ta, tr)| pair.block(blk, ta, tr),
     );
@@ -964,7 +968,9 @@ pub fn compare(
         let (sa, sb) = (scale(total.mag_a), scale(total.mag_b));
         let (scaled, _) = par_blocks(
             blocks,
+            run,
             threads,
+            &pages(),
             || (),
             |blk, _| pair.scaled_sums(blk, sa, sb),
         );

@@ -10,6 +10,7 @@ pub mod histogram;
 pub mod kernel;
 pub mod metrics;
 pub mod npy;
+pub mod release;
 pub mod safetensors;
 pub mod spec;
 pub mod tensor;
