@@ -37,6 +37,8 @@ pub mod output;
 pub mod prove;
 pub mod repo;
 pub mod surface;
+#[cfg(test)]
+mod test_rng;
 
 #[doc(hidden)]
 pub mod fuzzing;

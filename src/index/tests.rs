@@ -196,24 +196,7 @@ fn alternation_is_textual_so_a_double_star_branch_matches_everything() {
     assert!(!g.is_match("csrc/x") && !g.is_match("include/x/sub/y.cuh"));
 }
 
-/// splitmix64: a seeded generator, so a failure reproduces.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())]
-    }
-}
+use crate::test_rng::Rng;
 
 const LETTERS: [char; 5] = ['a', 'b', 'k', '.', 'é'];
 

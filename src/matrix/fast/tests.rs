@@ -142,20 +142,7 @@ fn fast_and_slow_paths_agree_on_the_fuzz_corpus() {
     assert!(fast > 0 && invalid > 0, "{fast} {slow_only} {invalid}");
 }
 
-/// xorshift64*: a deterministic stream for the perturbations.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use crate::test_rng::Rng;
 
 /// Text that, inserted at a line start, keeps a valid matrix valid.
 const BENIGN: &[&str] = &[
