@@ -60,20 +60,10 @@ fn check_value(value: &DeValue<'_>, span: std::ops::Range<usize>, problems: &mut
     }
 }
 
-/// Whether every byte is printable ASCII or a tab: such text holds no
-/// unsafe character, and nearly every key and value of a matrix is such
-/// text, so the per-character check below runs only on the rest.
-fn plain_ascii(text: &str) -> bool {
-    text.bytes().all(|b| matches!(b, b' '..=b'~' | b'\t'))
-}
-
-/// The first character of `text` a terminal would interpret.
+/// The first character of `text` a terminal would interpret (a tab is
+/// shown as it is).
 fn first_unsafe(text: &str) -> Option<char> {
-    if plain_ascii(text) {
-        return None;
-    }
-    text.chars()
-        .find(|&c| c != '\t' && quote::is_unsafe_char(c))
+    quote::first_unsafe(text, |c| c == '\t')
 }
 
 /// Whether `text` holds no character [`check`] would report.
@@ -156,13 +146,7 @@ mod tests {
     }
 
     #[test]
-    fn the_ascii_fast_path_agrees_with_the_character_check() {
-        for b in 0u8..=0x7f {
-            let c = char::from(b);
-            let unsafe_char = c != '\t' && quote::is_unsafe_char(c);
-            assert_eq!(plain_ascii(&c.to_string()), !unsafe_char, "{b:#04x}");
-        }
-        assert!(!plain_ascii("caf\u{e9}"), "non-ASCII takes the slow path");
+    fn controls_and_bidi_marks_in_values_are_each_reported() {
         let raw = "a = \"\u{202e}x\"\nb = \"del\\u007f\"\n";
         assert_eq!(problems(raw).len(), 2);
     }

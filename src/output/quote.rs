@@ -30,9 +30,22 @@ pub fn is_unsafe_char(c: char) -> bool {
             | '\u{FFF9}'..='\u{FFFB}')
 }
 
+/// The first unsafe character of `text` that `keep` does not exempt.
+/// Printable ASCII (the bulk of any path or matrix) is never unsafe, so it
+/// is skipped a byte at a time before any character is decoded.
+pub fn first_unsafe(text: &str, keep: impl Fn(char) -> bool) -> Option<char> {
+    let i = text.bytes().position(|b| !(b' '..=b'~').contains(&b))?;
+    // Every byte before `i` is ASCII, so `i` is a character boundary.
+    text[i..].chars().find(|&c| !keep(c) && is_unsafe_char(c))
+}
+
+fn has_unsafe(text: &str, keep: impl Fn(char) -> bool) -> bool {
+    first_unsafe(text, keep).is_some()
+}
+
 /// Whether [`quote`] changes `text`.
 pub fn needs_quoting(text: &str) -> bool {
-    text.chars().any(is_unsafe_char) || text.trim_start().starts_with("::")
+    has_unsafe(text, |_| false) || text.trim_start().starts_with("::")
 }
 
 /// `text` as is when it is safe to print, else quoted and escaped.
@@ -60,7 +73,7 @@ pub fn quote(text: &str) -> Cow<'_, str> {
 /// nor starts a sequence, so it stays.
 pub fn escape(text: &str) -> Cow<'_, str> {
     let unsafe_here = |c: char| c != '\t' && is_unsafe_char(c);
-    if !text.chars().any(unsafe_here) {
+    if !has_unsafe(text, |c| c == '\t') {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -129,7 +142,7 @@ fn escape_plain(text: &str) -> String {
 /// nothing in it reaches the terminal as a control.
 pub fn visible_same_len(text: &str) -> Cow<'_, str> {
     let unsafe_here = |c: char| c != '\n' && c != '\t' && is_unsafe_char(c);
-    if !text.chars().any(unsafe_here) {
+    if !has_unsafe(text, |c| c == '\n' || c == '\t') {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
@@ -146,6 +159,22 @@ pub fn visible_same_len(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ascii_fast_path_agrees_with_the_character_check() {
+        for b in 0u8..=0x7f {
+            let c = char::from(b);
+            let text = format!("k/a{c}b.cu");
+            let slow = text.chars().find(|&c| c != '\t' && is_unsafe_char(c));
+            assert_eq!(first_unsafe(&text, |c| c == '\t'), slow, "{b:#04x}");
+        }
+        assert_eq!(first_unsafe("caf\u{e9}", |_| false), None);
+        assert_eq!(
+            first_unsafe("x\u{e9}\u{202e}y", |_| false),
+            Some('\u{202e}')
+        );
+        assert_eq!(first_unsafe("a\tb\u{85}", |c| c == '\t'), Some('\u{85}'));
+    }
 
     #[test]
     fn safe_text_is_unchanged() {
