@@ -396,9 +396,8 @@ fn load_error(e: &LoadError) {
                 .with_width(100)
                 .with_links(false);
             let mut rendered = String::new();
-            let diagnostics = invalid.diagnostics();
-            for diag in diagnostics.iter().take(MAX_SHOWN_PROBLEMS) {
-                let _ = handler.render_report(&mut rendered, diag);
+            for diag in invalid.diagnostics().take(MAX_SHOWN_PROBLEMS) {
+                let _ = handler.render_report(&mut rendered, &diag);
                 rendered.push('\n');
             }
             let n = invalid.problems.len();

@@ -340,50 +340,51 @@ impl InvalidMatrix {
             .collect()
     }
 
-    /// The problems as miette diagnostics, ready to render. The file's
-    /// text is untrusted: the snippet shows each control character as `?`
-    /// (same byte length, so spans hold) and messages escape them.
-    pub fn diagnostics(&self) -> Vec<ProblemDiagnostic> {
+    /// The problems as miette diagnostics, ready to render, built as they
+    /// are taken (a report shows the first hundred of what may be tens of
+    /// thousands). The file's text is untrusted: the snippet shows each
+    /// control character as `?` (same byte length, so spans hold) and
+    /// messages escape them.
+    pub fn diagnostics(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = ProblemDiagnostic> + ExactSizeIterator + '_ {
         let name = quote(&self.name).into_owned();
         let shown = visible_same_len(&self.text).into_owned();
         let source = Arc::new(Snippets::new(name.clone(), shown));
-        self.problems
-            .iter()
-            .map(|p| {
-                let mut help = p.help.as_deref().map(|h| escape(h).into_owned());
-                let mut related = p
-                    .related
-                    .as_ref()
-                    .map(|(s, l)| (s.clone(), escape(l).into_owned()));
-                // Two labels on one long line would be drawn as one
-                // snippet as wide as the distance between them: name the
-                // second place in the help instead.
-                if let Some((span, label)) =
-                    related.take_if(|(s, _)| source.on_long_line(p.span.start, s.start))
-                {
-                    let (l, c) = source.lines.line_col(&source.text, span.start);
-                    let place = format!("{label}: {name}:{l}:{c}");
-                    help = Some(match help {
-                        Some(h) => format!("{h}\n{place}"),
-                        None => place,
-                    });
-                }
-                ProblemDiagnostic {
-                    problem: Problem {
-                        message: escape(&p.message).into_owned(),
-                        label: escape(&p.label).into_owned(),
-                        help,
-                        related,
-                        ..p.clone()
-                    },
-                    source: Arc::clone(&source),
-                    location: {
-                        let (l, c) = source.lines.line_col(&source.text, p.span.start);
-                        format!("{name}:{l}:{c}")
-                    },
-                }
-            })
-            .collect()
+        self.problems.iter().map(move |p| {
+            let mut help = p.help.as_deref().map(|h| escape(h).into_owned());
+            let mut related = p
+                .related
+                .as_ref()
+                .map(|(s, l)| (s.clone(), escape(l).into_owned()));
+            // Two labels on one long line would be drawn as one
+            // snippet as wide as the distance between them: name the
+            // second place in the help instead.
+            if let Some((span, label)) =
+                related.take_if(|(s, _)| source.on_long_line(p.span.start, s.start))
+            {
+                let (l, c) = source.lines.line_col(&source.text, span.start);
+                let place = format!("{label}: {name}:{l}:{c}");
+                help = Some(match help {
+                    Some(h) => format!("{h}\n{place}"),
+                    None => place,
+                });
+            }
+            ProblemDiagnostic {
+                problem: Problem {
+                    message: escape(&p.message).into_owned(),
+                    label: escape(&p.label).into_owned(),
+                    help,
+                    related,
+                    ..p.clone()
+                },
+                source: Arc::clone(&source),
+                location: {
+                    let (l, c) = source.lines.line_col(&source.text, p.span.start);
+                    format!("{name}:{l}:{c}")
+                },
+            }
+        })
     }
 }
 

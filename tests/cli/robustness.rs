@@ -94,7 +94,7 @@ fn mutated_matrices_load_or_fail_cleanly() {
             }
             // Rendering the diagnostics must not panic either (every 10th
             // input: rendering is the slow part in a debug build).
-            for d in invalid.diagnostics().into_iter().filter(|_| i % 10 == 0) {
+            for d in invalid.diagnostics().filter(|_| i % 10 == 0) {
                 let mut s = String::new();
                 let _ = miette::GraphicalReportHandler::new_themed(
                     miette::GraphicalTheme::unicode_nocolor(),
