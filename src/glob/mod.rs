@@ -246,6 +246,10 @@ mod tests {
                 .map(|_| ())
                 .map_err(|e| e.kind().to_string());
             assert_eq!(ours, theirs, "{s:?}");
+            if ours.is_ok() {
+                let expanded = syntax::expand(&syntax::parse(&s).unwrap()).unwrap();
+                assert_eq!(syntax::alternatives(&s), Ok(expanded.len()), "{s:?}");
+            }
             checked += 1;
             if s.chars().count() < 5 {
                 for c in alphabet {

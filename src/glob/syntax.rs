@@ -135,13 +135,19 @@ fn lex(c: char, chars: &mut Peekable<Chars<'_>>, depth: usize) -> Result<Lex, Sy
 /// Check a glob without building it: the syntax, and how many
 /// alternatives its braces expand to (at most [`MAX_ALTERNATIVES`]).
 pub fn validate(text: &str) -> Result<(), SyntaxError> {
+    alternatives(text).map(|_| ())
+}
+
+/// How many alternatives a valid glob's braces expand to (1 without
+/// braces), or why it is not valid.
+pub fn alternatives(text: &str) -> Result<usize, SyntaxError> {
     let bytes = text.as_bytes();
     if !bytes
         .iter()
         .any(|&b| matches!(b, b'{' | b'}' | b'[' | b'\\'))
     {
         // No braces, classes or escapes: every character is a token.
-        return Ok(());
+        return Ok(1);
     }
     let mut count = AltCount::default();
     if !bytes.iter().any(|&b| matches!(b, b'[' | b'\\')) {
@@ -220,11 +226,11 @@ impl AltCount {
         Ok(())
     }
 
-    fn finish(self) -> Result<(), SyntaxError> {
+    fn finish(self) -> Result<usize, SyntaxError> {
         if !self.open.is_empty() {
             return Err(SyntaxError::UnclosedAlternates);
         }
-        Ok(())
+        Ok(self.root)
     }
 }
 

@@ -196,8 +196,34 @@ fn alternation_is_textual_so_a_double_star_branch_matches_everything() {
     assert!(!g.is_match("csrc/x") && !g.is_match("include/x/sub/y.cuh"));
 }
 
-use crate::test_rng::Rng;
+#[test]
+fn the_largest_accepted_brace_expansion_compiles_and_matches_exactly() {
+    // 16 × 16 × 16 = 4,096 alternatives, the most a glob may expand to.
+    let hex = "{0,1,2,3,4,5,6,7,8,9,a,b,c,d,e,f}";
+    let text = format!("k/{hex}{hex}/{hex}*.cu");
+    assert_eq!(
+        crate::glob::syntax::alternatives(&text).unwrap(),
+        crate::glob::syntax::MAX_ALTERNATIVES
+    );
+    let g = FileGlob::new(&text).unwrap();
+    let mut idx = OpIndex::from_globs([((0, 0), &g)]);
+    for (path, hit) in [
+        ("k/00/0.cu", true),
+        ("k/af/f_gemm.cu", true),
+        ("k/ff/9x.cu", true),
+        ("k/0g/0.cu", false),
+        ("k/a/f/0.cu", false),
+        ("k/af/z.cu", false),
+    ] {
+        assert_eq!(!idx.all_hits(path.as_bytes()).is_empty(), hit, "{path}");
+        assert_eq!(g.is_match(path), hit, "{path}");
+    }
+    // One more alternative is refused, naming the limit.
+    let err = FileGlob::new(&format!("{text}{{,h}}")).unwrap_err();
+    assert!(err.to_string().contains("4096"), "{err}");
+}
 
+use crate::test_rng::Rng;
 const LETTERS: [char; 5] = ['a', 'b', 'k', '.', 'é'];
 
 fn random_glob(rng: &mut Rng, depth: usize) -> String {
