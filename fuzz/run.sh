@@ -12,7 +12,10 @@ target=$1; secs=${2:-120}; shift $(( $# >= 2 ? 2 : 1 ))
 triple=$(rustc -vV | sed -n 's/^host: //p')
 # The rustflags live in .cargo/config.toml under [target.x86_64-unknown-linux-gnu];
 # another host needs the same table under its own triple.
-cargo build --release --target "$triple" --bin "$target"
+# The wrapper leaves comparison tracing out of the report-drawing crates
+# (see the script); cargo does not rebuild when it changes, so a target
+# dir built without it needs `cargo clean` once.
+RUSTC_WRAPPER="$PWD/rustc-wrapper.sh" cargo build --release --target "$triple" --bin "$target"
 bin=target/$triple/release/$target
 mkdir -p "work/$target" "artifacts/$target"
 "$bin" "work/$target" "corpus/$target" \
