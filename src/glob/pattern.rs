@@ -67,8 +67,8 @@ impl SegPattern {
     /// Whether one path segment matches.
     pub fn is_match(&self, seg: &[u8]) -> bool {
         if seg.len() < self.prefix.len() + self.suffix.len()
-            || !seg.starts_with(&self.prefix)
-            || !seg.ends_with(&self.suffix)
+            || !memchr::arch::all::is_prefix(seg, &self.prefix)
+            || !memchr::arch::all::is_suffix(seg, &self.suffix)
         {
             return false;
         }

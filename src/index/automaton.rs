@@ -695,7 +695,9 @@ impl Walker {
         let mut keep = 0;
         let mut begin = 0;
         for &end in &self.ends {
-            if dir.len() < end || dir[begin..end] != self.dir[begin..end] {
+            if dir.len() < end
+                || !memchr::arch::all::is_equal(&dir[begin..end], &self.dir[begin..end])
+            {
                 break;
             }
             keep += 1;

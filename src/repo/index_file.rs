@@ -143,7 +143,7 @@ fn parse_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
             let end = at + memchr::memchr(0, bytes.get(at..)?)?;
             // Entries are padded with 1-8 NULs to a multiple of 8 bytes.
             let len = end - entry_start;
-            if bytes[at..end].starts_with(prefix) && end > at + prefix.len() {
+            if memchr::arch::all::is_prefix(&bytes[at..end], prefix) && end > at + prefix.len() {
                 spans.push((at + prefix.len(), end));
             }
             at = entry_start + (len + 8) / 8 * 8;
