@@ -55,35 +55,43 @@ pub fn run(ctx: &Context, check: bool) -> Result<CoverageReport<'_>, Failure> {
         .map(|dir| std::thread::spawn(move || tracked::list(&dir, overrides)));
     let matrix = ctx.project_matrix("coverage")?;
     let root = ctx.root(matrix);
-    // Compile the globs while the reader may still be reading the index.
-    let prepared = coverage::prepare(matrix);
-    let listed = match (reader, likely) {
-        (Some(handle), Some(dir)) if crate::repo::paths::same_dir(&dir, &root) => handle
-            .join()
-            .unwrap_or_else(|_| tracked::list(&root, overrides)),
-        _ => tracked::list(&root, overrides),
-    };
-    let (paths, tracked_from): (PathList, _) = listed?;
-    let report = coverage::score_prepared(
-        matrix,
-        &coverage::Input {
-            tracked: &paths,
-            tracked_from,
-            today: ctx.today(),
-        },
-        Some(prepared),
-    );
-    // The process ends soon: skip freeing 100,000 paths one by one.
-    std::mem::forget(paths);
-    let paths = match ctx.format() {
-        Format::Github | Format::Sarif => repo_paths(ctx, matrix),
-        _ => RepoPaths::default(),
-    };
-    Ok(CoverageReport {
-        matrix,
-        report,
-        check,
-        paths,
+    std::thread::scope(|s| {
+        // Compile the globs on their own thread from here on: first beside
+        // the reader, which may still be reading the index, then beside the
+        // anchor checks, which start as soon as the tracked files are known.
+        let compiling = s.spawn(|| coverage::prepare(matrix));
+        let listed = match (reader, likely) {
+            (Some(handle), Some(dir)) if crate::repo::paths::same_dir(&dir, &root) => handle
+                .join()
+                .unwrap_or_else(|_| tracked::list(&root, overrides)),
+            _ => tracked::list(&root, overrides),
+        };
+        let (paths, tracked_from): (PathList, _) = listed?;
+        let report = coverage::score_deferred(
+            matrix,
+            &coverage::Input {
+                tracked: &paths,
+                tracked_from,
+                today: ctx.today(),
+            },
+            || {
+                compiling
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            },
+        );
+        // The process ends soon: skip freeing 100,000 paths one by one.
+        std::mem::forget(paths);
+        let paths = match ctx.format() {
+            Format::Github | Format::Sarif => repo_paths(ctx, matrix),
+            _ => RepoPaths::default(),
+        };
+        Ok(CoverageReport {
+            matrix,
+            report,
+            check,
+            paths,
+        })
     })
 }
 

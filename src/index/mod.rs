@@ -12,7 +12,7 @@
 
 mod automaton;
 #[cfg(test)]
-mod reference;
+pub(crate) mod reference;
 #[cfg(test)]
 mod tests;
 

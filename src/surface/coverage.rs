@@ -243,13 +243,27 @@ pub fn score_prepared<'m>(
     input: &Input<'_>,
     prepared: Option<Prepared<'m>>,
 ) -> Report {
+    score_deferred(matrix, input, || {
+        prepared.unwrap_or_else(|| prepare(matrix))
+    })
+}
+
+/// [`score`], with the compiled globs handed over by `prepared` when the
+/// tree scan needs them: a caller can be compiling them on another thread
+/// meanwhile, while this thread checks the anchors (which need the matrix
+/// and the tracked files, not the globs).
+pub fn score_deferred<'m>(
+    matrix: &'m Matrix,
+    input: &Input<'_>,
+    prepared: impl FnOnce() -> Prepared<'m> + Send,
+) -> Report {
     let lines = crate::matrix::LineIndex::new(&matrix.text);
-    // The tree scan (compiling every glob unless prepared, then matching
-    // every path) runs beside the anchor checks, which mostly wait on the
+    // The tree scan (waiting for the compiled globs, then matching every
+    // path) runs beside the anchor checks, which mostly wait on the
     // filesystem.
     std::thread::scope(|s| {
         let scan = s.spawn(|| {
-            let Prepared(index) = prepared.unwrap_or_else(|| prepare(matrix));
+            let Prepared(index) = prepared();
             scan_tree(matrix, &index, input.tracked)
         });
         score_with(matrix, input, &lines, || {
@@ -569,18 +583,22 @@ const EXCLUDE_GLOB: u8 = 2;
 
 /// Match every tracked path against the op index and the population. The
 /// globs were compiled once, in full; large trees are split across the
-/// available cores, each part matched by its own [`crate::index::Matcher`]
-/// over the shared index (this thread takes the first part). The threads
-/// write into buffers made here (a byte per path, a flag per glob), so
-/// they allocate nothing of their own; results merge in path order.
+/// available cores, each thread matching with its own
+/// [`crate::index::Matcher`] over the shared index (this thread is one of
+/// them). The paths are handed out in blocks, as each thread finishes its
+/// last, not in one fixed part per thread: paths differ in cost (deep
+/// trees under many `**` globs against flat ones) and the anchor checks
+/// share the cores, so fixed halves left one core idle for a third of
+/// the scan. The threads write into buffers made here (a byte per path,
+/// a flag per glob), so they allocate nothing of their own.
 fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Scan {
     const PER_THREAD: usize = 20_000;
+    const BLOCK: usize = 2_048;
     let n = tracked.len();
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(n.div_ceil(PER_THREAD))
         .max(1);
-    let chunk = n.div_ceil(threads).max(1);
     let roles: Vec<u8> = (0..index.len() as u32)
         .map(|id| match index.owner(id).0 {
             INCLUDE => INCLUDE_GLOB,
@@ -591,28 +609,34 @@ fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Sc
     let mut kinds = vec![NOT_KERNEL; n];
     let mut hits: Vec<Vec<bool>> = (0..threads).map(|_| vec![false; index.len()]).collect();
     let by_extension = matrix.kernels.is_none();
+    let blocks = std::sync::Mutex::new(kinds.chunks_mut(BLOCK).enumerate());
+    let work = |hit: &mut Vec<bool>| {
+        let mut matcher = index.matcher();
+        loop {
+            // A poisoned lock means another scan thread panicked; the scope
+            // re-raises that panic, so this one just stops.
+            let next = match blocks.lock() {
+                Ok(mut blocks) => blocks.next(),
+                Err(_) => None,
+            };
+            let Some((b, kinds)) = next else { break };
+            scan_range(
+                &mut matcher,
+                &roles,
+                by_extension,
+                tracked,
+                b * BLOCK,
+                kinds,
+                hit,
+            );
+        }
+    };
     std::thread::scope(|s| {
-        let mut parts = kinds.chunks_mut(chunk).zip(hits.iter_mut()).enumerate();
-        let first = parts.next();
-        for (t, (kinds, hit)) in parts {
-            let mut matcher = index.matcher();
-            let roles = &roles;
-            s.spawn(move || {
-                scan_range(
-                    &mut matcher,
-                    roles,
-                    by_extension,
-                    tracked,
-                    t * chunk,
-                    kinds,
-                    hit,
-                )
-            });
+        let (mine, others) = hits.split_first_mut().expect("at least one thread");
+        for hit in others {
+            s.spawn(|| work(hit));
         }
-        if let Some((_, (kinds, hit))) = first {
-            let mut matcher = index.matcher();
-            scan_range(&mut matcher, &roles, by_extension, tracked, 0, kinds, hit);
-        }
+        work(mine);
     });
     let mut glob_hit: Vec<Vec<bool>> = matrix
         .ops
@@ -870,6 +894,130 @@ mod tests {
         assert_eq!(symbol_lines(text, "k_awq_gemv"), vec![1, 3]);
         assert_eq!(symbol_lines("Foo::bar();\n", "Foo::bar"), vec![1]);
         assert!(symbol_lines("abc", "b").is_empty());
+    }
+
+    #[test]
+    fn a_tree_split_across_threads_scores_as_each_path_alone() {
+        // Enough paths for several scan threads and many blocks, their cost
+        // uneven (deep `**` trees first, flat ones last); every path judged
+        // on its own by the reference matcher must agree with the scan.
+        let matrix = Matrix::from_str(
+            r#"
+[project]
+name = "threads"
+
+[kernels]
+include = ["csrc/**/*.cu", "{csrc,include}/**/*.cuh", "src/*/gemm/*.cpp"]
+exclude = ["**/test_*"]
+
+[[op]]
+slug = "attention"
+title = "Attention"
+sota = "A reference"
+files = ["csrc/**/attention/**", "{csrc/x/**,include/x/y*.cuh}"]
+
+[[op]]
+slug = "gemm"
+title = "GEMM"
+sota = "A reference"
+files = ["src/*/gemm/*.cpp", "csrc/gemm/k[0-4].cu{,h}", "csrc/gemm/k?7.cu"]
+
+[[op]]
+slug = "gone"
+title = "Gone"
+sota = "A reference"
+files = ["csrc/nowhere/*.cu", "{**,z}/test_*.cuh"]
+"#,
+            "sota.toml",
+        )
+        .unwrap();
+        let mut rng = crate::test_rng::Rng(0x5ca7_7e4d);
+        let dirs = [
+            "csrc",
+            "include",
+            "src",
+            "x",
+            "attention",
+            "gemm",
+            "cpu",
+            "a",
+        ];
+        let names = [
+            "k1.cu",
+            "k17.cu",
+            "k9.cuh",
+            "y2.cuh",
+            "test_k.cuh",
+            "m.cpp",
+            "r.md",
+        ];
+        let mut paths = Vec::new();
+        for i in 0..60_000 {
+            let depth = if i < 30_000 {
+                1 + rng.below(6)
+            } else {
+                1 + rng.below(2)
+            };
+            let mut p = String::new();
+            for _ in 0..depth {
+                match rng.below(3) {
+                    0 => p.push_str(&format!("d{}", rng.below(40))),
+                    _ => p.push_str(rng.pick(&dirs)),
+                }
+                p.push('/');
+            }
+            p.push_str(rng.pick(&names));
+            paths.push(p.into_bytes());
+        }
+        let tracked = PathList::from_paths(paths);
+        assert!(tracked.len() > 20_000, "{} distinct paths", tracked.len());
+        let report = score(
+            &matrix,
+            &Input {
+                tracked: &tracked,
+                tracked_from: Tracked::GitIndex,
+                today: Date::parse("2026-12-01").unwrap(),
+            },
+        );
+
+        use crate::index::reference::matches;
+        let kernels = matrix.kernels.as_ref().unwrap();
+        let any = |globs: &[crate::matrix::Located<crate::glob::FileGlob>], p: &str| {
+            globs.iter().any(|g| matches(g.value.as_str(), p))
+        };
+        let (mut kernel_files, mut uncovered) = (Vec::new(), Vec::new());
+        let mut hit = std::collections::BTreeSet::new();
+        for p in tracked.iter().map(|p| std::str::from_utf8(p).unwrap()) {
+            for op in &matrix.ops {
+                for g in op.files.iter().filter(|g| matches(g.value.as_str(), p)) {
+                    hit.insert(g.value.as_str());
+                }
+            }
+            if any(&kernels.include, p) && !any(&kernels.exclude, p) {
+                kernel_files.push(p.to_owned());
+                if !matrix.ops.iter().any(|op| any(&op.files, p)) {
+                    uncovered.push(p.to_owned());
+                }
+            }
+        }
+        assert_eq!(report.kernel_files, kernel_files);
+        assert_eq!(report.uncovered, uncovered);
+        assert!(!uncovered.is_empty() && uncovered.len() < kernel_files.len());
+        let dead: Vec<&str> = matrix
+            .ops
+            .iter()
+            .flat_map(|op| &op.files)
+            .map(|g| g.value.as_str())
+            .filter(|g| !hit.contains(g))
+            .collect();
+        let kpi = report
+            .kpis
+            .iter()
+            .find(|k| k.kpi == Kpi::DeadGlobs)
+            .unwrap();
+        let reported: Vec<&str> = kpi.items.iter().map(|i| i.subject.as_str()).collect();
+        assert_eq!(reported, dead);
+        assert_eq!(dead, ["csrc/nowhere/*.cu"]);
     }
 
     #[test]
