@@ -121,6 +121,13 @@ impl<'m> OpIndex<'m> {
         }
     }
 
+    /// Compile ahead, until `stop` says so (see
+    /// [`Automaton::compile_until`]); matching stays exact either way.
+    /// Returns whether everything is compiled.
+    pub fn compile_until(&mut self, stop: impl FnMut() -> bool) -> bool {
+        self.auto.compile_until(stop)
+    }
+
     /// Whether any op matches the path.
     pub fn is_match(&mut self, path: &str) -> bool {
         !self.matches(path).is_empty()
