@@ -93,6 +93,29 @@ pub fn resolve_inside(root: &Path, rel: &str) -> Option<PathBuf> {
     real.starts_with(root).then_some(real)
 }
 
+/// A path [`Confined::resolve_entry`] found: canonical, inside the root,
+/// and what it is (symlinks followed).
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    pub path: PathBuf,
+    pub is_dir: bool,
+    /// A regular file (not a directory, fifo, socket or device).
+    pub is_file: bool,
+    /// Its size in bytes when it was looked up.
+    pub len: u64,
+}
+
+impl Resolved {
+    fn new(path: PathBuf, meta: &std::fs::Metadata) -> Resolved {
+        Resolved {
+            path,
+            is_dir: meta.is_dir(),
+            is_file: meta.is_file(),
+            len: meta.len(),
+        }
+    }
+}
+
 /// Root-relative paths resolved to files inside a root, symlinks followed,
 /// for reading many files a matrix names: each directory is canonicalized
 /// once (one `lstat` per new directory), and each file costs one `lstat`
@@ -115,28 +138,37 @@ impl Confined {
 
     /// `rel` under the root, canonical, when it exists and stays inside.
     pub fn resolve(&self, rel: &str) -> Option<PathBuf> {
+        self.resolve_entry(rel).map(|e| e.path)
+    }
+
+    /// [`Confined::resolve`], with what the lookup learned about the
+    /// target: a caller about to read it needs no second `stat`.
+    pub fn resolve_entry(&self, rel: &str) -> Option<Resolved> {
         let path = Path::new(rel);
         let plain = path
             .components()
             .all(|c| matches!(c, std::path::Component::Normal(_)));
         let (Some(parent), Some(name), true) = (path.parent(), path.file_name(), plain) else {
-            return resolve_inside(&self.root, rel);
+            let real = resolve_inside(&self.root, rel)?;
+            let meta = std::fs::metadata(&real).ok()?;
+            return Some(Resolved::new(real, &meta));
         };
-        self.step(&self.dir(parent)?, name).map(|(p, _)| p)
+        self.step(&self.dir(parent)?, name)
     }
 
     /// `name` inside the canonical directory `dir`: as is unless it is a
-    /// symlink, which is resolved and must stay inside the root; with
-    /// whether it is a directory.
-    fn step(&self, dir: &Path, name: &std::ffi::OsStr) -> Option<(PathBuf, bool)> {
+    /// symlink, which is resolved and must stay inside the root.
+    fn step(&self, dir: &Path, name: &std::ffi::OsStr) -> Option<Resolved> {
         let candidate = dir.join(name);
         let meta = std::fs::symlink_metadata(&candidate).ok()?;
         if meta.file_type().is_symlink() {
             let real = std::fs::canonicalize(&candidate).ok()?;
-            let is_dir = real.is_dir();
-            return real.starts_with(&self.root).then_some((real, is_dir));
+            let meta = std::fs::metadata(&real).ok()?;
+            return real
+                .starts_with(&self.root)
+                .then(|| Resolved::new(real, &meta));
         }
-        Some((candidate, meta.is_dir()))
+        Some(Resolved::new(candidate, &meta))
     }
 
     /// The canonical form of a root-relative directory (plain components
@@ -151,7 +183,7 @@ impl Confined {
         let parent = self.dir(rel.parent().unwrap_or(Path::new("")))?;
         let real = self
             .step(&parent, rel.file_name()?)
-            .and_then(|(d, is_dir)| is_dir.then_some(d));
+            .and_then(|e| e.is_dir.then_some(e.path));
         self.dirs
             .borrow_mut()
             .insert(rel.to_path_buf(), real.clone());

@@ -761,7 +761,7 @@ struct FileCache<'a> {
     tracked: &'a PathList,
     /// Each path resolved once (`at_exists` and the symbol check of the
     /// same anchor ask for it twice).
-    resolved: std::cell::RefCell<HashMap<String, Option<std::path::PathBuf>>>,
+    resolved: std::cell::RefCell<HashMap<String, Option<crate::matrix::Resolved>>>,
     texts: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<String>>>>,
 }
 
@@ -785,13 +785,13 @@ impl<'a> FileCache<'a> {
         self.tracked.contains_file_or_dir(trimmed.as_bytes())
     }
 
-    /// `path` inside the root ([`crate::matrix::Confined::resolve`]),
+    /// `path` inside the root ([`crate::matrix::Confined::resolve_entry`]),
     /// looked up once.
-    fn resolve(&self, path: &str) -> Option<std::path::PathBuf> {
+    fn resolve(&self, path: &str) -> Option<crate::matrix::Resolved> {
         if let Some(known) = self.resolved.borrow().get(path) {
             return known.clone();
         }
-        let found = self.files.resolve(path);
+        let found = self.files.resolve_entry(path);
         self.resolved
             .borrow_mut()
             .insert(path.to_owned(), found.clone());
@@ -804,8 +804,8 @@ impl<'a> FileCache<'a> {
         }
         let t = self
             .resolve(path)
-            .filter(|p| p.is_file())
-            .and_then(|p| read_small(&p).ok())
+            .filter(|e| e.is_file)
+            .and_then(|e| read_small(&e.path, e.len).ok())
             .map(|b| std::rc::Rc::new(String::from_utf8_lossy(&b).into_owned()));
         self.texts.borrow_mut().insert(path.to_owned(), t.clone());
         t
@@ -846,14 +846,40 @@ impl<'a> FileCache<'a> {
     }
 }
 
-/// A file's bytes without `std::fs::read`'s size probe (one `statx` per
-/// file, a thousand per scorecard of a thousand anchors): sources are small.
-fn read_small(path: &Path) -> std::io::Result<Vec<u8>> {
+/// A file's bytes, given the size its lookup saw: no size probe (`std::fs::
+/// read` stats the file again) and, when the file still has that size, no
+/// second `read` to see the end (a thousand anchors are a thousand files,
+/// and each system call costs microseconds in a virtual machine). A file
+/// that grew since is read to its end; one that shrank, to its end too.
+fn read_small(path: &Path, len: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    let mut out = Vec::with_capacity(8 << 10);
-    std::fs::File::open(path)?
-        .take(u64::MAX)
-        .read_to_end(&mut out)?;
+    let mut file = std::fs::File::open(path)?;
+    let want = match usize::try_from(len) {
+        Ok(n) if n > 0 && n <= 16 << 20 => n,
+        // Empty by its size (or large): read it as it comes.
+        _ => {
+            let mut out = Vec::new();
+            file.read_to_end(&mut out)?;
+            return Ok(out);
+        }
+    };
+    let mut out = vec![0; want + 1];
+    let mut filled = 0;
+    while filled < want {
+        match file.read(&mut out[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    if filled > want {
+        // It grew: take the rest as it comes.
+        out.truncate(filled);
+        file.read_to_end(&mut out)?;
+    } else {
+        out.truncate(filled);
+    }
     Ok(out)
 }
 
@@ -1018,6 +1044,21 @@ files = ["csrc/nowhere/*.cu", "{**,z}/test_*.cuh"]
         let reported: Vec<&str> = kpi.items.iter().map(|i| i.subject.as_str()).collect();
         assert_eq!(reported, dead);
         assert_eq!(dead, ["csrc/nowhere/*.cu"]);
+    }
+
+    #[test]
+    fn an_anchor_file_is_read_whole_whatever_its_size_did_since_the_lookup() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k.cu");
+        let text = b"__global__ void k_gemm() {}\n".repeat(700);
+        std::fs::write(&path, &text).unwrap();
+        let n = text.len() as u64;
+        // The size the lookup saw; then grown, shrunk, or reported as 0.
+        for seen in [n, n - 100, 1, 0, n + 100, n * 3] {
+            assert_eq!(read_small(&path, seen).unwrap(), text, "size seen {seen}");
+        }
+        std::fs::write(&path, b"").unwrap();
+        assert!(read_small(&path, 0).unwrap().is_empty());
     }
 
     #[test]
