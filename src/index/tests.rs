@@ -66,17 +66,14 @@ fn assert_agrees(texts: &[String], paths: &[String]) -> usize {
         .collect();
     let order: Vec<usize> = (0..paths.len()).chain((0..paths.len()).rev()).collect();
     let owned = || compiled.iter().enumerate().map(|(i, g)| ((i, 0), g));
+    let each_path = |idx: &mut OpIndex<'_>, how: &str| {
+        for &i in &order {
+            let got = idx.all_hits(paths[i].as_bytes());
+            disagree(texts, &paths[i], got, &expect[i], how);
+        }
+    };
     // Compiled lazily as paths reach the globs ...
-    let mut idx = OpIndex::from_globs(owned());
-    for &i in &order {
-        disagree(
-            texts,
-            &paths[i],
-            idx.all_hits(paths[i].as_bytes()),
-            &expect[i],
-            "lazy",
-        );
-    }
+    each_path(&mut OpIndex::from_globs(owned()), "lazy");
     // ... compiled ahead for a while, stopped between two nodes, the rest
     // lazily (the gate, while git answers; the stop point varies with
     // the batch) ...
@@ -87,15 +84,7 @@ fn assert_agrees(texts: &[String], paths: &[String]) -> usize {
         budget == 0
     });
     assert!(!done || texts.len() < 60, "stopped early: {texts:?}");
-    for &i in &order {
-        disagree(
-            texts,
-            &paths[i],
-            idx.all_hits(paths[i].as_bytes()),
-            &expect[i],
-            "partly compiled",
-        );
-    }
+    each_path(&mut idx, "partly compiled");
     // ... and compiled in full up front, shared read-only (coverage).
     let shared = OpIndex::from_globs(owned()).into_shared();
     let mut matcher = shared.matcher();
