@@ -72,13 +72,13 @@ pub fn quote(text: &str) -> Cow<'_, str> {
 /// shown as they are (a diff). A tab neither moves the cursor off the line
 /// nor starts a sequence, so it stays.
 pub fn escape(text: &str) -> Cow<'_, str> {
-    let unsafe_here = |c: char| c != '\t' && is_unsafe_char(c);
-    if !has_unsafe(text, |c| c == '\t') {
+    let keep = |c: char| c == '\t';
+    if !has_unsafe(text, keep) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if unsafe_here(c) {
+        if !keep(c) && is_unsafe_char(c) {
             push_escaped(&mut out, c);
         } else {
             out.push(c);
@@ -141,13 +141,13 @@ fn escape_plain(text: &str) -> String {
 /// must keep pointing at the same characters. The line stays readable and
 /// nothing in it reaches the terminal as a control.
 pub fn visible_same_len(text: &str) -> Cow<'_, str> {
-    let unsafe_here = |c: char| c != '\n' && c != '\t' && is_unsafe_char(c);
-    if !has_unsafe(text, |c| c == '\n' || c == '\t') {
+    let keep = |c: char| c == '\n' || c == '\t';
+    if !has_unsafe(text, keep) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if unsafe_here(c) {
+        if !keep(c) && is_unsafe_char(c) {
             out.extend(std::iter::repeat_n('?', c.len_utf8()));
         } else {
             out.push(c);
