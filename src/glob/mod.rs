@@ -285,6 +285,26 @@ mod tests {
         );
     }
 
+    /// The index splits brace-free, class-free text straight into
+    /// segments; it must give what the token path gives.
+    #[test]
+    fn plain_text_splits_into_the_segments_its_tokens_give() {
+        let mut rng = crate::test_rng::Rng(0x5e9);
+        for _ in 0..20_000 {
+            let text: String = (0..rng.below(9))
+                .map(|_| rng.pick(&['a', 'é', '.', '*', '*', '?', '/', '/']))
+                .collect();
+            let mut alts = syntax::expand(&syntax::parse(&text).unwrap()).unwrap();
+            assert_eq!(alts.len(), 1, "{text:?}");
+            let toks = alts.pop().unwrap();
+            assert_eq!(
+                syntax::plain_segments(&text),
+                syntax::segments(&toks),
+                "{text:?}"
+            );
+        }
+    }
+
     #[test]
     fn owned_and_borrowed_construction_agree() {
         for glob in [

@@ -404,14 +404,29 @@ pub enum Seg {
 /// `**`; a `**` that ends the glob needs at least one segment, so it
 /// becomes `*` followed by zero or more; repeated `**` collapse.
 pub fn segments(alt: &[Tok]) -> Vec<Seg> {
-    let mut parts: Vec<&[Tok]> = alt.split(|t| *t == Tok::Sep).collect();
-    let dir = alt.last() == Some(&Tok::Sep);
-    if dir {
-        parts.pop();
-    }
-    let mut segs: Vec<Seg> = Vec::with_capacity(parts.len() + 1);
-    for part in parts {
-        let seg = segment(part);
+    let (body, dir) = match alt.split_last() {
+        Some((Tok::Sep, body)) => (body, true),
+        _ => (alt, false),
+    };
+    finish(body.split(|t| *t == Tok::Sep).map(segment), dir)
+}
+
+/// [`segments`] of an alternative written without braces, classes or
+/// escapes (most globs), straight from its text: every character is a
+/// token, so there is no token list to build.
+pub fn plain_segments(text: &str) -> Vec<Seg> {
+    let (body, dir) = match text.strip_suffix('/') {
+        Some(body) => (body, true),
+        None => (text, false),
+    };
+    finish(body.split('/').map(plain_segment), dir)
+}
+
+/// The segment list from its parts: repeated `**` collapse, a trailing
+/// `/` (`dir`) adds `**`, and a final `**` becomes `*` then `**`.
+fn finish(parts: impl Iterator<Item = Seg>, dir: bool) -> Vec<Seg> {
+    let mut segs: Vec<Seg> = Vec::with_capacity(parts.size_hint().0 + 2);
+    for seg in parts {
         if seg == Seg::Any && segs.last() == Some(&Seg::Any) {
             continue;
         }
@@ -442,12 +457,33 @@ fn segment(part: &[Tok]) -> Seg {
     {
         return Seg::Lit(lit);
     }
-    let mut toks: Vec<Tok> = Vec::with_capacity(part.len());
+    wildcard(part.iter().cloned())
+}
+
+/// [`segment`] of text in which every character is a token.
+fn plain_segment(part: &str) -> Seg {
+    if part == "**" {
+        return Seg::Any;
+    }
+    if !part.contains(['*', '?']) {
+        return Seg::Lit(part.to_owned());
+    }
+    wildcard(part.chars().map(|c| match c {
+        '?' => Tok::Any,
+        '*' => Tok::Star,
+        c => Tok::Lit(c),
+    }))
+}
+
+/// A segment with a wildcard: runs of `*` collapse, and `*` alone is any
+/// one segment.
+fn wildcard(part: impl Iterator<Item = Tok>) -> Seg {
+    let mut toks: Vec<Tok> = Vec::with_capacity(part.size_hint().0);
     for t in part {
-        if *t == Tok::Star && toks.last() == Some(&Tok::Star) {
+        if t == Tok::Star && toks.last() == Some(&Tok::Star) {
             continue;
         }
-        toks.push(t.clone());
+        toks.push(t);
     }
     if toks == [Tok::Star] {
         Seg::AnyOne

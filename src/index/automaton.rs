@@ -296,35 +296,27 @@ impl<'m> Automaton<'m> {
         }
     }
 
-    /// Insert the pending globs of a node. A glob that opens with a brace
-    /// group (`{csrc/x/**,include/x/y*.cuh}`) is split into its branches,
-    /// each deferred again under its own literal prefix; the rest are
-    /// parsed, expanded and inserted.
+    /// Insert the pending globs of a node. A glob with a brace group is
+    /// split into the group's branches, each deferred again under its own
+    /// literal prefix; a glob without braces is split into segments and
+    /// inserted (one with a class or an escape is parsed and expanded).
     fn materialize(&mut self, node: NodeId) {
         while let Some((owner, rest)) = self.pending.get_mut(&node).and_then(Vec::pop) {
-            if let Some(branches) = split_leading_group(&rest) {
-                for b in branches {
-                    self.add_at(node, Cow::Owned(b), owner);
+            if !rest.bytes().any(|b| matches!(b, b'[' | b'\\')) {
+                // No classes or escapes (most globs): every character is a
+                // token, so braces expand as text, a group at a time, each
+                // branch deferred again under its own literal prefix
+                // (`{csrc/x/**,include/x/y*.cuh}` waits under `csrc` and
+                // `include` like any other glob); without braces the text
+                // splits into segments directly, no parse tree.
+                match split_first_group(&rest) {
+                    Some(branches) => {
+                        for b in branches {
+                            self.add_at(node, Cow::Owned(b), owner);
+                        }
+                    }
+                    None => self.insert(node, &syntax::plain_segments(&rest), owner),
                 }
-                continue;
-            }
-            if !rest
-                .bytes()
-                .any(|b| matches!(b, b'{' | b'}' | b'[' | b'\\'))
-            {
-                // No braces, classes or escapes (most globs): every
-                // character is a token and there is one alternative, so
-                // no parse tree and no expansion.
-                let toks: Vec<Tok> = rest
-                    .chars()
-                    .map(|c| match c {
-                        '?' => Tok::Any,
-                        '*' => Tok::Star,
-                        '/' => Tok::Sep,
-                        c => Tok::Lit(c),
-                    })
-                    .collect();
-                self.insert(node, &syntax::segments(&toks), owner);
                 continue;
             }
             // Validated at load; a failure would be a bug, and then the
@@ -342,9 +334,8 @@ impl<'m> Automaton<'m> {
                 }
             }
         }
-        // Inserting never adds to this node's own list (a branch split off
-        // a leading group with a wildcard first segment does, and the loop
-        // takes it).
+        // Inserting never adds to this node's own list (a brace branch
+        // with a wildcard first segment does, and the loop takes it).
         self.pending.remove(&node);
         self.nodes[node as usize].flags &= !PENDING;
     }
@@ -595,28 +586,32 @@ impl Step for Frozen<'_, '_> {
     }
 }
 
-/// `{a,b}rest` → `arest`, `brest`, when the text opens with a brace group
-/// and holds no class or escape (those need the full parser to find the
-/// group's end; the caller falls back to it).
-fn split_leading_group(text: &str) -> Option<Vec<String>> {
-    if !text.starts_with('{') || text.contains(['[', '\\']) {
-        return None;
-    }
-    let bytes = text.as_bytes();
+/// `x{a,b}rest` → `xarest`, `xbrest`: the branches of the text's first
+/// brace group, for text with no class or escape (those need the full
+/// parser to tell a brace from a literal one; the caller uses it). `None`
+/// without a group.
+fn split_first_group(text: &str) -> Option<Vec<String>> {
+    let open = memchr::memchr(b'{', text.as_bytes())?;
+    let (head, group) = text.split_at(open);
     let mut depth = 0usize;
     let mut cuts = Vec::new();
-    for (i, &b) in bytes.iter().enumerate() {
+    for (i, b) in group.bytes().enumerate() {
         match b {
             b'{' => depth += 1,
             b',' if depth == 1 => cuts.push(i),
             b'}' => {
                 depth -= 1;
                 if depth == 0 {
-                    let tail = &text[i + 1..];
+                    let tail = &group[i + 1..];
                     let mut start = 1;
                     let mut out = Vec::with_capacity(cuts.len() + 1);
                     for c in cuts.into_iter().chain(std::iter::once(i)) {
-                        out.push(format!("{}{tail}", &text[start..c]));
+                        let branch = &group[start..c];
+                        let mut alt = String::with_capacity(head.len() + branch.len() + tail.len());
+                        alt.push_str(head);
+                        alt.push_str(branch);
+                        alt.push_str(tail);
+                        out.push(alt);
                         start = c + 1;
                     }
                     return Some(out);
