@@ -40,6 +40,10 @@ const MAX_KEYS: usize = 13;
 /// every page of it faulted in and zeroed).
 const CHUNK: usize = 8 * 1024;
 
+/// From this size on (about 100 ops), a matrix is read in two halves on
+/// two threads: below it, starting a thread costs more than it saves.
+const PARALLEL_FROM: usize = 64 * 1024;
+
 /// The matrix `text` holds, when the fast path can read it; `None` when the
 /// slow path must (invalid or unusual documents).
 pub(crate) fn parse(
@@ -49,15 +53,24 @@ pub(crate) fn parse(
     root_dir: &Path,
     check_fs: bool,
 ) -> Option<Matrix> {
-    parse_in_chunks(text, file, name, root_dir, check_fs, CHUNK)
+    let cut = if text.len() >= PARALLEL_FROM {
+        op_header_after(text, text.len() / 2)
+    } else {
+        None
+    };
+    parse_cut(text, file, name, root_dir, check_fs, CHUNK, cut)
 }
 
-/// [`parse`], lexing and parsing the text in pieces of about `chunk` bytes,
-/// each ending before a line that starts with `[` (a table header). TOML
-/// carries no state across the end of a complete line but the current
-/// table, which the builder keeps; a cut inside a value (a multi-line
-/// array or string) leaves the piece before it unterminated, a syntax
-/// error, so the slow path reads such a document.
+/// The start of the first line at or after `from` that is an `[[op]]`
+/// header.
+fn op_header_after(text: &str, from: usize) -> Option<usize> {
+    let from = from.checked_sub(1)?;
+    memchr::memmem::find(&text.as_bytes()[from..], b"\n[[op]]").map(|at| from + at + 1)
+}
+
+/// [`parse`] on one thread, lexing and parsing the text in pieces of
+/// about `chunk` bytes.
+#[cfg(test)]
 fn parse_in_chunks(
     text: &str,
     file: &Path,
@@ -66,37 +79,41 @@ fn parse_in_chunks(
     check_fs: bool,
     chunk: usize,
 ) -> Option<Matrix> {
-    let mut builder = Builder::new(text);
-    let mut failed = Failed(false);
-    // One allocation for every piece but an unusually long one.
-    let mut tokens = Vec::with_capacity(chunk.min(text.len()) / 2 + 64);
-    let mut start = 0;
-    while start < text.len() && !failed.0 && !builder.bail {
-        let from = (start + chunk).min(text.len());
-        let end = match memchr::memmem::find(&text.as_bytes()[from..], b"\n[") {
-            Some(at) => from + at + 1,
-            None => text.len(),
-        };
-        let piece = &text[start..end];
-        let source = Source::new(piece);
-        tokens.clear();
-        tokens.extend(source.lex());
-        builder.piece = piece;
-        builder.base = start;
-        let mut whitespace = ValidateWhitespace::new(&mut builder, source);
-        let mut guard = RecursionGuard::new(&mut whitespace, RECURSION_LIMIT);
-        toml_parser::parser::parse_document(&tokens, &mut guard, &mut failed);
-        start = end;
-    }
-    drop(tokens);
-    if failed.0 || builder.bail {
-        return None;
-    }
-    builder.finish_table();
-    if builder.bail {
-        return None;
-    }
-    let Builder { out, .. } = builder;
+    parse_cut(text, file, name, root_dir, check_fs, chunk, None)
+}
+
+/// [`parse`], the text read in pieces of about `chunk` bytes; with a `cut`
+/// (the start of an `[[op]]` header line), the text before it and the
+/// text from it on are read by two builders on two threads and their
+/// tables joined in document order. A table never spans the cut, and
+/// what the cut hides from each half is checked when they are joined: a
+/// table both halves hold (`[project]`), a slug or axis both use. A
+/// `[[ladder.rung]]` that belongs to a ladder before the cut has no ladder
+/// in its half, and the second half gives up (the slow path reads that
+/// layout).
+fn parse_cut(
+    text: &str,
+    file: &Path,
+    name: &str,
+    root_dir: &Path,
+    check_fs: bool,
+    chunk: usize,
+    cut: Option<usize>,
+) -> Option<Matrix> {
+    let out = match cut {
+        None => read_part(text, 0..text.len(), chunk)?,
+        Some(cut) => {
+            let (first, second) = std::thread::scope(|s| {
+                let second = s.spawn(|| read_part(text, cut..text.len(), chunk));
+                let first = read_part(text, 0..cut, chunk);
+                let second = second
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (first, second)
+            });
+            first?.join(second?)?
+        }
+    };
     let (project, root_rel) = out.project?;
     let ladders = out
         .ladders
@@ -124,6 +141,47 @@ fn parse_in_chunks(
         ops: out.ops,
         ladders,
     })
+}
+
+/// The tables of `text[range]` (which starts at the start of a line), read
+/// in pieces of about `chunk` bytes, each ending before a line that starts
+/// with `[` (a table header). TOML carries no state across the end of a
+/// complete line but the current table, which the builder keeps; a cut
+/// inside a value (a multi-line array or string) leaves the piece before
+/// it unterminated, a syntax error, so the slow path reads such a
+/// document. `None` when the fast path cannot read it.
+fn read_part(text: &str, range: Range<usize>, chunk: usize) -> Option<Out> {
+    let mut builder = Builder::new(&text[range.clone()]);
+    let mut failed = Failed(false);
+    // One allocation for every piece but an unusually long one.
+    let mut tokens = Vec::with_capacity(chunk.min(range.len()) / 2 + 64);
+    let mut start = range.start;
+    while start < range.end && !failed.0 && !builder.bail {
+        let from = (start + chunk).min(range.end);
+        let end = match memchr::memmem::find(&text.as_bytes()[from..range.end], b"\n[") {
+            Some(at) => from + at + 1,
+            None => range.end,
+        };
+        let piece = &text[start..end];
+        let source = Source::new(piece);
+        tokens.clear();
+        tokens.extend(source.lex());
+        builder.piece = piece;
+        builder.base = start;
+        let mut whitespace = ValidateWhitespace::new(&mut builder, source);
+        let mut guard = RecursionGuard::new(&mut whitespace, RECURSION_LIMIT);
+        toml_parser::parser::parse_document(&tokens, &mut guard, &mut failed);
+        start = end;
+    }
+    drop(tokens);
+    if failed.0 || builder.bail {
+        return None;
+    }
+    builder.finish_table();
+    if builder.bail {
+        return None;
+    }
+    Some(builder.out)
 }
 
 /// An error sink that only remembers whether anything was reported.
@@ -200,6 +258,28 @@ struct Out {
     slugs: FxHashSet<String>,
     ladders: Vec<LadderParts>,
     axes: FxHashSet<String>,
+}
+
+impl Out {
+    /// The tables of a document whose text is this one's followed by
+    /// `next`'s; `None` where reading it whole would have given up: a
+    /// table both hold, or a slug or an axis both use.
+    fn join(mut self, next: Out) -> Option<Out> {
+        if (self.project.is_some() && next.project.is_some())
+            || (self.kernels.is_some() && next.kernels.is_some())
+            || !self.slugs.is_disjoint(&next.slugs)
+            || !self.axes.is_disjoint(&next.axes)
+        {
+            return None;
+        }
+        self.project = self.project.or(next.project);
+        self.kernels = self.kernels.or(next.kernels);
+        self.ops.extend(next.ops);
+        self.slugs.extend(next.slugs);
+        self.ladders.extend(next.ladders);
+        self.axes.extend(next.axes);
+        Some(self)
+    }
 }
 
 struct Builder<'i> {

@@ -23,17 +23,21 @@ fn compare(text: &str) -> Option<bool> {
     let fast = super::parse(text, file, "sota.toml", Path::new("dir"), false);
     // Cut before every header: the pieces must read as the whole does.
     let pieces = super::parse_in_chunks(text, file, "sota.toml", Path::new("dir"), false, 1);
-    if let (Some(pieces), Ok(slow)) = (&pieces, &slow) {
-        assert_eq!(
-            format!("{pieces:#?}"),
-            format!("{slow:#?}"),
-            "read in pieces, the fast path differs on:\n{text}"
+    same_as_slow(&pieces, &slow, text, "read in pieces");
+    // Cut in two before each `[[op]]` header, the halves read on two
+    // threads: they must read as the whole does.
+    for at in op_headers(text) {
+        let halves = super::parse_cut(
+            text,
+            file,
+            "sota.toml",
+            Path::new("dir"),
+            false,
+            super::CHUNK,
+            Some(at + 1),
         );
+        same_as_slow(&halves, &slow, text, &format!("cut at byte {}", at + 1));
     }
-    assert!(
-        pieces.is_none() || slow.is_ok(),
-        "read in pieces, the fast path accepted what the slow path refuses:\n{text}"
-    );
     match (fast, slow) {
         (Some(fast), Ok(slow)) => {
             assert_eq!(
@@ -49,6 +53,38 @@ fn compare(text: &str) -> Option<bool> {
         (None, Ok(_)) => Some(false),
         (None, Err(_)) => None,
     }
+}
+
+/// Where some `[[op]]` header lines start (the byte before each): the
+/// first, the middle and the last one.
+fn op_headers(text: &str) -> Vec<usize> {
+    let all: Vec<usize> = text.match_indices("\n[[op]]").map(|(at, _)| at).collect();
+    let mut some: Vec<usize> = [0, all.len() / 2, all.len().saturating_sub(1)]
+        .iter()
+        .filter_map(|&i| all.get(i).copied())
+        .collect();
+    some.dedup();
+    some
+}
+
+/// A fast-path reading that was accepted must be the slow path's model.
+fn same_as_slow(
+    fast: &Option<crate::matrix::Matrix>,
+    slow: &Result<crate::matrix::Matrix, crate::matrix::LoadError>,
+    text: &str,
+    how: &str,
+) {
+    if let (Some(fast), Ok(slow)) = (fast, slow) {
+        assert_eq!(
+            format!("{fast:#?}"),
+            format!("{slow:#?}"),
+            "{how}, the fast path differs on:\n{text}"
+        );
+    }
+    assert!(
+        fast.is_none() || slow.is_ok(),
+        "{how}, the fast path accepted what the slow path refuses:\n{text}"
+    );
 }
 
 /// A matrix of every glob shape the bench generator writes, with checks,
@@ -98,6 +134,8 @@ fn realistic() -> Vec<(String, String)> {
     let mut texts = vec![
         ("catalog".to_owned(), crate::catalog::TEXT.to_owned()),
         ("synthetic".to_owned(), synthetic(60)),
+        // Past `PARALLEL_FROM`: read in two halves on two threads.
+        ("large synthetic".to_owned(), synthetic(400)),
     ];
     for file in ["examples/fak/sota.toml", "sota.toml"] {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
@@ -121,7 +159,16 @@ fn the_fast_path_takes_the_matrices_people_write_and_agrees() {
             panic!("{name} is invalid: {e}");
         }
         assert_eq!(compare(&text), Some(true), "{name}: left to the slow path");
+        // Either half may start at any `[[op]]` header.
+        for at in op_headers(&text) {
+            let cut = Some(at + 1);
+            let halves = super::parse_cut(&text, file, "x", Path::new("dir"), false, 64, cut);
+            assert!(halves.is_some(), "{name}: cut at byte {}, refused", at + 1);
+        }
     }
+    let large = synthetic(400);
+    assert!(large.len() >= super::PARALLEL_FROM, "{}", large.len());
+    assert!(super::op_header_after(&large, large.len() / 2).is_some());
 }
 
 #[test]
