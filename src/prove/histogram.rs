@@ -41,7 +41,7 @@ const FLUSH_EVERY: u64 = 1 << 31;
 
 /// Counts of values per bucket, for the buckets from the lowest to the
 /// highest hit.
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Histogram {
     /// The bucket counted by `counts[0]`.
     first: usize,

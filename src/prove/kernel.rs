@@ -12,8 +12,9 @@
 
 use super::histogram::SHIFT;
 
-/// f64 lanes per group (one AVX2 register).
-pub const W: usize = 4;
+/// f64 lanes per group (one AVX-512 register, two AVX2 ones): fixed for
+/// every build, so the sums add in the same order on every CPU.
+pub const W: usize = 8;
 
 /// What one all-finite chunk contributes, before positions are known.
 #[derive(Clone, Copy, Debug, Default)]
@@ -127,7 +128,7 @@ pub fn fused<const MAG: bool>(
     for j in full..k {
         (bd[j], br[j]) = step::<MAG>(&mut acc, j - full, va[j], vb[j], tol);
     }
-    let sum = |x: &[f64; W]| (x[0] + x[1]) + (x[2] + x[3]);
+    let sum = |x: &[f64; W]| ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
     let most = |m: &[f64; W], init: f64| m.iter().fold(init, |t, &v| if v > t { v } else { t });
     let sums = acc.sums.map(|x| sum(&x));
     ChunkStats {
@@ -174,7 +175,7 @@ pub fn count_outside(va: &[f64], vb: &[f64], atol: f64, rtol: f64) -> u64 {
     for (&a, &b) in va[full..].iter().zip(&vb[full..]) {
         rest += u64::from((a - b).abs() > atol + rtol * a.abs());
     }
-    ((n[0] + n[1]) + (n[2] + n[3])) as u64 + rest
+    (((n[0] + n[1]) + (n[2] + n[3])) + ((n[4] + n[5]) + (n[6] + n[7]))) as u64 + rest
 }
 
 /// The first position of `top` in `v` (which holds it), a group at a time.

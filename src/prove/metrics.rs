@@ -109,7 +109,7 @@ impl Argmax {
 }
 
 /// Everything measured about one pair of tensors.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Metrics {
     pub elements: u64,
     /// Positions where both values are finite: the population of every
@@ -378,6 +378,50 @@ struct Pair<'a> {
     /// and decoding is one-to-one (every type but 64-bit integers).
     fast_bits: bool,
     release: bool,
+    /// The instruction set the block loop runs on.
+    isa: Isa,
+}
+
+/// Which build of the block loop runs: the same source, compiled for wider
+/// vector registers. Every build adds in the same lanes in the same order
+/// (no FMA contraction), so the figures are bit for bit the same; a wider
+/// build only needs fewer instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isa {
+    Baseline,
+    /// AVX2: four f64 lanes a register.
+    Avx2,
+    /// AVX-512 (F, DQ, VL): eight f64 lanes a register and a direct
+    /// 64 → 32-bit narrowing for the histogram buckets.
+    Avx512,
+}
+
+impl Isa {
+    /// The widest build this CPU runs.
+    pub fn detect() -> Isa {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512dq")
+                && std::is_x86_feature_detected!("avx512vl")
+            {
+                return Isa::Avx512;
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                return Isa::Avx2;
+            }
+        }
+        Isa::Baseline
+    }
+
+    /// Every build this CPU runs, narrowest first.
+    pub fn available() -> Vec<Isa> {
+        let widest = Isa::detect();
+        [Isa::Baseline, Isa::Avx2, Isa::Avx512]
+            .into_iter()
+            .filter(|&isa| isa as u8 <= widest as u8)
+            .collect()
+    }
 }
 
 fn row_major(v: &TensorView) -> bool {
@@ -477,13 +521,21 @@ impl Pair<'_> {
     }
 
     fn block(&self, blk: usize, ta: &mut Tally, tr: &mut Tally) -> Partial {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (checked just above). AVX2 only widens
-            // the same IEEE operations (no FMA contraction), so the figures
-            // are bit-for-bit those of the baseline path.
-            return unsafe { self.block_avx2(blk, ta, tr) };
+        match self.isa {
+            // SAFETY: `isa` is `Isa::detect()` or one of `Isa::available()`,
+            // so the CPU has the features each build is compiled for.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { self.block_avx512(blk, ta, tr) },
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => unsafe { self.block_avx2(blk, ta, tr) },
+            _ if self.mag => self.block_inline::<true>(blk, ta, tr),
+            _ => self.block_inline::<false>(blk, ta, tr),
         }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn block_avx2(&self, blk: usize, ta: &mut Tally, tr: &mut Tally) -> Partial {
         if self.mag {
             self.block_inline::<true>(blk, ta, tr)
         } else {
@@ -492,8 +544,8 @@ impl Pair<'_> {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn block_avx2(&self, blk: usize, ta: &mut Tally, tr: &mut Tally) -> Partial {
+    #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2")]
+    fn block_avx512(&self, blk: usize, ta: &mut Tally, tr: &mut Tally) -> Partial {
         if self.mag {
             self.block_inline::<true>(blk, ta, tr)
         } else {
@@ -866,6 +918,25 @@ pub fn compare(
     quantile: f64,
     threads: usize,
 ) -> Metrics {
+    compare_on(a, b, tols, quantile, threads, Isa::detect())
+}
+
+/// [`compare`] on a given build of the block loop (one of
+/// [`Isa::available`]).
+pub fn compare_on(
+    a: TensorView,
+    b: TensorView,
+    tols: &[Tolerance],
+    quantile: f64,
+    threads: usize,
+    isa: Isa,
+) -> Metrics {
+    // A build the CPU cannot run is never chosen.
+    let isa = if Isa::available().contains(&isa) {
+        isa
+    } else {
+        Isa::detect()
+    };
     let shape = &a.meta.shape;
     let n = a.elements();
     let linear = row_major(&a) && row_major(&b);
@@ -884,6 +955,7 @@ pub fn compare(
             && a.meta.order == b.meta.order
             && !matches!(a.meta.dtype, DType::I64 | DType::U64),
         release: linear && a.data.len().max(b.data.len()) > RELEASE_ABOVE,
+        isa,
     };
     let blocks = n.div_ceil(BLOCK);
     let size = a.meta.dtype.size().max(b.meta.dtype.size()).max(1);
@@ -1051,5 +1123,68 @@ pub fn compare(
             first_mismatch: first(total.first_nf),
         },
         abs_histogram: hist_abs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::prove::dtype::{ByteOrder, DType};
+    use crate::prove::tensor::{RawSpec, TensorFile};
+
+    /// Every build of the block loop this CPU runs gives the same figures,
+    /// bit for bit, on one thread or three: values spread over many
+    /// binades, exact ties, zeros, a NaN and an infinity now and then, rows
+    /// that straddle blocks and a ragged last chunk.
+    #[test]
+    fn every_instruction_set_gives_the_same_figures() {
+        let (rows, cols) = (301, 700);
+        let mut rng = crate::test_rng::Rng(0x15a_2026);
+        let mut unit = || (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for i in 0..rows * cols {
+            let x = ((unit() - 0.5) * 2f64.powi((unit() * 40.0) as i32 - 20)) as f32;
+            let y = match i % 211 {
+                0 => f32::NAN,
+                1 => x,
+                2 => 0.0,
+                3 if i % 7 == 0 => f32::INFINITY,
+                _ => x * (1.0 + ((unit() - 0.5) * 1e-3) as f32),
+            };
+            a.extend_from_slice(&x.to_le_bytes());
+            b.extend_from_slice(&y.to_le_bytes());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let spec = RawSpec {
+            dtype: DType::F32,
+            order: ByteOrder::Little,
+            shape: vec![rows, cols],
+        };
+        let open = |name: &str, bytes: &[u8]| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
+            TensorFile::open(&path, Some(&spec)).unwrap()
+        };
+        let (fa, fb) = (open("a.bin", &a), open("b.bin", &b));
+        let tols = [Tolerance {
+            rtol: 1e-4,
+            atol: 1e-6,
+            defaulted: false,
+        }];
+        let run = |isa, threads| {
+            let (va, vb) = (fa.view(&fa.tensors[0]), fb.view(&fb.tensors[0]));
+            compare_on(va, vb, &tols, 0.9, threads, isa)
+        };
+        let first = run(Isa::Baseline, 1);
+        assert!(first.nonfinite.candidate.total() > 0 && first.nonfinite.mismatched > 0);
+        assert!(first.allclose[0].mismatches > 0 && first.finite_pairs > 200_000);
+        // Compared as text: a NaN reported in a place equals itself there.
+        let expect = format!("{first:?}");
+        for isa in Isa::available() {
+            for threads in [1, 3] {
+                let got = format!("{:?}", run(isa, threads));
+                assert!(got == expect, "{isa:?} on {threads} threads differs");
+            }
+        }
     }
 }
