@@ -68,20 +68,6 @@ fn op_header_after(text: &str, from: usize) -> Option<usize> {
     memchr::memmem::find(&text.as_bytes()[from..], b"\n[[op]]").map(|at| from + at + 1)
 }
 
-/// [`parse`] on one thread, lexing and parsing the text in pieces of
-/// about `chunk` bytes.
-#[cfg(test)]
-fn parse_in_chunks(
-    text: &str,
-    file: &Path,
-    name: &str,
-    root_dir: &Path,
-    check_fs: bool,
-    chunk: usize,
-) -> Option<Matrix> {
-    parse_cut(text, file, name, root_dir, check_fs, chunk, None)
-}
-
 /// [`parse`], the text read in pieces of about `chunk` bytes; with a `cut`
 /// (the start of an `[[op]]` header line), the text before it and the
 /// text from it on are read by two builders on two threads and their

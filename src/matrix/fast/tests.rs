@@ -22,7 +22,7 @@ fn compare(text: &str) -> Option<bool> {
     );
     let fast = super::parse(text, file, "sota.toml", Path::new("dir"), false);
     // Cut before every header: the pieces must read as the whole does.
-    let pieces = super::parse_in_chunks(text, file, "sota.toml", Path::new("dir"), false, 1);
+    let pieces = super::parse_cut(text, file, "sota.toml", Path::new("dir"), false, 1, None);
     same_as_slow(&pieces, &slow, text, "read in pieces");
     // Cut in two before each `[[op]]` header, the halves read on two
     // threads: they must read as the whole does.
