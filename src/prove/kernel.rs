@@ -178,6 +178,42 @@ pub fn count_outside(va: &[f64], vb: &[f64], atol: f64, rtol: f64) -> u64 {
     (((n[0] + n[1]) + (n[2] + n[3])) + ((n[4] + n[5]) + (n[6] + n[7]))) as u64 + rest
 }
 
+/// How far a pair is outside `atol + rtol·|a|`: |a−b| / (atol + rtol·|a|)
+/// when |a−b| exceeds it, else −1.
+#[inline(always)]
+pub fn outside_ratio(a: f64, b: f64, atol: f64, rtol: f64) -> f64 {
+    let d = (a - b).abs();
+    let tol = atol + rtol * a.abs();
+    // Computed for every lane and discarded inside the tolerance (where
+    // 0/0 may give NaN), so the division vectorizes.
+    let q = d / tol;
+    if d > tol {
+        q
+    } else {
+        -1.0
+    }
+}
+
+/// The largest [`outside_ratio`] of the pairs of `va`, `vb` (−1 when every
+/// pair is inside the tolerance), a group at a time.
+#[inline(always)]
+pub fn worst_outside(va: &[f64], vb: &[f64], atol: f64, rtol: f64) -> f64 {
+    let mut m = [-1.0f64; W];
+    let full = va.len() / W * W;
+    for (ca, cb) in va[..full].chunks_exact(W).zip(vb[..full].chunks_exact(W)) {
+        for l in 0..W {
+            let q = outside_ratio(ca[l], cb[l], atol, rtol);
+            m[l] = if q > m[l] { q } else { m[l] };
+        }
+    }
+    let mut top = m.iter().fold(-1.0, |t, &x| if x > t { x } else { t });
+    for (&a, &b) in va[full..].iter().zip(&vb[full..]) {
+        let q = outside_ratio(a, b, atol, rtol);
+        top = if q > top { q } else { top };
+    }
+    top
+}
+
 /// The first position of `top` in `v` (which holds it), a group at a time.
 #[inline(always)]
 pub fn find_first(v: &[f64], top: f64) -> usize {
@@ -274,6 +310,21 @@ mod tests {
         );
         assert_eq!(c.mag_a, 18.0 * 0.37);
         assert_eq!(outside, count_outside(&va, &vb, 1e-3, 1e-3));
+        // The worst ratio outside the tolerance, as the element rule gives
+        // it, and −1 when nothing is outside (here: a zero tolerance only
+        // the exact ties meet, then one every pair meets).
+        for (atol, rtol) in [(1e-3, 1e-3), (0.0, 0.0), (1.0, 1.0)] {
+            let expect = va.iter().zip(&vb).fold(-1.0f64, |m, (&a, &b)| {
+                let (d, tol) = ((a - b).abs(), atol + rtol * a.abs());
+                if d > tol {
+                    m.max(d / tol)
+                } else {
+                    m
+                }
+            });
+            assert_eq!(worst_outside(&va, &vb, atol, rtol), expect, "{atol} {rtol}");
+        }
+        assert_eq!(worst_outside(&va, &vb, 1.0, 1.0), -1.0);
         let dot: f64 = va.iter().zip(&vb).map(|(a, b)| a * b).sum();
         assert!((c.sums[0] - dot).abs() <= 1e-12 * dot.abs());
     }

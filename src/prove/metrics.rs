@@ -661,17 +661,19 @@ impl Pair<'_> {
                 continue;
             }
             acc.mismatches += outside;
-            for (j, (&a, &b)) in va.iter().zip(vb).enumerate() {
-                let dd = (a - b).abs();
-                let tol = t.atol + t.rtol * a.abs();
-                if dd > tol {
-                    acc.worst = acc.worst.merge(Worst {
-                        value: dd / tol,
-                        idx: (s + j) as u64,
-                        a,
-                        b,
-                    });
-                }
+            // The chunk's worst ratio, vectorized; its first position only
+            // when it beats the record (on a tie the earlier one stays).
+            let worst = kernel::worst_outside(va, vb, t.atol, t.rtol);
+            if worst > acc.worst.value {
+                let j = kernel::first_where(va, vb, worst, |a, b| {
+                    kernel::outside_ratio(a, b, t.atol, t.rtol)
+                });
+                acc.worst = Worst {
+                    value: worst,
+                    idx: (s + j) as u64,
+                    a: va[j],
+                    b: vb[j],
+                };
             }
         }
     }
