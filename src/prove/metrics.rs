@@ -27,8 +27,9 @@ use super::tensor::{strides, unravel, Layout, TensorView};
 pub const BLOCK: usize = 1 << 16;
 /// Elements decoded at a time: 256 keeps a chunk's decoded values and
 /// buckets (6 KiB) in the L1 cache beside the two histogram tallies, which
-/// the increments after each chunk hit at random (1,024 was 19% more CPU
-/// on the bench pair, 128 11% more: docs/BENCHMARKS.md, seventh round).
+/// the increments after each chunk hit at random (1,024 took about 20%
+/// more CPU on the bench pair, 128 about 14% more: docs/BENCHMARKS.md,
+/// seventh round).
 pub const CHUNK: usize = 256;
 /// Mappings larger than this drop the pages already read.
 const RELEASE_ABOVE: usize = 64 << 20;
