@@ -53,6 +53,21 @@ pub fn errors(a: f64, b: f64) -> (f64, f64) {
     (d, r)
 }
 
+/// The lanes of a group added pairwise, in a fixed tree: the same order on
+/// every build and at every thread count.
+#[inline(always)]
+fn pairwise(x: &[f64; W]) -> f64 {
+    let mut v = *x;
+    let mut n = W;
+    while n > 1 {
+        n /= 2;
+        for i in 0..n {
+            v[i] = v[2 * i] + v[2 * i + 1];
+        }
+    }
+    v[0]
+}
+
 /// Running lane state of the fused loop: one AVX2 register each (`mag`
 /// is only tracked for f64 data).
 struct Acc {
@@ -128,9 +143,8 @@ pub fn fused<const MAG: bool>(
     for j in full..k {
         (bd[j], br[j]) = step::<MAG>(&mut acc, j - full, va[j], vb[j], tol);
     }
-    let sum = |x: &[f64; W]| ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
     let most = |m: &[f64; W], init: f64| m.iter().fold(init, |t, &v| if v > t { v } else { t });
-    let sums = acc.sums.map(|x| sum(&x));
+    let sums = acc.sums.map(|x| pairwise(&x));
     ChunkStats {
         sums,
         max_abs: most(&acc.max[0], 0.0),
@@ -175,7 +189,7 @@ pub fn count_outside(va: &[f64], vb: &[f64], atol: f64, rtol: f64) -> u64 {
     for (&a, &b) in va[full..].iter().zip(&vb[full..]) {
         rest += u64::from((a - b).abs() > atol + rtol * a.abs());
     }
-    (((n[0] + n[1]) + (n[2] + n[3])) + ((n[4] + n[5]) + (n[6] + n[7]))) as u64 + rest
+    pairwise(&n) as u64 + rest
 }
 
 /// How far a pair is outside `atol + rtol·|a|`: |a−b| / (atol + rtol·|a|)
