@@ -149,8 +149,17 @@ pub struct PopulationJson<'a> {
     /// "git-index" or "walk".
     pub tracked_from: &'static str,
     pub tracked_files: usize,
-    pub kernel_files: &'a [String],
-    pub uncovered: &'a [String],
+    pub kernel_files: Texts<'a>,
+    pub uncovered: Texts<'a>,
+}
+
+/// Paths as a JSON array of strings (invalid UTF-8 replaced).
+pub struct Texts<'a>(pub &'a crate::repo::paths::PathList);
+
+impl Serialize for Texts<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.lossy())
+    }
 }
 
 #[derive(Serialize)]
@@ -199,8 +208,8 @@ pub fn json<'a>(matrix: &Matrix, report: &'a Report) -> CoverageJson<'a> {
                 Tracked::Walk => "walk",
             },
             tracked_files: report.tracked_files,
-            kernel_files: &report.kernel_files,
-            uncovered: &report.uncovered,
+            kernel_files: Texts(&report.kernel_files),
+            uncovered: Texts(&report.uncovered),
         },
         kpis: report
             .kpis

@@ -35,18 +35,19 @@ pub struct PathList {
     spans: Vec<(usize, usize)>,
 }
 
-/// Where a list's paths are: a buffer of its own, or a mapped git index
+/// Where a list's paths are: a buffer of its own (shared with the lists
+/// [`PathList::subset`] makes of it), or a mapped git index
 /// whose entries hold them (the names are used where they lie, as git's
 /// `read-cache.c` uses the names of a mapped index).
 #[derive(Clone, Debug)]
 enum Bytes {
-    Owned(Vec<u8>),
+    Owned(std::sync::Arc<Vec<u8>>),
     Mapped(std::sync::Arc<memmap2::Mmap>),
 }
 
 impl Default for Bytes {
     fn default() -> Bytes {
-        Bytes::Owned(Vec::new())
+        Bytes::Owned(Default::default())
     }
 }
 
@@ -85,13 +86,13 @@ impl PathList {
         if bytes.len() > start {
             spans.push((start, bytes.len()));
         }
-        PathList::checked(Bytes::Owned(bytes), spans)
+        PathList::checked(Bytes::Owned(std::sync::Arc::new(bytes)), spans)
     }
 
     /// From a buffer and the (start, end) span of each path in it; sorted
     /// and deduplicated if needed.
     pub fn from_spans(bytes: Vec<u8>, spans: Vec<(usize, usize)>) -> PathList {
-        PathList::checked(Bytes::Owned(bytes), spans)
+        PathList::checked(Bytes::Owned(std::sync::Arc::new(bytes)), spans)
     }
 
     /// From a mapped file and the (start, end) span of each path in it,
@@ -124,7 +125,7 @@ impl PathList {
             spans.push((start, bytes.len()));
         }
         PathList {
-            bytes: Bytes::Owned(bytes),
+            bytes: Bytes::Owned(std::sync::Arc::new(bytes)),
             spans,
         }
     }
@@ -144,6 +145,26 @@ impl PathList {
 
     pub fn iter(&self) -> impl Iterator<Item = &[u8]> + '_ {
         (0..self.len()).map(move |i| self.get(i))
+    }
+
+    /// The paths at `indices` (ascending; `count` of them, or about),
+    /// sharing this list's buffer: a subset of a mapped index copies no
+    /// name, only spans.
+    pub fn subset(&self, indices: impl Iterator<Item = usize>, count: usize) -> PathList {
+        let mut spans = Vec::with_capacity(count);
+        spans.extend(indices.map(|i| self.spans[i]));
+        debug_assert!(spans.windows(2).all(|w| {
+            strictly_before(&self.bytes[w[0].0..w[0].1], &self.bytes[w[1].0..w[1].1])
+        }));
+        PathList {
+            bytes: self.bytes.clone(),
+            spans,
+        }
+    }
+
+    /// The paths as text, invalid UTF-8 replaced (`U+FFFD`).
+    pub fn lossy(&self) -> impl Iterator<Item = std::borrow::Cow<'_, str>> + '_ {
+        self.iter().map(String::from_utf8_lossy)
     }
 
     /// Whether `path` is listed, or is a directory some listed path lies under.
@@ -201,6 +222,17 @@ mod tests {
         assert!(l.contains_file_or_dir(b"b/x"));
         assert!(!l.contains_file_or_dir(b"b/"));
         assert!(!l.contains_file_or_dir(b"a/yy"));
+    }
+
+    #[test]
+    fn a_subset_lists_the_chosen_paths_in_order_and_can_be_searched() {
+        let l = PathList::from_nul_separated(b"a/x\0a/y\0b/z\0c\0\xff.cu\0".to_vec());
+        let s = l.subset([1, 2, 4].into_iter(), 3);
+        let got: Vec<&[u8]> = s.iter().collect();
+        assert_eq!(got, [&b"a/y"[..], b"b/z", b"\xff.cu"]);
+        assert!(s.contains_file_or_dir(b"b") && !s.contains_file_or_dir(b"c"));
+        let shown: Vec<_> = s.lossy().collect();
+        assert_eq!(shown, ["a/y", "b/z", "\u{fffd}.cu"]);
     }
 
     #[test]

@@ -133,8 +133,9 @@ pub struct Item {
     pub owner: Option<String>,
     /// The path, glob or anchor in question.
     pub subject: String,
-    /// What is wrong, and what is true now.
-    pub why: String,
+    /// What is wrong, and what is true now (a fixed text is not copied
+    /// per item: a scorecard can list 10,000 uncovered files).
+    pub why: std::borrow::Cow<'static, str>,
     /// `file:line:col` in the matrix, when it points at a matrix value.
     pub at: Option<String>,
 }
@@ -179,10 +180,11 @@ pub struct Report {
     pub population: Population,
     pub tracked_from: Tracked,
     pub tracked_files: usize,
-    /// Kernel files (population), sorted.
-    pub kernel_files: Vec<String>,
-    /// Kernel files no op covers, sorted.
-    pub uncovered: Vec<String>,
+    /// Kernel files (population), sorted: a subset of the tracked files
+    /// that shares their buffer.
+    pub kernel_files: PathList,
+    /// Kernel files no op covers, sorted (sharing the same buffer).
+    pub uncovered: PathList,
     pub kpis: Vec<KpiResult>,
     pub sota_debt: usize,
     pub hard_debt: usize,
@@ -305,7 +307,7 @@ fn score_with(
                 at_items.push(Item {
                     owner: Some(slug.clone()),
                     subject: a.value.to_string(),
-                    why,
+                    why: why.into(),
                     at: loc(&a.span),
                 });
             }
@@ -314,26 +316,27 @@ fn score_with(
                     drift_items.push(Item {
                         owner: Some(slug.clone()),
                         subject: a.value.to_string(),
-                        why,
+                        why: why.into(),
                         at: loc(&a.span),
                     });
                 }
             }
         }
     }
-    let missing = |what: &str, pick: &dyn Fn(&crate::matrix::Op) -> bool, why: &str| -> Vec<Item> {
-        matrix
-            .ops
-            .iter()
-            .filter(|op| !pick(op))
-            .map(|op| Item {
-                owner: Some(op.slug.value.clone()),
-                subject: what.to_owned(),
-                why: why.to_owned(),
-                at: loc(&op.slug.span),
-            })
-            .collect()
-    };
+    let missing =
+        |what: &str, pick: &dyn Fn(&crate::matrix::Op) -> bool, why: &'static str| -> Vec<Item> {
+            matrix
+                .ops
+                .iter()
+                .filter(|op| !pick(op))
+                .map(|op| Item {
+                    owner: Some(op.slug.value.clone()),
+                    subject: what.to_owned(),
+                    why: why.into(),
+                    at: loc(&op.slug.span),
+                })
+                .collect()
+        };
     let link_items = missing(
         "link",
         &|op| op.link.is_some(),
@@ -354,15 +357,13 @@ fn score_with(
     let population = population_kind(matrix);
     let scan = scan();
     let glob_hit = scan.glob_hit;
-    let mut kernel_files = scan.kernel_files;
-    let mut uncovered = scan.uncovered;
-    kernel_files.sort();
-    uncovered.sort();
+    let kernel_files = scan.kernel_files;
+    let uncovered = scan.uncovered;
     let coverage_items: Vec<Item> = uncovered
-        .iter()
+        .lossy()
         .map(|p| Item {
             owner: None,
-            subject: p.clone(),
+            subject: p.into_owned(),
             why: "no op's `files` match this kernel file".into(),
             at: None,
         })
@@ -424,7 +425,7 @@ fn score_with(
             ladder_items.push(Item {
                 owner: Some(ladder.axis.value.clone()),
                 subject: format!("reached = \"{rung}\""),
-                why: format!("{why}; the rung is not backed"),
+                why: format!("{why}; the rung is not backed").into(),
                 at: loc(&witness.span),
             });
         }
@@ -449,7 +450,7 @@ fn score_with(
             borrow_items.push(Item {
                 owner: Some(op.slug.value.clone()),
                 subject: "witness".into(),
-                why,
+                why: why.into(),
                 at: op.route.as_ref().and_then(|r| loc(&r.span)),
             });
         }
@@ -462,7 +463,7 @@ fn score_with(
         None => fresh_items.push(Item {
             owner: None,
             subject: "reviewed".into(),
-            why: format!("no `reviewed` date: add `reviewed = {}` to [project] once the rows are checked against the field", input.today),
+            why: format!("no `reviewed` date: add `reviewed = {}` to [project] once the rows are checked against the field", input.today).into(),
             at: None,
         }),
         Some(Located { value: reviewed, span }) => {
@@ -471,7 +472,7 @@ fn score_with(
                 fresh_items.push(Item {
                     owner: None,
                     subject: format!("reviewed = {reviewed}"),
-                    why: format!("{age} days old (fresh-days = {fresh_days}): re-check the rows against the field"),
+                    why: format!("{age} days old (fresh-days = {fresh_days}): re-check the rows against the field").into(),
                     at: loc(span),
                 });
             }
@@ -567,8 +568,9 @@ fn result(kpi: Kpi, items: Vec<Item>, of: String) -> KpiResult {
 struct Scan {
     /// Per op, per glob: matched some tracked file.
     glob_hit: Vec<Vec<bool>>,
-    kernel_files: Vec<String>,
-    uncovered: Vec<String>,
+    /// Both in byte order, as the tracked files are.
+    kernel_files: PathList,
+    uncovered: PathList,
 }
 
 /// What the scan found for one path ([`scan_range`]).
@@ -649,20 +651,15 @@ fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Sc
             glob_hit[op][glob] = true;
         }
     }
-    let kernels = kinds.iter().filter(|&&k| k != NOT_KERNEL).count();
-    let uncovered_count = kinds.iter().filter(|&&k| k == UNCOVERED).count();
-    let mut kernel_files = Vec::with_capacity(kernels);
-    let mut uncovered = Vec::with_capacity(uncovered_count);
-    for (i, &kind) in kinds.iter().enumerate() {
-        if kind == NOT_KERNEL {
-            continue;
-        }
-        let shown = String::from_utf8_lossy(tracked.get(i)).into_owned();
-        if kind == UNCOVERED {
-            uncovered.push(shown.clone());
-        }
-        kernel_files.push(shown);
-    }
+    let count = |kind: &dyn Fn(u8) -> bool| kinds.iter().filter(|&&k| kind(k)).count();
+    let kernel_files = tracked.subset(
+        (0..n).filter(|&i| kinds[i] != NOT_KERNEL),
+        count(&|k| k != NOT_KERNEL),
+    );
+    let uncovered = tracked.subset(
+        (0..n).filter(|&i| kinds[i] == UNCOVERED),
+        count(&|k| k == UNCOVERED),
+    );
     Scan {
         glob_hit,
         kernel_files,
@@ -1026,8 +1023,11 @@ files = ["csrc/nowhere/*.cu", "{**,z}/test_*.cuh"]
                 }
             }
         }
-        assert_eq!(report.kernel_files, kernel_files);
-        assert_eq!(report.uncovered, uncovered);
+        assert_eq!(
+            report.kernel_files.lossy().collect::<Vec<_>>(),
+            kernel_files
+        );
+        assert_eq!(report.uncovered.lossy().collect::<Vec<_>>(), uncovered);
         assert!(!uncovered.is_empty() && uncovered.len() < kernel_files.len());
         let dead: Vec<&str> = matrix
             .ops

@@ -81,6 +81,9 @@ pub fn uncovered(matrix: &Matrix, tracked: &PathList) -> Vec<String> {
         },
     )
     .uncovered
+    .lossy()
+    .map(std::borrow::Cow::into_owned)
+    .collect()
 }
 
 /// Propose an op for each file.
