@@ -74,7 +74,7 @@ fn map(index: &Path) -> std::io::Result<memmap2::Mmap> {
     // `index.lock` and renames it over the old file, so the pages mapped
     // here stay those of the file as opened, for as long as the path
     // list that keeps the map lives (one command).
-    unsafe { memmap2::Mmap::map(&file) }
+    unsafe { memmap2::MmapOptions::new().populate().map(&file) }
 }
 
 /// Every file under `root` that is not ignored (.gitignore, .ignore,
