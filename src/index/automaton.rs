@@ -542,6 +542,11 @@ pub trait Step {
     fn start(&mut self, out: &mut Vec<NodeId>);
     /// The live set after one more segment.
     fn step(&mut self, from: &[NodeId], seg: &[u8], memo: &mut Memo, out: &mut Vec<NodeId>);
+    /// [`Step::step`] for a path's last segment: the set only feeds
+    /// [`Automaton::accepted`], so it may be unsorted and hold repeats.
+    fn last_step(&mut self, from: &[NodeId], seg: &[u8], memo: &mut Memo, out: &mut Vec<NodeId>) {
+        self.step(from, seg, memo, out);
+    }
 }
 
 impl Step for Automaton<'_> {
@@ -583,6 +588,18 @@ impl Step for Frozen<'_, '_> {
     fn step(&mut self, from: &[NodeId], seg: &[u8], memo: &mut Memo, out: &mut Vec<NodeId>) {
         self.0.advance(from, seg, memo, out);
         self.0.close_eps(out);
+    }
+
+    fn last_step(&mut self, from: &[NodeId], seg: &[u8], memo: &mut Memo, out: &mut Vec<NodeId>) {
+        self.0.advance(from, seg, memo, out);
+        // The `**` targets, without the sort and dedup a set that is
+        // stepped again needs.
+        for i in 0..out.len() {
+            let t = self.0.nodes[out[i] as usize].any;
+            if t != NONE {
+                out.push(t);
+            }
+        }
     }
 }
 
@@ -678,7 +695,9 @@ pub struct Walker {
 }
 
 impl Walker {
-    /// The live set after a whole path (`/`-separated, no leading `/`).
+    /// The live set after a whole path (`/`-separated, no leading `/`),
+    /// for [`Automaton::accepted`]: not sorted, and it may repeat a node
+    /// ([`Step::last_step`]).
     pub fn run<'w, S: Step>(&'w mut self, auto: &mut S, path: &[u8]) -> &'w [NodeId] {
         let split = memchr::memrchr(b'/', path).map_or(0, |i| i + 1);
         let (dir, name) = path.split_at(split);
@@ -687,7 +706,7 @@ impl Walker {
         if from.is_empty() {
             self.last.clear();
         } else {
-            auto.step(from, name, &mut self.memo, &mut self.last);
+            auto.last_step(from, name, &mut self.memo, &mut self.last);
         }
         &self.last
     }
@@ -699,6 +718,11 @@ impl Walker {
             auto.start(&mut start);
             self.sets.push(start);
             self.depth = 1;
+        }
+        if dir.len() == self.dir.len() && memchr::arch::all::is_equal(dir, &self.dir) {
+            // The previous path's directory (most paths of a sorted
+            // listing): every set is still live.
+            return;
         }
         let mut keep = 0;
         let mut begin = 0;
