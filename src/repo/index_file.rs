@@ -34,7 +34,7 @@ const MAX_EXPANSION: usize = 32;
 /// 1 MiB on a second thread while the entries are parsed (hashing 9 MB, a
 /// 100,000-file index, takes longer than parsing it).
 pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathList> {
-    Some(match read(bytes, hash_len, prefix)? {
+    Some(match read(bytes, hash_len, prefix)?.0 {
         Names::InFile(spans) => {
             let mut out = Vec::with_capacity(spans.iter().map(|(a, b)| b - a).sum());
             let spans = spans
@@ -55,8 +55,9 @@ pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathLi
 /// where they are (versions 2 and 3 store each name whole in its entry;
 /// version 4's prefix-compressed names are expanded into a buffer).
 pub fn read_paths_mapped(map: memmap2::Mmap, hash_len: usize, prefix: &[u8]) -> Option<PathList> {
-    Some(match read(&map, hash_len, prefix)? {
-        Names::InFile(spans) => PathList::from_mapped(map, spans),
+    let (names, sorted) = read(&map, hash_len, prefix)?;
+    Some(match names {
+        Names::InFile(spans) => PathList::from_mapped_sorted(map, spans, sorted),
         Names::Copied(out, spans) => PathList::from_spans(out, spans),
     })
 }
@@ -69,19 +70,30 @@ enum Names {
     Copied(Vec<u8>, Vec<(usize, usize)>),
 }
 
-/// The header check, the checksum and the parse of [`read_paths`].
-fn read(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
+/// The header check, the checksum and the parse of [`read_paths`], and
+/// whether names found in the file are in order
+/// ([`crate::repo::paths::strictly_sorted`]; checked while the checksum
+/// is computed, which takes longer than the parse).
+fn read(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<(Names, bool)> {
     if bytes.len() < 12 + hash_len || &bytes[..4] != b"DIRC" {
         return None;
     }
+    let parse = || {
+        parse_paths(bytes, hash_len, prefix).map(|names| {
+            let sorted = match &names {
+                Names::InFile(spans) => crate::repo::paths::strictly_sorted(bytes, spans),
+                // Checked when the list is made of the buffer.
+                Names::Copied(..) => false,
+            };
+            (names, sorted)
+        })
+    };
     if bytes.len() < 1 << 20 {
-        return checksum_holds(bytes, hash_len)
-            .then(|| parse_paths(bytes, hash_len, prefix))
-            .flatten();
+        return checksum_holds(bytes, hash_len).then(parse).flatten();
     }
     std::thread::scope(|scope| {
         let verified = scope.spawn(|| checksum_holds(bytes, hash_len));
-        let paths = parse_paths(bytes, hash_len, prefix);
+        let paths = parse();
         // A panic while hashing counts as a mismatch: git decides then.
         verified.join().unwrap_or(false).then_some(paths).flatten()
     })
@@ -263,6 +275,49 @@ mod tests {
             read_paths(b"DIRC\0\0\0\x02\0\0\0\x05", 20, b"").is_none(),
             "truncated"
         );
+    }
+
+    /// A version 2 index of these names, in this order, over 1 MiB (so
+    /// the checksum is computed beside the parse), trailer all zeros
+    /// (`index.skipHash`).
+    fn v2_index(names: &[&[u8]]) -> Vec<u8> {
+        let mut bytes = b"DIRC\0\0\0\x02".to_vec();
+        bytes.extend_from_slice(&(names.len() as u32).to_be_bytes());
+        for name in names {
+            let start = bytes.len();
+            bytes.extend_from_slice(&[0; STAT_BYTES + 20]);
+            bytes[start + MODE_OFFSET..start + MODE_OFFSET + 4]
+                .copy_from_slice(&0o100644u32.to_be_bytes());
+            bytes.extend_from_slice(&(name.len() as u16).to_be_bytes());
+            bytes.extend_from_slice(name);
+            let len = bytes.len() - start;
+            bytes.resize(start + (len + 8) / 8 * 8, 0);
+        }
+        // An unknown optional extension pads the file past 1 MiB.
+        bytes.extend_from_slice(b"Zpad");
+        bytes.extend_from_slice(&(1u32 << 20).to_be_bytes());
+        bytes.resize(bytes.len() + (1 << 20), 0);
+        bytes.extend_from_slice(&[0; 20]);
+        bytes
+    }
+
+    #[test]
+    fn a_mapped_index_out_of_order_is_sorted_and_deduplicated() {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        let names: [&[u8]; 4] = [b"b/x.cu", b"a.cu", b"b/x.cu", b"b.cu"];
+        std::io::Write::write_all(&mut file, &v2_index(&names)).unwrap();
+        // SAFETY: a private read-only map of a file this test owns.
+        let map = unsafe { memmap2::Mmap::map(file.as_file()) }.unwrap();
+        let list = read_paths_mapped(map, 20, b"").expect("a plain v2 index");
+        let got: Vec<&[u8]> = list.iter().collect();
+        assert_eq!(got, [&b"a.cu"[..], b"b.cu", b"b/x.cu"]);
+        // In order, the names stay where they are, as given.
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        std::io::Write::write_all(&mut file, &v2_index(&[b"a.cu", b"b.cu"])).unwrap();
+        // SAFETY: as above.
+        let map = unsafe { memmap2::Mmap::map(file.as_file()) }.unwrap();
+        let list = read_paths_mapped(map, 20, b"").expect("a plain v2 index");
+        assert_eq!(list.iter().collect::<Vec<_>>(), [&b"a.cu"[..], b"b.cu"]);
     }
 
     #[test]

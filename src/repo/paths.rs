@@ -99,14 +99,34 @@ impl PathList {
     /// kept where they are; sorted and deduplicated (into a buffer of its
     /// own) if needed.
     pub fn from_mapped(map: memmap2::Mmap, spans: Vec<(usize, usize)>) -> PathList {
-        PathList::checked(Bytes::Mapped(std::sync::Arc::new(map)), spans)
+        let sorted = strictly_sorted(&map, &spans);
+        PathList::from_mapped_sorted(map, spans, sorted)
+    }
+
+    /// [`PathList::from_mapped`] with the order already checked:
+    /// `sorted` is what [`strictly_sorted`] said of these spans in these
+    /// bytes (the index reader checks it while the checksum is still
+    /// being computed, not after).
+    pub fn from_mapped_sorted(
+        map: memmap2::Mmap,
+        spans: Vec<(usize, usize)>,
+        sorted: bool,
+    ) -> PathList {
+        PathList::known(Bytes::Mapped(std::sync::Arc::new(map)), spans, sorted)
     }
 
     /// The list as given when it is sorted without repeats (one pass, as
     /// a listing from git is), else sorted and deduplicated.
     fn checked(bytes: Bytes, spans: Vec<(usize, usize)>) -> PathList {
+        let sorted = strictly_sorted(&bytes, &spans);
+        PathList::known(bytes, spans, sorted)
+    }
+
+    /// The list as given when `sorted` ([`strictly_sorted`]), else
+    /// sorted and deduplicated.
+    fn known(bytes: Bytes, spans: Vec<(usize, usize)>, sorted: bool) -> PathList {
         let list = PathList { bytes, spans };
-        if (1..list.len()).all(|i| strictly_before(list.get(i - 1), list.get(i))) {
+        if sorted {
             list
         } else {
             PathList::from_paths(list.iter().map(<[u8]>::to_vec).collect())
@@ -183,6 +203,14 @@ impl PathList {
             p == path || (p.starts_with(path) && p.get(path.len()) == Some(&b'/'))
         }
     }
+}
+
+/// Whether the paths at `spans` in `bytes` are in byte order without
+/// repeats (one pass, as a listing from git is).
+pub fn strictly_sorted(bytes: &[u8], spans: &[(usize, usize)]) -> bool {
+    spans
+        .windows(2)
+        .all(|w| strictly_before(&bytes[w[0].0..w[0].1], &bytes[w[1].0..w[1].1]))
 }
 
 /// `a < b` in byte order, eight bytes at a time. Slice comparison calls the
