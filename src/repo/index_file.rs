@@ -34,8 +34,8 @@ const MAX_EXPANSION: usize = 32;
 /// 1 MiB on a second thread while the entries are parsed (hashing 9 MB, a
 /// 100,000-file index, takes longer than parsing it).
 pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathList> {
-    Some(match read(bytes, hash_len, prefix)?.0 {
-        Names::InFile(spans) => {
+    Some(match read(bytes, hash_len, prefix)? {
+        Names::InFile { spans, .. } => {
             let mut out = Vec::with_capacity(spans.iter().map(|(a, b)| b - a).sum());
             let spans = spans
                 .into_iter()
@@ -55,45 +55,39 @@ pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathLi
 /// where they are (versions 2 and 3 store each name whole in its entry;
 /// version 4's prefix-compressed names are expanded into a buffer).
 pub fn read_paths_mapped(map: memmap2::Mmap, hash_len: usize, prefix: &[u8]) -> Option<PathList> {
-    let (names, sorted) = read(&map, hash_len, prefix)?;
-    Some(match names {
-        Names::InFile(spans) => PathList::from_mapped_sorted(map, spans, sorted),
+    Some(match read(&map, hash_len, prefix)? {
+        Names::InFile { spans, sorted } => PathList::from_mapped(map, spans, sorted),
         Names::Copied(out, spans) => PathList::from_spans(out, spans),
     })
 }
 
 /// Where the names [`read`] found are.
 enum Names {
-    /// (start, end) of each name in the index file's bytes.
-    InFile(Vec<(usize, usize)>),
+    /// (start, end) of each name in the index file's bytes, and whether
+    /// they are in order ([`crate::repo::paths::strictly_sorted`],
+    /// checked on the parse thread while the checksum is computed, which
+    /// takes longer than the parse).
+    InFile {
+        spans: Vec<(usize, usize)>,
+        sorted: bool,
+    },
     /// Expanded into a buffer (version 4), with their spans in it.
     Copied(Vec<u8>, Vec<(usize, usize)>),
 }
 
-/// The header check, the checksum and the parse of [`read_paths`], and
-/// whether names found in the file are in order
-/// ([`crate::repo::paths::strictly_sorted`]; checked while the checksum
-/// is computed, which takes longer than the parse).
-fn read(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<(Names, bool)> {
+/// The header check, the checksum and the parse of [`read_paths`].
+fn read(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
     if bytes.len() < 12 + hash_len || &bytes[..4] != b"DIRC" {
         return None;
     }
-    let parse = || {
-        parse_paths(bytes, hash_len, prefix).map(|names| {
-            let sorted = match &names {
-                Names::InFile(spans) => crate::repo::paths::strictly_sorted(bytes, spans),
-                // Checked when the list is made of the buffer.
-                Names::Copied(..) => false,
-            };
-            (names, sorted)
-        })
-    };
     if bytes.len() < 1 << 20 {
-        return checksum_holds(bytes, hash_len).then(parse).flatten();
+        return checksum_holds(bytes, hash_len)
+            .then(|| parse_paths(bytes, hash_len, prefix))
+            .flatten();
     }
     std::thread::scope(|scope| {
         let verified = scope.spawn(|| checksum_holds(bytes, hash_len));
-        let paths = parse();
+        let paths = parse_paths(bytes, hash_len, prefix);
         // A panic while hashing counts as a mismatch: git decides then.
         verified.join().unwrap_or(false).then_some(paths).flatten()
     })
@@ -174,7 +168,8 @@ fn parse_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
     Some(if version == 4 {
         Names::Copied(out, spans)
     } else {
-        Names::InFile(spans)
+        let sorted = crate::repo::paths::strictly_sorted(bytes, &spans);
+        Names::InFile { spans, sorted }
     })
 }
 

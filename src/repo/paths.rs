@@ -97,21 +97,10 @@ impl PathList {
 
     /// From a mapped file and the (start, end) span of each path in it,
     /// kept where they are; sorted and deduplicated (into a buffer of its
-    /// own) if needed.
-    pub fn from_mapped(map: memmap2::Mmap, spans: Vec<(usize, usize)>) -> PathList {
-        let sorted = strictly_sorted(&map, &spans);
-        PathList::from_mapped_sorted(map, spans, sorted)
-    }
-
-    /// [`PathList::from_mapped`] with the order already checked:
-    /// `sorted` is what [`strictly_sorted`] said of these spans in these
-    /// bytes (the index reader checks it while the checksum is still
-    /// being computed, not after).
-    pub fn from_mapped_sorted(
-        map: memmap2::Mmap,
-        spans: Vec<(usize, usize)>,
-        sorted: bool,
-    ) -> PathList {
+    /// own) unless `sorted`, which is what [`strictly_sorted`] said of
+    /// these spans in these bytes (the index reader checks it while the
+    /// checksum is still being computed, not after).
+    pub fn from_mapped(map: memmap2::Mmap, spans: Vec<(usize, usize)>, sorted: bool) -> PathList {
         PathList::known(Bytes::Mapped(std::sync::Arc::new(map)), spans, sorted)
     }
 
@@ -173,9 +162,7 @@ impl PathList {
     pub fn subset(&self, indices: impl Iterator<Item = usize>, count: usize) -> PathList {
         let mut spans = Vec::with_capacity(count);
         spans.extend(indices.map(|i| self.spans[i]));
-        debug_assert!(spans.windows(2).all(|w| {
-            strictly_before(&self.bytes[w[0].0..w[0].1], &self.bytes[w[1].0..w[1].1])
-        }));
+        debug_assert!(strictly_sorted(&self.bytes, &spans));
         PathList {
             bytes: self.bytes.clone(),
             spans,
