@@ -14,5 +14,5 @@ mod cli;
 mod mcp;
 
 fn main() -> std::process::ExitCode {
-    cli::main()
+    cli::exit(cli::main())
 }
