@@ -16,7 +16,10 @@ pub(crate) mod reference;
 #[cfg(test)]
 mod tests;
 
+use std::collections::hash_map::Entry;
 use std::marker::PhantomData;
+
+use rustc_hash::FxHashMap;
 
 use crate::glob::{FileGlob, GlobError};
 use crate::matrix::Matrix;
@@ -27,8 +30,9 @@ use automaton::{Automaton, Frozen, Walker};
 /// coverage scorecard indexes the `[kernels]` population the same way).
 pub struct OpIndex<'m> {
     auto: Automaton<'m>,
-    /// Owner of each glob, by insertion order (the automaton's owner ids).
+    /// Owner of each glob, by insertion order (the glob ids).
     owners: Vec<(usize, usize)>,
+    same: SameText,
     walker: Walker,
     hits: Vec<(usize, usize)>,
     _globs: PhantomData<&'m FileGlob>,
@@ -65,14 +69,24 @@ impl<'m> OpIndex<'m> {
     {
         let mut auto = Automaton::new();
         let mut owners = Vec::new();
+        let mut same = SameText::default();
+        let mut first: FxHashMap<&'m str, u32> = FxHashMap::default();
         for (owner, glob) in globs_in {
             let id = owners.len() as u32;
             owners.push(owner);
-            auto.add(glob.as_str(), id);
+            same.push();
+            match first.entry(glob.as_str()) {
+                Entry::Occupied(e) => same.link(*e.get(), id),
+                Entry::Vacant(e) => {
+                    e.insert(id);
+                    auto.add(glob.as_str(), id);
+                }
+            }
         }
         OpIndex {
             auto,
             owners,
+            same,
             walker: Walker::default(),
             hits: Vec::new(),
             _globs: PhantomData,
@@ -107,7 +121,7 @@ impl<'m> OpIndex<'m> {
 
     fn collect_hits(&mut self, path: &[u8]) {
         let set = self.walker.run(&mut self.auto, path);
-        collect(&self.auto, set, &self.owners, &mut self.hits);
+        collect(&self.auto, set, &self.same, &self.owners, &mut self.hits);
     }
 
     /// Compile every glob now and share the result: threads then match
@@ -118,6 +132,7 @@ impl<'m> OpIndex<'m> {
         SharedIndex {
             auto: self.auto,
             owners: self.owners,
+            same: self.same,
         }
     }
 
@@ -143,15 +158,57 @@ impl<'m> OpIndex<'m> {
     }
 }
 
+/// Globs with the same text as an earlier one are compiled once: the
+/// automaton accepts for the first, and each id links to the next glob of
+/// that text (a matrix names `csrc/attention/**` under several ops, or
+/// twice under one).
+#[derive(Default)]
+struct SameText {
+    /// Per glob id: the next id with the same text, or [`NO_ID`].
+    next: Vec<u32>,
+    /// Per glob id that the automaton accepts for: the last id of its
+    /// chain (so the chain keeps insertion order).
+    last: Vec<u32>,
+}
+
+const NO_ID: u32 = u32::MAX;
+
+impl SameText {
+    fn push(&mut self) {
+        let id = self.next.len() as u32;
+        self.next.push(NO_ID);
+        self.last.push(id);
+    }
+
+    /// `id` has the text of the earlier `first`.
+    fn link(&mut self, first: u32, id: u32) {
+        let tail = self.last[first as usize];
+        self.next[tail as usize] = id;
+        self.last[first as usize] = id;
+    }
+
+    /// `id` and every later glob of the same text.
+    fn each(&self, id: u32, mut f: impl FnMut(u32)) {
+        let mut at = id;
+        while at != NO_ID {
+            f(at);
+            at = self.next[at as usize];
+        }
+    }
+}
+
 /// The owners a live set accepts, sorted and deduplicated, into `hits`.
 fn collect(
     auto: &Automaton<'_>,
     set: &[automaton::NodeId],
+    same: &SameText,
     owners: &[(usize, usize)],
     hits: &mut Vec<(usize, usize)>,
 ) {
     hits.clear();
-    hits.extend(auto.accepted(set).map(|o| owners[o as usize]));
+    for o in auto.accepted(set) {
+        same.each(o, |id| hits.push(owners[id as usize]));
+    }
     if hits.len() > 1 {
         hits.sort_unstable();
         hits.dedup();
@@ -163,6 +220,7 @@ fn collect(
 pub struct SharedIndex<'m> {
     auto: Automaton<'m>,
     owners: Vec<(usize, usize)>,
+    same: SameText,
 }
 
 impl<'m> SharedIndex<'m> {
@@ -187,6 +245,7 @@ impl<'m> SharedIndex<'m> {
         Matcher {
             auto: self.auto.frozen(),
             owners: &self.owners,
+            same: &self.same,
             walker: Walker::default(),
             hits: Vec::new(),
         }
@@ -197,6 +256,7 @@ impl<'m> SharedIndex<'m> {
 pub struct Matcher<'s, 'm> {
     auto: Frozen<'s, 'm>,
     owners: &'s [(usize, usize)],
+    same: &'s SameText,
     walker: Walker,
     hits: Vec<(usize, usize)>,
 }
@@ -206,15 +266,23 @@ impl Matcher<'_, '_> {
     /// path, in no order and possibly repeated: for callers that only
     /// mark what matched (the coverage scan), without the sort
     /// [`Matcher::all_hits`] pays.
-    pub fn each_hit(&mut self, path: &[u8], f: impl FnMut(u32)) {
+    pub fn each_hit(&mut self, path: &[u8], mut f: impl FnMut(u32)) {
         let set = self.walker.run(&mut self.auto, path);
-        self.auto.automaton().accepted(set).for_each(f);
+        for o in self.auto.automaton().accepted(set) {
+            self.same.each(o, &mut f);
+        }
     }
 
     /// As [`OpIndex::all_hits`].
     pub fn all_hits(&mut self, path: &[u8]) -> &[(usize, usize)] {
         let set = self.walker.run(&mut self.auto, path);
-        collect(self.auto.automaton(), set, self.owners, &mut self.hits);
+        collect(
+            self.auto.automaton(),
+            set,
+            self.same,
+            self.owners,
+            &mut self.hits,
+        );
         &self.hits
     }
 }
