@@ -15,7 +15,9 @@ mod text_safety;
 
 use std::path::{Path, PathBuf};
 
-pub use confine::{boundary, load_confined_with, resolve_inside, Confined, LoadOptions, Resolved};
+pub use confine::{
+    boundary, load_confined_with, resolve_inside, Confined, LoadOptions, Opened, Resolved,
+};
 pub use diagnostic::{
     line_col, Code, InvalidMatrix, LineIndex, LoadError, Problem, ProblemDiagnostic,
     MAX_MATRIX_BYTES, MAX_SHOWN_PROBLEMS,

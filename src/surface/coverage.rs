@@ -756,10 +756,20 @@ fn population_kind(matrix: &Matrix) -> Population {
 struct FileCache<'a> {
     files: crate::matrix::Confined,
     tracked: &'a PathList,
-    /// Each path resolved once (`at_exists` and the symbol check of the
-    /// same anchor ask for it twice).
-    resolved: std::cell::RefCell<HashMap<String, Option<crate::matrix::Resolved>>>,
-    texts: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<String>>>>,
+    /// What is at each path, looked up once (an anchor's existence, its
+    /// symbol and its drift ask about the same file), with the text of a
+    /// regular file once something needed it.
+    found: std::cell::RefCell<HashMap<String, Found>>,
+}
+
+/// What [`FileCache`] found at a path.
+#[derive(Clone)]
+enum Found {
+    Missing,
+    /// A directory, FIFO, device or unreadable file: it exists, no text.
+    Other,
+    /// A regular file; its text once read (`None` inside: unreadable).
+    File(Option<Option<std::rc::Rc<String>>>),
 }
 
 impl<'a> FileCache<'a> {
@@ -767,8 +777,7 @@ impl<'a> FileCache<'a> {
         FileCache {
             files: crate::matrix::Confined::new(root),
             tracked,
-            resolved: Default::default(),
-            texts: Default::default(),
+            found: Default::default(),
         }
     }
 
@@ -776,45 +785,62 @@ impl<'a> FileCache<'a> {
     /// disk): a file, or a directory some tracked path lies under.
     fn exists(&self, path: &str) -> bool {
         let trimmed = path.trim_end_matches('/');
-        if self.resolve(trimmed).is_some() {
+        if !matches!(self.find(trimmed, false), Found::Missing) {
             return true;
         }
         self.tracked.contains_file_or_dir(trimmed.as_bytes())
     }
 
-    /// `path` inside the root ([`crate::matrix::Confined::resolve_entry`]),
-    /// looked up once.
-    fn resolve(&self, path: &str) -> Option<crate::matrix::Resolved> {
-        if let Some(known) = self.resolved.borrow().get(path) {
-            return known.clone();
+    /// What is at `path` inside the root ([`crate::matrix::Confined::open`]),
+    /// looked up once; a regular file's text is read when `text` asks for
+    /// it (one open for the lookup and the read).
+    fn find(&self, path: &str, text: bool) -> Found {
+        use crate::matrix::Opened;
+        let known = self.found.borrow().get(path).cloned();
+        match known {
+            Some(Found::File(None)) if text => {}
+            Some(found) => return found,
+            None => {}
         }
-        let found = self.files.resolve_entry(path);
-        self.resolved
+        let found = match self.files.open(path) {
+            Opened::Missing => Found::Missing,
+            Opened::Other { .. } => Found::Other,
+            Opened::File(file, len) if text => {
+                Found::File(Some(read_small(file, len).ok().map(|b| {
+                    std::rc::Rc::new(
+                        String::from_utf8(b)
+                            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+                    )
+                })))
+            }
+            Opened::File(..) => Found::File(None),
+        };
+        self.found
             .borrow_mut()
             .insert(path.to_owned(), found.clone());
         found
     }
 
+    /// A regular file's text (`None`: missing, not a regular file, or
+    /// unreadable).
     fn text(&self, path: &str) -> Option<std::rc::Rc<String>> {
-        if let Some(t) = self.texts.borrow().get(path) {
-            return t.clone();
+        match self.find(path, true) {
+            Found::File(Some(text)) => text,
+            _ => None,
         }
-        let t = self
-            .resolve(path)
-            .filter(|e| e.is_file)
-            .and_then(|e| read_small(&e.path, e.len).ok())
-            .map(|b| std::rc::Rc::new(String::from_utf8_lossy(&b).into_owned()));
-        self.texts.borrow_mut().insert(path.to_owned(), t.clone());
-        t
     }
 
     /// Why an anchor does not hold, or `None` when it does.
     fn anchor_problem(&self, a: &Anchor) -> Option<String> {
-        if !self.exists(&a.path) {
+        let Some(symbol) = a.symbol.as_ref() else {
+            return (!self.exists(&a.path)).then(|| format!("{} does not exist", a.path));
+        };
+        // Opened and read at once: the symbol check needs the text anyway.
+        let text = self.text(&a.path);
+        if text.is_none() && !self.exists(&a.path) {
             return Some(format!("{} does not exist", a.path));
         }
-        let symbol = a.symbol.as_ref()?;
-        match self.text(&a.path) {
+        match text {
             Some(text) if symbol_lines(&text, symbol).is_empty() => {
                 Some(format!("symbol `{symbol}` does not occur in {}", a.path))
             }
@@ -848,9 +874,8 @@ impl<'a> FileCache<'a> {
 /// second `read` to see the end (a thousand anchors are a thousand files,
 /// and each system call costs microseconds in a virtual machine). A file
 /// that grew since is read to its end; one that shrank, to its end too.
-fn read_small(path: &Path, len: u64) -> std::io::Result<Vec<u8>> {
+fn read_small(mut file: std::fs::File, len: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
     let want = match usize::try_from(len) {
         Ok(n) if n > 0 && n <= 16 << 20 => n,
         // Empty by its size (or large): read it as it comes.
@@ -1055,10 +1080,12 @@ files = ["csrc/nowhere/*.cu", "{**,z}/test_*.cuh"]
         let n = text.len() as u64;
         // The size the lookup saw; then grown, shrunk, or reported as 0.
         for seen in [n, n - 100, 1, 0, n + 100, n * 3] {
-            assert_eq!(read_small(&path, seen).unwrap(), text, "size seen {seen}");
+            let file = std::fs::File::open(&path).unwrap();
+            assert_eq!(read_small(file, seen).unwrap(), text, "size seen {seen}");
         }
         std::fs::write(&path, b"").unwrap();
-        assert!(read_small(&path, 0).unwrap().is_empty());
+        let file = std::fs::File::open(&path).unwrap();
+        assert!(read_small(file, 0).unwrap().is_empty());
     }
 
     #[test]
