@@ -430,12 +430,18 @@ impl<'m> Automaton<'m> {
                 self.materialize(n);
             }
             if self.nodes[i].has(PENDING_LITS) {
-                let names: Vec<String> = self.pending_lits[&n]
-                    .keys()
-                    .map(|k| k.to_string())
-                    .collect();
-                for name in names {
-                    self.expand_lit(n, name.as_bytes());
+                // Every name waiting here at once (a path would expand one
+                // at a time, [`Automaton::expand_lit`]): the children are
+                // other nodes, so nothing is added to this list meanwhile.
+                self.nodes[i].flags &= !PENDING_LITS;
+                for (name, waiting) in self.pending_lits.remove(&n).unwrap_or_default() {
+                    let child = self.lit_child(n, name.as_bytes());
+                    for (owner, rest) in waiting {
+                        match rest {
+                            Some(rest) => self.add_at(child, rest, owner),
+                            None => self.accept(child, owner),
+                        }
+                    }
                 }
             }
             if !self.nodes[i].has(PENDING | PENDING_LITS) {
