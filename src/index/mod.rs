@@ -67,6 +67,24 @@ impl<'m> OpIndex<'m> {
     where
         I: IntoIterator<Item = ((usize, usize), &'m FileGlob)>,
     {
+        Self::build(globs_in, false)
+    }
+
+    /// [`OpIndex::from_globs`], compiling a text that repeats an earlier
+    /// glob's once: for an index that will be compiled in full
+    /// ([`OpIndex::into_shared`]). A lookup compiles only what its path
+    /// reaches, so finding the repeats would cost it more than it saves.
+    pub fn with_shared_texts<I>(globs_in: I) -> OpIndex<'m>
+    where
+        I: IntoIterator<Item = ((usize, usize), &'m FileGlob)>,
+    {
+        Self::build(globs_in, true)
+    }
+
+    fn build<I>(globs_in: I, share_texts: bool) -> OpIndex<'m>
+    where
+        I: IntoIterator<Item = ((usize, usize), &'m FileGlob)>,
+    {
         let mut auto = Automaton::new();
         let mut owners = Vec::new();
         let mut same = SameText::default();
@@ -75,6 +93,10 @@ impl<'m> OpIndex<'m> {
             let id = owners.len() as u32;
             owners.push(owner);
             same.push();
+            if !share_texts {
+                auto.add(glob.as_str(), id);
+                continue;
+            }
             match first.entry(glob.as_str()) {
                 Entry::Occupied(e) => same.link(*e.get(), id),
                 Entry::Vacant(e) => {
@@ -158,9 +180,9 @@ impl<'m> OpIndex<'m> {
     }
 }
 
-/// Globs with the same text as an earlier one are compiled once: the
-/// automaton accepts for the first, and each id links to the next glob of
-/// that text (a matrix names `csrc/attention/**` under several ops, or
+/// Globs with the same text as an earlier one are compiled once
+/// ([`OpIndex::with_shared_texts`]): the automaton accepts for the first,
+/// and each id links to the next glob of that text (a matrix names `csrc/attention/**` under several ops, or
 /// twice under one).
 #[derive(Default)]
 struct SameText {

@@ -77,7 +77,7 @@ fn assert_agrees(texts: &[String], paths: &[String]) -> usize {
     // ... compiled ahead for a while, stopped between two nodes, the rest
     // lazily (the gate, while git answers; the stop point varies with
     // the batch) ...
-    let mut idx = OpIndex::from_globs(owned());
+    let mut idx = OpIndex::with_shared_texts(owned());
     let mut budget = texts.iter().map(String::len).sum::<usize>() % 40;
     let done = idx.compile_until(|| {
         budget = budget.saturating_sub(1);
@@ -86,7 +86,7 @@ fn assert_agrees(texts: &[String], paths: &[String]) -> usize {
     assert!(!done || texts.len() < 60, "stopped early: {texts:?}");
     each_path(&mut idx, "partly compiled");
     // ... and compiled in full up front, shared read-only (coverage).
-    let shared = OpIndex::from_globs(owned()).into_shared();
+    let shared = OpIndex::with_shared_texts(owned()).into_shared();
     let mut matcher = shared.matcher();
     for &i in &order {
         let got = matcher.all_hits(paths[i].as_bytes());

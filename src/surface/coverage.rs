@@ -694,7 +694,7 @@ fn scan_index(matrix: &Matrix) -> OpIndex<'_> {
             .map(|(i, g)| ((EXCLUDE, i), &g.value));
         inc.chain(exc)
     });
-    OpIndex::from_globs(ops.chain(kernels))
+    OpIndex::with_shared_texts(ops.chain(kernels))
 }
 
 /// Match the paths from `start` on, one per entry of `kinds`: whether
