@@ -22,6 +22,16 @@ use sota::{Context, Failure};
 /// Write data to stdout; colour is stripped unless stdout is a terminal
 /// that wants it (`NO_COLOR`, `CLICOLOR` honoured).
 pub fn out(s: &str) -> io::Result<()> {
+    if anstream::AutoStream::choice(&io::stdout()) == anstream::ColorChoice::Never {
+        // Stripped first, then written whole: anstream's stripping stream
+        // writes each run between control bytes on its own, and stdout is
+        // line-buffered, so a 1,000-op `sota list` into a pipe or a file
+        // was 1,001 `write` calls.
+        let plain = anstream::adapter::strip_str(s).to_string();
+        let mut stdout = io::stdout().lock();
+        stdout.write_all(plain.as_bytes())?;
+        return stdout.flush();
+    }
     let mut stdout = anstream::stdout().lock();
     stdout.write_all(s.as_bytes())?;
     stdout.flush()
