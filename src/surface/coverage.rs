@@ -262,15 +262,22 @@ pub fn score_deferred<'m>(
     let lines = crate::matrix::LineIndex::new(&matrix.text);
     // The tree scan (waiting for the compiled globs, then matching every
     // path) runs beside the anchor checks, which mostly wait on the
-    // filesystem.
+    // filesystem. Its result is handed over before the scan thread frees
+    // the compiled globs, so that runs beside the report, not before it.
     std::thread::scope(|s| {
-        let scan = s.spawn(|| {
+        let (done, scanned) = std::sync::mpsc::sync_channel(1);
+        let scan = s.spawn(move || {
             let Prepared(index) = prepared();
-            scan_tree(matrix, &index, input.tracked)
+            let _ = done.send(scan_tree(matrix, &index, input.tracked));
+            drop(index);
         });
-        score_with(matrix, input, &lines, || {
-            scan.join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        score_with(matrix, input, &lines, || match scanned.recv() {
+            Ok(scan) => scan,
+            // The scan thread ended without a result: it panicked.
+            Err(_) => match scan.join() {
+                Err(panic) => std::panic::resume_unwind(panic),
+                Ok(()) => unreachable!("the scan thread sends before it ends"),
+            },
         })
     })
 }
