@@ -72,6 +72,7 @@ pub fn exit(code: u8) -> ExitCode {
         // after it, and the buffered output is flushed above.
         unsafe { libc::_exit(i32::from(code)) }
     }
+    #[cfg(not(target_os = "linux"))]
     let _ = flushed;
     ExitCode::from(code)
 }

@@ -182,8 +182,8 @@ impl<'m> OpIndex<'m> {
 
 /// Globs with the same text as an earlier one are compiled once
 /// ([`OpIndex::with_shared_texts`]): the automaton accepts for the first,
-/// and each id links to the next glob of that text (a matrix names `csrc/attention/**` under several ops, or
-/// twice under one).
+/// and each id links to the next glob of that text (a matrix names
+/// `csrc/attention/**` under several ops, or twice under one).
 #[derive(Default)]
 struct SameText {
     /// Per glob id: the next id with the same text, or [`NO_ID`].

@@ -775,8 +775,10 @@ enum Found {
     Missing,
     /// A directory, FIFO, device or unreadable file: it exists, no text.
     Other,
-    /// A regular file; its text once read (`None` inside: unreadable).
-    File(Option<Option<std::rc::Rc<String>>>),
+    /// A regular file whose text nothing has asked for yet.
+    Unread,
+    /// A regular file and its text (`None`: it could not be read).
+    Read(Option<std::rc::Rc<String>>),
 }
 
 impl<'a> FileCache<'a> {
@@ -805,22 +807,20 @@ impl<'a> FileCache<'a> {
         use crate::matrix::Opened;
         let known = self.found.borrow().get(path).cloned();
         match known {
-            Some(Found::File(None)) if text => {}
+            Some(Found::Unread) if text => {}
             Some(found) => return found,
             None => {}
         }
         let found = match self.files.open(path) {
             Opened::Missing => Found::Missing,
             Opened::Other { .. } => Found::Other,
-            Opened::File(file, len) if text => {
-                Found::File(Some(read_small(file, len).ok().map(|b| {
-                    std::rc::Rc::new(
-                        String::from_utf8(b)
-                            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
-                    )
-                })))
-            }
-            Opened::File(..) => Found::File(None),
+            Opened::File(file, len) if text => Found::Read(read_small(file, len).ok().map(|b| {
+                std::rc::Rc::new(
+                    String::from_utf8(b)
+                        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+                )
+            })),
+            Opened::File(..) => Found::Unread,
         };
         self.found
             .borrow_mut()
@@ -832,7 +832,7 @@ impl<'a> FileCache<'a> {
     /// unreadable).
     fn text(&self, path: &str) -> Option<std::rc::Rc<String>> {
         match self.find(path, true) {
-            Found::File(Some(text)) => text,
+            Found::Read(text) => text,
             _ => None,
         }
     }
