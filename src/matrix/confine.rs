@@ -131,7 +131,8 @@ pub enum Opened {
 }
 
 /// Root-relative paths resolved to files inside a root, symlinks followed,
-/// for reading many files a matrix names: each directory is canonicalized
+/// for reading many files a matrix names. [`Confined::open`] asks the
+/// kernel first (Linux); the `lstat` walk canonicalizes each directory
 /// once (one `lstat` per new directory), and each file costs one `lstat`
 /// unless it is a symlink (then it is resolved in full). Same answers as
 /// [`resolve_inside`].
@@ -196,11 +197,7 @@ impl Confined {
     #[cfg(target_os = "linux")]
     fn open_beneath(&self, rel: &str) -> Option<Opened> {
         use std::os::fd::{AsRawFd, FromRawFd};
-        let plain = !rel.is_empty()
-            && !rel.ends_with('/')
-            && Path::new(rel)
-                .components()
-                .all(|c| matches!(c, std::path::Component::Normal(_)));
+        let plain = !rel.is_empty() && !rel.ends_with('/') && only_names(Path::new(rel));
         if !plain || self.beneath_refused.get() {
             return None;
         }
@@ -266,10 +263,8 @@ impl Confined {
     /// target: a caller about to read it needs no second `stat`.
     pub fn resolve_entry(&self, rel: &str) -> Option<Resolved> {
         let path = Path::new(rel);
-        let plain = path
-            .components()
-            .all(|c| matches!(c, std::path::Component::Normal(_)));
-        let (Some(parent), Some(name), true) = (path.parent(), path.file_name(), plain) else {
+        let (Some(parent), Some(name), true) = (path.parent(), path.file_name(), only_names(path))
+        else {
             let real = resolve_inside(&self.root, rel)?;
             let meta = std::fs::metadata(&real).ok()?;
             return Some(Resolved::new(real, &meta));
@@ -310,6 +305,13 @@ impl Confined {
             .insert(rel.to_path_buf(), real.clone());
         real
     }
+}
+
+/// A relative path of names only: no `..`, `.`, root or prefix (both of
+/// [`Confined`]'s walks take only these; anything else is resolved whole).
+fn only_names(path: &Path) -> bool {
+    path.components()
+        .all(|c| matches!(c, std::path::Component::Normal(_)))
 }
 
 /// Refuse a `[project] root` that resolves outside `boundary`, as a
