@@ -12,7 +12,7 @@ use crate::context::{Context, Source};
 use crate::index::OpIndex;
 use crate::matrix::{LoadError, Matrix};
 use crate::outcome::{Failure, Outcome};
-use crate::repo::git::{Git, GitError, GitPath, PendingStaged, Staged};
+use crate::repo::git::{Git, GitError, GitPath, PendingStaged, Staged, StagedDetail};
 use crate::surface::gate::{self, Finding, GateReport};
 
 /// What the gate checks.
@@ -162,8 +162,13 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
         args.mode,
         GateMode::Staged | GateMode::CommitMsg(_) | GateMode::PrepareMsg(_)
     );
+    // Only annotations carry line numbers, and only they need git's patch.
+    let detail = match ctx.format() {
+        crate::context::Format::Github | crate::context::Format::Sarif => StagedDetail::FirstLines,
+        _ => StagedDetail::Paths,
+    };
     let likely_root = ctx.absolute(path.parent().unwrap_or(Path::new(".")));
-    let pending = wants_staged.then(|| Git::new(&likely_root).spawn_staged());
+    let pending = wants_staged.then(|| Git::new(&likely_root).spawn_staged(detail));
 
     let matrix = match ctx.matrix() {
         Ok(m) => m,
@@ -239,7 +244,7 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
                 finish_while_compiling(p, &mut index)
             }
             Some(Err(e)) => Err(e),
-            _ => git.staged(),
+            _ => git.staged(detail),
         };
         let staged = match staged {
             Ok(s) => s,

@@ -13,6 +13,9 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use std::collections::HashSet;
+
+use crate::repo::objects::LooseObjects;
 use crate::surface::trailer;
 
 /// Why a git call failed.
@@ -136,6 +139,7 @@ pub struct Commit {
     pub paths: Vec<GitPath>,
 }
 
+/// `git diff --cached`, the same for both ways of reading it.
 const STAGED_ARGS: [&str; 11] = [
     "diff",
     "--cached",
@@ -145,15 +149,86 @@ const STAGED_ARGS: [&str; 11] = [
     "--no-ext-diff",
     "--no-textconv",
     "--ignore-submodules=none",
-    "-U0",
-    "--patch-with-raw",
+    "--no-abbrev",
     "-z",
+    "--raw",
 ];
+
+/// Added to [`STAGED_ARGS`] when the patch itself is read.
+const PATCH_ARGS: [&str; 2] = ["-U0", "--patch-with-raw"];
+
+/// How much of the staged change to ask git for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StagedDetail {
+    /// The paths, and whether an added line mentions `Prior-art:`. git
+    /// lists the paths only; the staged blobs are searched in-process, and
+    /// git's patch is read only when one of them mentions it (or cannot be
+    /// read here). Producing a patch costs git ~5% of a 100,000-file
+    /// `diff --cached` even for one-line edits.
+    Paths,
+    /// Also the first line each file's change touches: always the patch.
+    FirstLines,
+}
+
+/// One entry of `git diff --raw -z`: `:<old mode> <new mode> <old id>
+/// <new id> <status>` then the path.
+struct RawEntry {
+    path: GitPath,
+    new_mode: Vec<u8>,
+    new_id: String,
+    status: u8,
+}
+
+impl RawEntry {
+    /// Whether the patch can show added lines for this entry: a file that
+    /// is still there afterwards (not deleted, not unmerged, not a
+    /// submodule, whose patch is one `Subproject commit` line).
+    fn may_add_lines(&self) -> bool {
+        !matches!(self.status, b'D' | b'U')
+            && self.new_mode != b"160000"
+            && self.new_id.bytes().any(|b| b != b'0')
+    }
+}
+
+/// Read the raw part: entries up to the lone NUL before a patch, or EOF.
+fn read_raw(reader: &mut impl BufRead) -> Result<Vec<RawEntry>, GitError> {
+    let mut entries = Vec::new();
+    let mut field = Vec::new();
+    loop {
+        field.clear();
+        let n = reader.read_until(0, &mut field).map_err(GitError::Io)?;
+        if n == 0 || field.first() != Some(&b':') {
+            // EOF, or the lone NUL that separates the raw part from a patch.
+            return Ok(entries);
+        }
+        if field.last() == Some(&0) {
+            field.pop();
+        }
+        let mut meta = field[1..].split(|&b| b == b' ');
+        let _old_mode = meta.next();
+        let new_mode = meta.next().unwrap_or_default().to_vec();
+        let _old_id = meta.next();
+        let new_id = String::from_utf8_lossy(meta.next().unwrap_or_default()).into_owned();
+        let status = meta.next().and_then(|s| s.first().copied()).unwrap_or(b'?');
+        let mut path = Vec::new();
+        reader.read_until(0, &mut path).map_err(GitError::Io)?;
+        if path.last() == Some(&0) {
+            path.pop();
+        }
+        entries.push(RawEntry {
+            path: GitPath(path),
+            new_mode,
+            new_id,
+            status,
+        });
+    }
+}
 
 /// A running `git diff --cached`; [`PendingStaged::finish`] reads it.
 pub struct PendingStaged {
     child: std::process::Child,
     dir: PathBuf,
+    detail: StagedDetail,
 }
 
 impl PendingStaged {
@@ -166,61 +241,13 @@ impl PendingStaged {
     pub fn finish(mut self) -> Result<Staged, GitError> {
         let stdout = self.child.stdout.take().expect("piped stdout");
         let mut reader = BufReader::with_capacity(1 << 16, stdout);
-        let mut staged = Staged::default();
-
-        // Raw part: ":<meta>\0<path>\0" per entry, then "\0" before the patch.
-        let mut field = Vec::new();
-        loop {
-            field.clear();
-            let n = reader.read_until(0, &mut field).map_err(GitError::Io)?;
-            if n == 0 {
-                break;
-            }
-            if field.first() == Some(&b':') {
-                let mut path = Vec::new();
-                reader.read_until(0, &mut path).map_err(GitError::Io)?;
-                if path.last() == Some(&0) {
-                    path.pop();
-                }
-                staged.paths.push(GitPath(path));
-            } else {
-                // The lone NUL that separates the raw part from the patch.
-                break;
-            }
-        }
-
-        // Patch part: only '+' lines inside hunks are added text. Git
-        // writes the patch sections in the raw part's order, one per path.
-        let mut in_hunk = false;
-        let mut section: Option<usize> = None;
-        let mut sections = 0usize;
-        staged.first_lines = vec![None; staged.paths.len()];
-        let mut line = Vec::new();
-        loop {
-            line.clear();
-            let n = reader.read_until(b'\n', &mut line).map_err(GitError::Io)?;
-            if n == 0 {
-                break;
-            }
-            if line.starts_with(b"diff --git ") {
-                in_hunk = false;
-                section = Some(sections);
-                sections += 1;
-            } else if line.starts_with(b"@@") {
-                in_hunk = true;
-                if let Some(slot) = section.and_then(|i| staged.first_lines.get_mut(i)) {
-                    if slot.is_none() {
-                        *slot = hunk_new_start(&line);
-                    }
-                }
-            } else if in_hunk && line.first() == Some(&b'+') && trailer::mentions(&line[1..]) {
-                staged.adds_prior_art = true;
-                break;
-            }
-        }
-        if sections != staged.paths.len() {
-            // Unmerged entries and the like: do not guess which is which.
-            staged.first_lines.iter_mut().for_each(|l| *l = None);
+        let entries = read_raw(&mut reader)?;
+        let mut staged = Staged {
+            first_lines: vec![None; entries.len()],
+            ..Staged::default()
+        };
+        if self.detail == StagedDetail::FirstLines {
+            scan_patch(&mut reader, &mut staged);
         }
         // Stop reading: the answer is known (git may see a closed pipe).
         drop(reader);
@@ -234,12 +261,75 @@ impl PendingStaged {
                 // Outside a repository git falls back to `diff --no-index`.
                 stderr = format!("not a git repository: {}", self.dir.display());
             }
+            let mut args = STAGED_ARGS.to_vec();
+            if self.detail == StagedDetail::FirstLines {
+                args.extend(PATCH_ARGS);
+            }
             return Err(GitError::Failed {
-                args: STAGED_ARGS.join(" "),
+                args: args.join(" "),
                 stderr,
             });
         }
+        if self.detail == StagedDetail::Paths && !no_blob_mentions_prior_art(&self.dir, &entries) {
+            // A staged file mentions it: only git's patch can tell whether
+            // the mention is an added line.
+            return Git::new(&self.dir)
+                .spawn_staged(StagedDetail::FirstLines)?
+                .finish();
+        }
+        staged.paths = entries.into_iter().map(|e| e.path).collect();
         Ok(staged)
+    }
+}
+
+/// Whether every staged blob is known, in-process, not to contain
+/// `Prior-art:` — then no added line can. `false` when one does or when
+/// one cannot be read here (packed, say): git's patch must decide.
+fn no_blob_mentions_prior_art(dir: &Path, entries: &[RawEntry]) -> bool {
+    let Some(objects) = LooseObjects::discover(dir) else {
+        return false;
+    };
+    let mut checked: HashSet<&str> = HashSet::new();
+    entries
+        .iter()
+        .filter(|e| e.may_add_lines())
+        .filter(|e| checked.insert(&e.new_id))
+        .all(|e| objects.blob_contains(&e.new_id, trailer::MENTION) == Some(false))
+}
+
+/// Read the `-U0` patch after the raw part: only '+' lines inside hunks
+/// are added text. git writes the sections in the raw part's order, one
+/// per path.
+fn scan_patch(reader: &mut impl BufRead, staged: &mut Staged) {
+    let mut in_hunk = false;
+    let mut section: Option<usize> = None;
+    let mut sections = 0usize;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if line.starts_with(b"diff --git ") {
+            in_hunk = false;
+            section = Some(sections);
+            sections += 1;
+        } else if line.starts_with(b"@@") {
+            in_hunk = true;
+            if let Some(slot) = section.and_then(|i| staged.first_lines.get_mut(i)) {
+                if slot.is_none() {
+                    *slot = hunk_new_start(&line);
+                }
+            }
+        } else if in_hunk && line.first() == Some(&b'+') && trailer::mentions(&line[1..]) {
+            staged.adds_prior_art = true;
+            return;
+        }
+    }
+    if sections != staged.first_lines.len() {
+        // Unmerged entries and the like: do not guess which is which.
+        staged.first_lines.iter_mut().for_each(|l| *l = None);
     }
 }
 
@@ -338,18 +428,22 @@ impl Git {
         Ok(out.stdout)
     }
 
-    /// The staged change, in one git process: the raw (`-z`) list of paths
-    /// followed by the `-U0` patch, scanned for added `Prior-art:` lines.
-    /// Limited to and relative to this directory (`--relative`).
-    pub fn staged(&self) -> Result<Staged, GitError> {
-        self.spawn_staged()?.finish()
+    /// The staged change, limited to and relative to this directory
+    /// (`--relative`): the paths, whether an added line mentions
+    /// `Prior-art:`, and with [`StagedDetail::FirstLines`] where each
+    /// file's change starts.
+    pub fn staged(&self, detail: StagedDetail) -> Result<Staged, GitError> {
+        self.spawn_staged(detail)?.finish()
     }
 
     /// Start [`Git::staged`] and return at once, so the caller can load the
     /// matrix while git reads the index (the two overlap on two cores).
-    pub fn spawn_staged(&self) -> Result<PendingStaged, GitError> {
-        let child = self
-            .command(&STAGED_ARGS)
+    pub fn spawn_staged(&self, detail: StagedDetail) -> Result<PendingStaged, GitError> {
+        let mut cmd = self.command(&STAGED_ARGS);
+        if detail == StagedDetail::FirstLines {
+            cmd.args(PATCH_ARGS);
+        }
+        let child = cmd
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -357,6 +451,7 @@ impl Git {
         Ok(PendingStaged {
             child,
             dir: self.dir.clone(),
+            detail,
         })
     }
 

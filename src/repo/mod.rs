@@ -6,6 +6,7 @@ pub mod confine;
 pub mod git;
 pub mod hooks;
 pub mod index_file;
+pub mod objects;
 pub mod paths;
 pub mod tracked;
 pub mod write;

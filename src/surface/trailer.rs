@@ -119,14 +119,17 @@ pub fn stamp(message: &str, comment: &str) -> Stamp {
     }
 }
 
+/// What an added line must contain, in any ASCII case, to silence the
+/// gate (SPEC 3.3). Lowercase.
+pub const MENTION: &[u8] = b"prior-art:";
+
 /// Whether a line of *added diff text* mentions `Prior-art:` in any case
 /// (the staged-diff silencer, SPEC 3.3).
 pub fn mentions(line: &[u8]) -> bool {
-    const NEEDLE: &[u8] = b"prior-art:";
-    line.len() >= NEEDLE.len()
+    line.len() >= MENTION.len()
         && line
-            .windows(NEEDLE.len())
-            .any(|w| w.eq_ignore_ascii_case(NEEDLE))
+            .windows(MENTION.len())
+            .any(|w| w.eq_ignore_ascii_case(MENTION))
 }
 
 fn strip_key(line: &str) -> Option<&str> {

@@ -145,6 +145,161 @@ fn an_added_prior_art_line_silences_but_a_removed_one_does_not() {
     assert!(p.run(&["gate", "--json"]).json()["silenced"].is_null());
 }
 
+/// Whether the gate, reading the staged change both ways, is silenced by
+/// an added line: `--json` takes the paths from git and searches the
+/// staged blobs itself (asking for git's patch only when a blob mentions
+/// `Prior-art:`); `--format github` always reads git's patch.
+fn silenced_both_ways(p: &Sota) -> (bool, bool) {
+    let v = p.run(&["gate", "--json"]).json();
+    assert!(!v["touched"].as_array().unwrap().is_empty(), "{v}");
+    let by_paths = v["silenced"]["by"] == "staged-line";
+    let gh = p.run(&["gate", "--format", "github"]);
+    gh.success();
+    (by_paths, !gh.stdout.contains("::warning "))
+}
+
+#[test]
+fn reading_the_staged_blobs_agrees_with_git_patch() {
+    const KERNEL: &str = "kernels/attn/flash.cu";
+    type Setup = fn(&Sota);
+    let cases: Vec<(&str, Setup, bool)> = vec![
+        ("a plain edit", |p| stage(p, KERNEL, "// v2\n"), false),
+        (
+            "an added line",
+            |p| stage(p, KERNEL, "// prior-art: FA2\nx\n"),
+            true,
+        ),
+        (
+            "an added line in another file",
+            |p| {
+                stage(p, KERNEL, "// v2\n");
+                stage(
+                    p,
+                    "NOTES.md",
+                    "Prior-Art: FA2 (Dao-AILab/flash-attention)\n",
+                );
+            },
+            true,
+        ),
+        (
+            "a kept line, another edited",
+            |p| {
+                stage(p, KERNEL, "// Prior-art: FA2\nold\n");
+                p.commit("noted");
+                stage(p, KERNEL, "// Prior-art: FA2\nnew\n");
+            },
+            false,
+        ),
+        (
+            "a line moved (git's patch adds it again)",
+            |p| {
+                stage(p, KERNEL, "// Prior-art: FA2\na\nb\n");
+                p.commit("noted");
+                stage(p, KERNEL, "a\nb\n// Prior-art: FA2\n");
+            },
+            true,
+        ),
+        (
+            "a binary file",
+            |p| {
+                stage(p, KERNEL, "// v2\n");
+                stage(p, "blob.bin", "\0\0Prior-art: FA2\n");
+            },
+            false,
+        ),
+        (
+            "a file git diffs as binary (-diff)",
+            |p| {
+                stage(p, ".gitattributes", "*.txt -diff\n");
+                p.commit("attributes");
+                stage(p, KERNEL, "// v2\n");
+                stage(p, "notes.txt", "Prior-art: FA2\n");
+            },
+            false,
+        ),
+        (
+            "a deleted file that mentioned it",
+            |p| {
+                stage(p, "notes.md", "Prior-art: FA2\n");
+                p.commit("notes");
+                stage(p, KERNEL, "// v2\n");
+                p.git(&["rm", "-q", "notes.md"]).success();
+            },
+            false,
+        ),
+        (
+            "a new empty file",
+            |p| {
+                stage(p, KERNEL, "// v2\n");
+                stage(p, "empty.md", "");
+            },
+            false,
+        ),
+        (
+            "staged blobs packed, no mention",
+            |p| {
+                stage(p, KERNEL, "// v2\n");
+                p.git(&["repack", "-a", "-d", "-q"]).success();
+                p.git(&["prune-packed"]).success();
+            },
+            false,
+        ),
+        (
+            "staged blobs packed, a mention",
+            |p| {
+                stage(p, KERNEL, "// Prior-art: FA2\n");
+                p.git(&["repack", "-a", "-d", "-q"]).success();
+                p.git(&["prune-packed"]).success();
+            },
+            true,
+        ),
+    ];
+    for (name, setup, expected) in cases {
+        let p = repo();
+        setup(&p);
+        assert_eq!(silenced_both_ways(&p), (expected, expected), "{name}");
+    }
+
+    #[cfg(unix)]
+    {
+        // A symlink's blob is its target, and its patch shows it.
+        let p = repo();
+        stage(&p, KERNEL, "// v2\n");
+        std::os::unix::fs::symlink("Prior-art:FA2", p.path().join("link")).unwrap();
+        p.git(&["add", "link"]).success();
+        assert_eq!(silenced_both_ways(&p), (true, true), "a symlink");
+
+        // A mode change alone adds no line.
+        let p = repo();
+        stage(&p, "run.sh", "# Prior-art: FA2\n");
+        p.commit("script");
+        stage(&p, KERNEL, "// v2\n");
+        p.git(&["update-index", "--chmod=+x", "run.sh"]).success();
+        assert_eq!(silenced_both_ways(&p), (false, false), "a mode change");
+    }
+}
+
+#[test]
+fn a_linked_worktree_reads_its_staged_blobs_from_the_shared_store() {
+    let p = repo();
+    let outside = tempfile::tempdir().unwrap();
+    let wt = outside.path().join("wt");
+    p.git(&["worktree", "add", "-q", wt.to_str().unwrap()])
+        .success();
+    std::fs::write(wt.join("kernels/attn/flash.cu"), "// v3\n").unwrap();
+    let wt_dir = wt.to_str().unwrap();
+    let in_wt = |args: &[&str]| p.git(&[&["-C", wt_dir], args].concat());
+    in_wt(&["add", "-A"]).success();
+    let v = p.run_in(&wt, &["gate", "--json"]).json();
+    assert_eq!(v["touched"], serde_json::json!(["fused-attention"]));
+    assert!(v["silenced"].is_null(), "{v}");
+
+    std::fs::write(wt.join("kernels/attn/flash.cu"), "// Prior-art: FA2\n").unwrap();
+    in_wt(&["add", "-A"]).success();
+    let v = p.run_in(&wt, &["gate", "--json"]).json();
+    assert_eq!(v["silenced"]["by"], "staged-line", "{v}");
+}
+
 fn msg(p: &Sota, text: &str) -> String {
     let path = p.path().join("MSG");
     std::fs::write(&path, text).unwrap();
