@@ -289,12 +289,14 @@ fn no_blob_mentions_prior_art(dir: &Path, entries: &[RawEntry]) -> bool {
     let Some(objects) = LooseObjects::discover(dir) else {
         return false;
     };
-    let mut checked: HashSet<&str> = HashSet::new();
-    entries
+    let mut seen: HashSet<&str> = HashSet::new();
+    let ids: Vec<&str> = entries
         .iter()
         .filter(|e| e.may_add_lines())
-        .filter(|e| checked.insert(&e.new_id))
-        .all(|e| objects.blob_contains(&e.new_id, trailer::MENTION) == Some(false))
+        .map(|e| e.new_id.as_str())
+        .filter(|id| seen.insert(id))
+        .collect();
+    objects.none_contains(&ids, trailer::MENTION)
 }
 
 /// Read the `-U0` patch after the raw part: only '+' lines inside hunks
