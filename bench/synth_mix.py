@@ -34,13 +34,12 @@ Only the index and HEAD are written (git fast-import, one shared blob), plus
 the files the matrix anchors to (`at`), so 1,000,000 tracked files take
 seconds and little disk; git reads the index either way. A staged change of
 STAGED files (a third of them kernels), each with its own 1-64 KiB
-content, is left in the index.
+content, is left in the index and the work tree.
 Deterministic: the same arguments give the same repository.
 """
 import argparse
 import os
 import random
-import shutil
 import subprocess
 import sys
 
@@ -200,22 +199,21 @@ def main():
     staged = srng.sample(kernels, min(len(kernels), a.staged // 3))
     staged += srng.sample(others, min(len(others), a.staged - len(staged)))
     # Each staged file gets its own content (1-64 KiB of source-like text,
-    # no `Prior-art:`), so a reader of the staged blobs pays for every one.
-    tmp = os.path.join(repo, ".git", "staged-contents")
-    os.makedirs(tmp, exist_ok=True)
+    # no `Prior-art:`), written to the work tree as `git add` leaves it, so
+    # a reader of the staged blobs pays for every one.
     names = []
     for i, p in enumerate(staged):
         lines = [f"// {p}: staged edit {i}\n"]
         size = srng.randint(1 << 10, 1 << 16)
         while sum(map(len, lines)) < size:
             lines.append(f"    acc{srng.randrange(64)} += a[{srng.randrange(1 << 20)}] * b[{i}];\n")
-        name = os.path.join(tmp, str(i))
-        with open(name, "w") as f:
+        full = os.path.join(repo, p)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w") as f:
             f.write("".join(lines))
-        names.append(name)
+        names.append(p)
     ids = git(repo, "hash-object", "-w", "--stdin-paths", input="\n".join(names).encode(),
               capture_output=True).stdout.decode().split()
-    shutil.rmtree(tmp)
     info = "".join(f"100644 {new}\t{p}\n" for new, p in zip(ids, staged))
     git(repo, "update-index", "--index-info", input=info.encode())
     total = sum(count.values())

@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 
 use std::collections::HashSet;
 
-use crate::repo::objects::LooseObjects;
+use crate::repo::objects::{Blob, LooseObjects};
 use crate::surface::trailer;
 
 /// Why a git call failed.
@@ -290,13 +290,18 @@ fn no_blob_mentions_prior_art(dir: &Path, entries: &[RawEntry]) -> bool {
         return false;
     };
     let mut seen: HashSet<&str> = HashSet::new();
-    let ids: Vec<&str> = entries
+    let blobs: Vec<Blob<'_>> = entries
         .iter()
-        .filter(|e| e.may_add_lines())
-        .map(|e| e.new_id.as_str())
-        .filter(|id| seen.insert(id))
+        .filter(|e| e.may_add_lines() && seen.insert(&e.new_id))
+        .map(|e| Blob {
+            id: &e.new_id,
+            // A symlink's blob is its target, not the file it leads to.
+            path: (e.new_mode != b"120000")
+                .then(|| std::str::from_utf8(e.path.as_bytes()).ok())
+                .flatten(),
+        })
         .collect();
-    objects.none_contains(&ids, trailer::MENTION)
+    objects.none_contains(&blobs, trailer::MENTION)
 }
 
 /// Read the `-U0` patch after the raw part: only '+' lines inside hunks

@@ -236,6 +236,32 @@ fn reading_the_staged_blobs_agrees_with_git_patch() {
             false,
         ),
         (
+            "a mention staged, the work tree cleaned since",
+            |p| {
+                stage(p, KERNEL, "// Prior-art: FA2\n");
+                std::fs::write(p.path().join(KERNEL), "// v2\n").unwrap();
+            },
+            true,
+        ),
+        (
+            "staged clean, a mention added to the work tree since",
+            |p| {
+                stage(p, KERNEL, "// v2\n");
+                std::fs::write(p.path().join(KERNEL), "// Prior-art: FA2\n").unwrap();
+            },
+            false,
+        ),
+        (
+            "staged blobs packed, the work tree as staged",
+            |p| {
+                stage(p, KERNEL, "// v2\n");
+                stage(p, "NOTES.md", "Prior-art: FA2\n");
+                p.git(&["repack", "-a", "-d", "-q"]).success();
+                p.git(&["prune-packed"]).success();
+            },
+            true,
+        ),
+        (
             "staged blobs packed, no mention",
             |p| {
                 stage(p, KERNEL, "// v2\n");
