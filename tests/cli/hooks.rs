@@ -262,6 +262,39 @@ fn commit_dash_a_follows_gits_temporary_index() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn a_prior_art_line_counts_as_staged_not_as_in_the_work_tree() {
+    // The hooks judge the staged content: what `git commit -a` stages
+    // into its temporary index, or what `git add` staged before the work
+    // tree changed again.
+    let p = repo();
+    p.run(&["hook", "install"]).success();
+    let kernel = p.path().join("kernels/attn/flash.cu");
+    let silenced = |run: &crate::harness::Run| {
+        run.success();
+        !run.stderr.contains("PRIOR_ART")
+    };
+
+    std::fs::write(&kernel, "// Prior-art: FlashAttention-2\n// v2\n").unwrap();
+    let all = p.git(&["commit", "-a", "-m", "with -a"]);
+    assert!(silenced(&all), "{}", all.stderr);
+
+    // Staged with the line, then the line removed from the work tree only.
+    std::fs::write(&kernel, "// Prior-art: FlashAttention-3\n// v3\n").unwrap();
+    p.git(&["add", "-A"]).success();
+    std::fs::write(&kernel, "// v3\n").unwrap();
+    let staged = p.git(&["commit", "-m", "staged line"]);
+    assert!(silenced(&staged), "{}", staged.stderr);
+
+    // The reverse: the line only in the work tree.
+    std::fs::write(&kernel, "// v4\n").unwrap();
+    p.git(&["add", "-A"]).success();
+    std::fs::write(&kernel, "// Prior-art: FlashAttention-3\n// v4\n").unwrap();
+    let unstaged = p.git(&["commit", "-m", "unstaged line"]);
+    assert!(!silenced(&unstaged), "{}", unstaged.stderr);
+}
+
 #[test]
 fn worktrees_share_the_repositorys_hooks() {
     let p = repo();
