@@ -138,8 +138,10 @@ pub struct Commit {
     pub paths: Vec<GitPath>,
 }
 
-/// `git diff --cached`, the same for both ways of reading it.
-const STAGED_ARGS: [&str; 11] = [
+/// `git diff --cached`, the same for both ways of reading it. A submodule
+/// is one `Subproject commit` line whatever `diff.submodule` says (with
+/// `diff`, git would show the submodule's own changes as added lines).
+const STAGED_ARGS: [&str; 12] = [
     "diff",
     "--cached",
     "--relative",
@@ -148,6 +150,7 @@ const STAGED_ARGS: [&str; 11] = [
     "--no-ext-diff",
     "--no-textconv",
     "--ignore-submodules=none",
+    "--submodule=short",
     "--no-abbrev",
     "-z",
     "--raw",

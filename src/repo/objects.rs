@@ -28,6 +28,10 @@ const EMPTY_BLOBS: [&str; 2] = [
     "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813",
 ];
 
+/// The largest work-tree file read in place of a staged blob; larger
+/// blobs are inflated (kernel sources are rarely over 1 MiB).
+const MAX_WORKTREE_READ: u64 = 4 << 20;
+
 /// The longest header a loose object can have: `<type> <size>\0`.
 const MAX_HEADER: usize = 32;
 
@@ -172,12 +176,20 @@ fn blob_stream_contains(mut object: impl Read, needle: &[u8]) -> Option<bool> {
 
 /// Whether the work-tree file `rel` contains `needle`, when it holds blob
 /// `id`'s bytes: it must be a regular file inside the work tree (opened
-/// without blocking, so a FIFO is never waited on) whose git hash is `id`.
-/// `None` otherwise — then the object is read.
+/// without blocking, so a FIFO is never waited on), at most
+/// [`MAX_WORKTREE_READ`] bytes, whose git hash is `id`. `None` otherwise —
+/// then the object is read.
 fn worktree_contains(worktree: &Confined, rel: &str, id: &str, needle: &[u8]) -> Option<bool> {
-    let Opened::File(mut file, len) = worktree.open(rel) else {
+    let Opened::File(file, len) = worktree.open(rel) else {
         return None;
     };
+    // A work tree grown past the staged file (a log, a sparse file) is
+    // not read: the object is. Nor is more than `len` bytes of one that
+    // grows while read.
+    if len > MAX_WORKTREE_READ {
+        return None;
+    }
+    let mut file = file.take(len);
     let header = format!("blob {len}\0");
     let mut hash = match id.len() {
         40 => Hasher::Sha1(sha1::Sha1::new_with_prefix(&header)),
@@ -558,6 +570,21 @@ mod tests {
         std::fs::remove_file(root.join("c.cu")).unwrap();
         assert!(one(&clean, "c.cu"));
         assert!(one(&clean, "../c.cu"));
+
+        // A work tree grown huge since staging (here 64 GiB, sparse) is
+        // not read: the object answers at once.
+        write("big.cu", b"// small when staged\n");
+        git(root, &["add", "big.cu"], None);
+        let small = git(root, &["rev-parse", ":big.cu"], None);
+        std::fs::File::options()
+            .write(true)
+            .open(root.join("big.cu"))
+            .unwrap()
+            .set_len(64 << 30)
+            .unwrap();
+        let started = std::time::Instant::now();
+        assert!(one(&small, "big.cu"));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
 
         #[cfg(target_os = "linux")]
         {

@@ -306,6 +306,36 @@ fn reading_the_staged_blobs_agrees_with_git_patch() {
 }
 
 #[test]
+fn a_submodule_is_one_line_whatever_diff_submodule_says() {
+    // With `diff.submodule=diff` git would print the submodule's own
+    // changes as added lines; the gate reads a submodule as the one
+    // `Subproject commit` line either way.
+    let p = repo();
+    let inner = p.path().join("kernels/attn/inner");
+    std::fs::create_dir_all(&inner).unwrap();
+    let in_inner = |args: &[&str]| p.git(&[&["-C", inner.to_str().unwrap()], args].concat());
+    in_inner(&["init", "-q", "-b", "main"]).success();
+    std::fs::write(inner.join("k.cu"), "// v1\n").unwrap();
+    in_inner(&["add", "-A"]).success();
+    in_inner(&["commit", "-q", "--no-verify", "-m", "v1"]).success();
+    p.git(&["add", "kernels/attn/inner"]).success();
+    p.git(&["commit", "-q", "--no-verify", "-m", "inner"])
+        .success();
+
+    std::fs::write(inner.join("k.cu"), "// Prior-art: inner\n// v2\n").unwrap();
+    in_inner(&["commit", "-q", "--no-verify", "-am", "v2"]).success();
+    p.git(&["add", "kernels/attn/inner"]).success();
+    p.git(&["config", "diff.submodule", "diff"]).success();
+    let shown = p.git(&["diff", "--cached"]);
+    assert!(
+        shown.stdout.contains("+// Prior-art: inner"),
+        "{}",
+        shown.stdout
+    );
+    assert_eq!(silenced_both_ways(&p), (false, false));
+}
+
+#[test]
 fn a_linked_worktree_reads_its_staged_blobs_from_the_shared_store() {
     let p = repo();
     let outside = tempfile::tempdir().unwrap();
