@@ -21,6 +21,7 @@ use flate2::read::ZlibDecoder;
 use sha1::Digest;
 
 use crate::matrix::{Confined, Opened};
+use crate::surface::trailer::contains_ignore_ascii_case;
 
 /// The ids of the empty blob, which git knows without storing it.
 const EMPTY_BLOBS: [&str; 2] = [
@@ -292,18 +293,6 @@ fn find_git_dir(dir: &Path) -> Option<PathBuf> {
         return Some(parent.join(target));
     }
     None
-}
-
-/// Whether `needle` occurs in `hay`, ignoring ASCII case. `needle` must be
-/// lowercase; candidates are found by its first byte in either case.
-fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
-    let Some(&first) = needle.first() else {
-        return true;
-    };
-    memchr::memchr2_iter(first, first.to_ascii_uppercase(), hay).any(|i| {
-        hay.get(i..i + needle.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
-    })
 }
 
 #[cfg(test)]
@@ -602,14 +591,5 @@ mod tests {
             // does not hash to it, so the object answers.
             assert!(one(&target_text, "link"));
         }
-    }
-
-    #[test]
-    fn the_search_ignores_ascii_case_only() {
-        assert!(contains_ignore_ascii_case(b"xx PRIOR-ART: y", NEEDLE));
-        assert!(contains_ignore_ascii_case(b"prior-art:", NEEDLE));
-        assert!(!contains_ignore_ascii_case(b"prior-art", NEEDLE));
-        assert!(!contains_ignore_ascii_case(b"prior_art:", NEEDLE));
-        assert!(!contains_ignore_ascii_case(b"", NEEDLE));
     }
 }

@@ -126,10 +126,21 @@ pub const MENTION: &[u8] = b"prior-art:";
 /// Whether a line of *added diff text* mentions `Prior-art:` in any case
 /// (the staged-diff silencer, SPEC 3.3).
 pub fn mentions(line: &[u8]) -> bool {
-    line.len() >= MENTION.len()
-        && line
-            .windows(MENTION.len())
-            .any(|w| w.eq_ignore_ascii_case(MENTION))
+    contains_ignore_ascii_case(line, MENTION)
+}
+
+/// Whether `needle` occurs in `hay`, ignoring ASCII case: the one search
+/// behind [`mentions`], also run over whole staged blobs
+/// (`repo::objects`). `needle` must be lowercase; candidates are found by
+/// its first byte in either case.
+pub fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
+    let Some(&first) = needle.first() else {
+        return true;
+    };
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), hay).any(|i| {
+        hay.get(i..i + needle.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+    })
 }
 
 fn strip_key(line: &str) -> Option<&str> {
@@ -203,6 +214,15 @@ mod tests {
         let mixed = "subj\n\nPrior-art: n/a\nPrior-art: FlashInfer\n";
         assert_eq!(stamp(mixed, "#").trailer().unwrap().value, "FlashInfer");
         assert_eq!(stamp("subj\n\nbody only\n", "#"), Stamp::Missing);
+    }
+
+    #[test]
+    fn the_search_ignores_ascii_case_only() {
+        assert!(contains_ignore_ascii_case(b"xx PRIOR-ART: y", MENTION));
+        assert!(contains_ignore_ascii_case(b"prior-art:", MENTION));
+        assert!(!contains_ignore_ascii_case(b"prior-art", MENTION));
+        assert!(!contains_ignore_ascii_case(b"prior_art:", MENTION));
+        assert!(!contains_ignore_ascii_case(b"", MENTION));
     }
 
     #[test]
