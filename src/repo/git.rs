@@ -159,6 +159,15 @@ const STAGED_ARGS: [&str; 12] = [
 /// Added to [`STAGED_ARGS`] when the patch itself is read.
 const PATCH_ARGS: [&str; 2] = ["-U0", "--patch-with-raw"];
 
+/// The arguments of the `git diff --cached` run for `detail`.
+fn staged_args(detail: StagedDetail) -> Vec<&'static str> {
+    let mut args = STAGED_ARGS.to_vec();
+    if detail == StagedDetail::FirstLines {
+        args.extend(PATCH_ARGS);
+    }
+    args
+}
+
 /// How much of the staged change to ask git for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StagedDetail {
@@ -264,12 +273,8 @@ impl PendingStaged {
                 // Outside a repository git falls back to `diff --no-index`.
                 stderr = format!("not a git repository: {}", self.dir.display());
             }
-            let mut args = STAGED_ARGS.to_vec();
-            if self.detail == StagedDetail::FirstLines {
-                args.extend(PATCH_ARGS);
-            }
             return Err(GitError::Failed {
-                args: args.join(" "),
+                args: staged_args(self.detail).join(" "),
                 stderr,
             });
         }
@@ -449,11 +454,8 @@ impl Git {
     /// Start [`Git::staged`] and return at once, so the caller can load the
     /// matrix while git reads the index (the two overlap on two cores).
     pub fn spawn_staged(&self, detail: StagedDetail) -> Result<PendingStaged, GitError> {
-        let mut cmd = self.command(&STAGED_ARGS);
-        if detail == StagedDetail::FirstLines {
-            cmd.args(PATCH_ARGS);
-        }
-        let child = cmd
+        let child = self
+            .command(&staged_args(detail))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
