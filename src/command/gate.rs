@@ -345,9 +345,12 @@ fn finish_while_compiling(
     if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
         return pending.finish();
     }
+    let arrived = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|s| {
-        let reading = s.spawn(move || pending.finish());
-        index.compile_until(|| reading.is_finished());
+        let reading = s.spawn(|| pending.finish_noting(&arrived));
+        // Compiling ahead fills the core git leaves idle; once git's
+        // answer arrives, its reading needs that core.
+        index.compile_until(|| arrived.load(std::sync::atomic::Ordering::Relaxed));
         reading
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))

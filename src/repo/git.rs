@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::repo::objects::{Blob, LooseObjects};
 use crate::surface::trailer;
@@ -202,38 +203,112 @@ impl RawEntry {
     }
 }
 
-/// Read the raw part: entries up to the lone NUL before a patch, or EOF.
-fn read_raw(reader: &mut impl BufRead) -> Result<Vec<RawEntry>, GitError> {
-    let mut entries = Vec::new();
-    let mut field = Vec::new();
-    loop {
-        field.clear();
-        let n = reader.read_until(0, &mut field).map_err(GitError::Io)?;
-        if n == 0 || field.first() != Some(&b':') {
-            // EOF, or the lone NUL that separates the raw part from a patch.
-            return Ok(entries);
+/// `git diff --raw -z`, parsed as its bytes arrive: each entry is handed
+/// out as soon as it is whole (git's last write comes ~1.3 ms before the
+/// end of its output on a 100,000-file index: its exit tears down the
+/// index it read, and only then is the pipe closed).
+#[derive(Default)]
+struct RawParser {
+    /// Bytes not yet parsed: a partial entry, or after the raw part, the
+    /// start of the patch.
+    pending: Vec<u8>,
+    /// The raw part is over: the lone NUL before a patch was read.
+    ended: bool,
+}
+
+impl RawParser {
+    /// Take in `bytes`; push the entries they complete onto `out`.
+    fn feed(&mut self, bytes: &[u8], out: &mut Vec<RawEntry>) {
+        self.pending.extend_from_slice(bytes);
+        if self.ended {
+            return;
         }
-        if field.last() == Some(&0) {
-            field.pop();
+        let mut at = 0;
+        while let Some(&first) = self.pending.get(at) {
+            if first != b':' {
+                // The lone NUL that separates the raw part from a patch.
+                self.ended = true;
+                at += usize::from(first == 0);
+                break;
+            }
+            let rest = &self.pending[at..];
+            let Some(meta_end) = memchr::memchr(0, rest) else {
+                break;
+            };
+            let Some(path_len) = memchr::memchr(0, &rest[meta_end + 1..]) else {
+                break;
+            };
+            let path = &rest[meta_end + 1..meta_end + 1 + path_len];
+            out.push(RawEntry::parse(&rest[1..meta_end], path));
+            at += meta_end + path_len + 2;
         }
-        let mut meta = field[1..].split(|&b| b == b' ');
+        self.pending.drain(..at);
+    }
+
+    /// At the end of git's output: whether it stopped mid-entry.
+    fn cut_short(&self) -> bool {
+        !self.ended && !self.pending.is_empty()
+    }
+}
+
+impl RawEntry {
+    /// An entry from its fields: `<old mode> <new mode> <old id> <new id>
+    /// <status>` (without the leading `:`) and the path.
+    fn parse(meta: &[u8], path: &[u8]) -> RawEntry {
+        let mut meta = meta.split(|&b| b == b' ');
         let _old_mode = meta.next();
         let new_mode = meta.next().unwrap_or_default().to_vec();
         let _old_id = meta.next();
         let new_id = String::from_utf8_lossy(meta.next().unwrap_or_default()).into_owned();
         let status = meta.next().and_then(|s| s.first().copied()).unwrap_or(b'?');
-        let mut path = Vec::new();
-        reader.read_until(0, &mut path).map_err(GitError::Io)?;
-        if path.last() == Some(&0) {
-            path.pop();
-        }
-        entries.push(RawEntry {
-            path: GitPath(path),
+        RawEntry {
+            path: GitPath(path.to_vec()),
             new_mode,
             new_id,
             status,
-        });
+        }
     }
+
+    /// The blob to search for an added `Prior-art:` line, if the entry can
+    /// add lines at all.
+    fn blob(&self) -> Option<Blob> {
+        self.may_add_lines().then(|| Blob {
+            id: self.new_id.clone(),
+            // A symlink's blob is its target, not the file it leads to.
+            path: (self.new_mode != b"120000")
+                .then(|| std::str::from_utf8(self.path.as_bytes()).ok())
+                .flatten()
+                .map(str::to_owned),
+        })
+    }
+}
+
+/// Read git's output into `parser` until the raw part ends (at EOF, or
+/// at the patch's separator), handing each batch of whole entries to
+/// `batch` as it arrives; `arrived` is set at the first read.
+fn read_raw(
+    stdout: &mut impl Read,
+    parser: &mut RawParser,
+    entries: &mut Vec<RawEntry>,
+    arrived: &AtomicBool,
+    mut batch: impl FnMut(&[RawEntry]),
+) -> Result<(), GitError> {
+    let mut chunk = vec![0u8; 1 << 16];
+    while !parser.ended {
+        let n = match stdout.read(&mut chunk) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(GitError::Io(e)),
+        };
+        arrived.store(true, Ordering::Relaxed);
+        if n == 0 {
+            break;
+        }
+        let first = entries.len();
+        parser.feed(&chunk[..n], entries);
+        batch(&entries[first..]);
+    }
+    Ok(())
 }
 
 /// A running `git diff --cached`; [`PendingStaged::finish`] reads it.
@@ -250,20 +325,66 @@ impl PendingStaged {
     }
 
     /// Read git's answer.
-    pub fn finish(mut self) -> Result<Staged, GitError> {
-        let stdout = self.child.stdout.take().expect("piped stdout");
-        let mut reader = BufReader::with_capacity(1 << 16, stdout);
-        let entries = read_raw(&mut reader)?;
-        let mut staged = Staged {
-            first_lines: vec![None; entries.len()],
-            ..Staged::default()
+    pub fn finish(self) -> Result<Staged, GitError> {
+        self.finish_noting(&AtomicBool::new(false))
+    }
+
+    /// [`PendingStaged::finish`], setting `arrived` when git's first bytes
+    /// (or the end of its output) arrive: from then on this call has work
+    /// to do, and whatever the caller fills the wait with competes with it.
+    ///
+    /// With [`StagedDetail::Paths`], the staged blobs are searched while
+    /// git is still listing them and exiting (see [`RawParser`]); git's
+    /// exit status is still awaited before anything is answered.
+    pub fn finish_noting(mut self, arrived: &AtomicBool) -> Result<Staged, GitError> {
+        let mut stdout = self.child.stdout.take().expect("piped stdout");
+        let objects = match self.detail {
+            StagedDetail::Paths => LooseObjects::discover(&self.dir),
+            StagedDetail::FirstLines => None,
         };
-        if self.detail == StagedDetail::FirstLines {
-            scan_patch(&mut reader, &mut staged)?;
-        }
-        // Stop reading: the answer is known (git may see a closed pipe).
-        drop(reader);
-        let status = self.child.wait().map_err(GitError::Io)?;
+        let mut parser = RawParser::default();
+        let mut entries = Vec::new();
+        let mut staged = Staged::default();
+        let (status, no_blob_mentions) = std::thread::scope(|s| {
+            let (blobs, received) = std::sync::mpsc::channel();
+            let mut received = Some(received);
+            let mut search = None;
+            let mut sent = HashSet::new();
+            let hand_over = |batch: &[RawEntry]| {
+                let Some(objects) = &objects else {
+                    return;
+                };
+                for blob in batch.iter().filter_map(RawEntry::blob) {
+                    if sent.insert(blob.id.clone()) {
+                        // Started at the first blob: most changes have one.
+                        if let Some(received) = received.take() {
+                            search =
+                                Some(s.spawn(move || {
+                                    objects.none_received(received, trailer::MENTION)
+                                }));
+                        }
+                        // The search may have stopped: a blob decided it.
+                        let _ = blobs.send(blob);
+                    }
+                }
+            };
+            read_raw(&mut stdout, &mut parser, &mut entries, arrived, hand_over)?;
+            drop(blobs);
+            staged.first_lines = vec![None; entries.len()];
+            if parser.ended && self.detail == StagedDetail::FirstLines {
+                let patch = std::io::Cursor::new(std::mem::take(&mut parser.pending));
+                scan_patch(&mut BufReader::new(patch.chain(&mut stdout)), &mut staged)?;
+            }
+            // Stop reading: the answer is known (git may see a closed pipe).
+            drop(stdout);
+            let status = self.child.wait().map_err(GitError::Io)?;
+            let no_blob_mentions = objects.is_some()
+                && search.is_none_or(|s| {
+                    s.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                });
+            Ok((status, no_blob_mentions))
+        })?;
         if !status.success() && !staged.adds_prior_art {
             let mut stderr = String::new();
             if let Some(mut e) = self.child.stderr.take() {
@@ -278,9 +399,15 @@ impl PendingStaged {
                 stderr,
             });
         }
-        if self.detail == StagedDetail::Paths && !no_blob_mentions_prior_art(&self.dir, &entries) {
-            // A staged file mentions it: only git's patch can tell whether
-            // the mention is an added line.
+        if parser.cut_short() {
+            return Err(GitError::Failed {
+                args: staged_args(self.detail).join(" "),
+                stderr: "its output ended inside an entry".to_owned(),
+            });
+        }
+        if self.detail == StagedDetail::Paths && !no_blob_mentions {
+            // A staged file mentions it, or one could not be read here:
+            // only git's patch can tell whether the mention is an added line.
             return Git::new(&self.dir)
                 .spawn_staged(StagedDetail::FirstLines)?
                 .finish();
@@ -288,28 +415,6 @@ impl PendingStaged {
         staged.paths = entries.into_iter().map(|e| e.path).collect();
         Ok(staged)
     }
-}
-
-/// Whether every staged blob is known, in-process, not to contain
-/// `Prior-art:` — then no added line can. `false` when one does or when
-/// one cannot be read here (packed, say): git's patch must decide.
-fn no_blob_mentions_prior_art(dir: &Path, entries: &[RawEntry]) -> bool {
-    let Some(objects) = LooseObjects::discover(dir) else {
-        return false;
-    };
-    let mut seen: HashSet<&str> = HashSet::new();
-    let blobs: Vec<Blob<'_>> = entries
-        .iter()
-        .filter(|e| e.may_add_lines() && seen.insert(&e.new_id))
-        .map(|e| Blob {
-            id: &e.new_id,
-            // A symlink's blob is its target, not the file it leads to.
-            path: (e.new_mode != b"120000")
-                .then(|| std::str::from_utf8(e.path.as_bytes()).ok())
-                .flatten(),
-        })
-        .collect();
-    objects.none_contains(&blobs, trailer::MENTION)
 }
 
 /// Read the `-U0` patch after the raw part: only '+' lines inside hunks
@@ -817,5 +922,90 @@ fn spawn_error(e: std::io::Error) -> GitError {
         GitError::Missing
     } else {
         GitError::Io(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Raw `-z` output of three entries (a space, a newline and a
+    /// non-UTF-8 byte in the paths), then a patch's separator and start.
+    fn raw_then_patch() -> Vec<u8> {
+        let mut out = Vec::new();
+        for (meta, path) in [
+            (&b":100644 100644 1111 2222 M"[..], &b"csrc/a b.cu"[..]),
+            (b":000000 100644 0000 3333 A", b"new\nline.cuh"),
+            (b":100644 000000 4444 0000 D", b"gone\xff.h"),
+        ] {
+            out.extend_from_slice(meta);
+            out.push(0);
+            out.extend_from_slice(path);
+            out.push(0);
+        }
+        out.push(0);
+        out.extend_from_slice(b"diff --git a/csrc/a b.cu b/csrc/a b.cu\n@@ -1 +1 @@\n");
+        out
+    }
+
+    fn summary(entries: &[RawEntry]) -> Vec<(Vec<u8>, String, u8)> {
+        entries
+            .iter()
+            .map(|e| (e.path.as_bytes().to_vec(), e.new_id.clone(), e.status))
+            .collect()
+    }
+
+    #[test]
+    fn entries_split_anywhere_between_reads_parse_the_same() {
+        let bytes = raw_then_patch();
+        let patch_at = bytes.len() - b"diff --git a/csrc/a b.cu b/csrc/a b.cu\n@@ -1 +1 @@\n".len();
+        let expected = vec![
+            (b"csrc/a b.cu".to_vec(), "2222".to_owned(), b'M'),
+            (b"new\nline.cuh".to_vec(), "3333".to_owned(), b'A'),
+            (b"gone\xff.h".to_vec(), "0000".to_owned(), b'D'),
+        ];
+        for piece in 1..=bytes.len() {
+            let mut parser = RawParser::default();
+            let mut entries = Vec::new();
+            for chunk in bytes.chunks(piece) {
+                parser.feed(chunk, &mut entries);
+            }
+            assert_eq!(summary(&entries), expected, "pieces of {piece}");
+            assert!(parser.ended, "pieces of {piece}");
+            assert_eq!(parser.pending, &bytes[patch_at..], "pieces of {piece}");
+            assert!(!parser.cut_short());
+        }
+        // Each entry is handed out as soon as its path's NUL arrives.
+        let mut parser = RawParser::default();
+        let mut entries = Vec::new();
+        let first_end = bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b == 0)
+            .nth(1)
+            .unwrap()
+            .0;
+        parser.feed(&bytes[..first_end], &mut entries);
+        assert!(entries.is_empty());
+        parser.feed(&bytes[first_end..=first_end], &mut entries);
+        assert_eq!(summary(&entries), expected[..1]);
+    }
+
+    #[test]
+    fn output_that_ends_inside_an_entry_is_cut_short() {
+        let whole = b":100644 100644 1111 2222 M\0k.cu\0".to_vec();
+        for end in 1..whole.len() {
+            let mut parser = RawParser::default();
+            let mut entries = Vec::new();
+            parser.feed(&whole[..end], &mut entries);
+            assert!(entries.is_empty() && parser.cut_short(), "cut at {end}");
+        }
+        let mut parser = RawParser::default();
+        let mut entries = Vec::new();
+        parser.feed(&whole, &mut entries);
+        assert_eq!(entries.len(), 1);
+        assert!(!parser.cut_short());
+        // Nothing at all is a whole (empty) answer.
+        assert!(!RawParser::default().cut_short());
     }
 }

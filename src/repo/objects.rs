@@ -16,6 +16,9 @@
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Mutex, PoisonError};
 
 use flate2::read::ZlibDecoder;
 use sha1::Digest;
@@ -46,10 +49,12 @@ pub struct LooseObjects {
 
 /// A staged blob to search: its id, and the work-tree file (relative to
 /// the directory given to [`LooseObjects::discover`]) that may hold it.
-#[derive(Clone, Copy, Debug)]
-pub struct Blob<'a> {
-    pub id: &'a str,
-    pub path: Option<&'a str>,
+/// Owned, so that blobs can be handed over while git is still listing
+/// them ([`LooseObjects::none_received`]).
+#[derive(Clone, Debug)]
+pub struct Blob {
+    pub id: String,
+    pub path: Option<String>,
 }
 
 impl LooseObjects {
@@ -78,32 +83,46 @@ impl LooseObjects {
     }
 
     /// Whether every blob is known not to contain `needle`: `false` as
-    /// soon as one does or cannot be read. Each is read from its work-tree
-    /// file when that hashes to its id ([`worktree_contains`]), else
-    /// inflated ([`LooseObjects::blob_contains`]). The blobs are shared out
-    /// between two threads, each taking the next one left.
-    pub fn none_contains(&self, blobs: &[Blob<'_>], needle: &[u8]) -> bool {
-        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-        let next = AtomicUsize::new(0);
+    /// soon as one does or cannot be read. See [`LooseObjects::none_received`].
+    pub fn none_contains(&self, blobs: Vec<Blob>, needle: &[u8]) -> bool {
+        let (sender, receiver) = mpsc::channel();
+        for blob in blobs {
+            // The receiver is alive until `none_received` returns.
+            let _ = sender.send(blob);
+        }
+        drop(sender);
+        self.none_received(receiver, needle)
+    }
+
+    /// As [`LooseObjects::none_contains`], for blobs handed over as they
+    /// become known: the answer is settled once every sender is dropped
+    /// (or at the first blob that decides it). Each blob is read from its
+    /// work-tree file when that hashes to its id ([`worktree_contains`]),
+    /// else inflated ([`LooseObjects::blob_contains`]). Two threads take
+    /// the blobs, each the next one waiting.
+    pub fn none_received(&self, blobs: Receiver<Blob>, needle: &[u8]) -> bool {
+        let blobs = Mutex::new(blobs);
         let failed = AtomicBool::new(false);
         let work = || {
             // One per thread: it caches directories in a `RefCell`.
             let worktree = Confined::new(&self.work_dir);
             while !failed.load(Ordering::Relaxed) {
-                let Some(blob) = blobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                // One thread waits on the channel, the other on the lock.
+                let next = blobs.lock().unwrap_or_else(PoisonError::into_inner).recv();
+                let Ok(blob) = next else {
                     return;
                 };
                 let answer = blob
                     .path
-                    .and_then(|rel| worktree_contains(&worktree, rel, blob.id, needle))
-                    .or_else(|| self.blob_contains(blob.id, needle));
+                    .as_deref()
+                    .and_then(|rel| worktree_contains(&worktree, rel, &blob.id, needle))
+                    .or_else(|| self.blob_contains(&blob.id, needle));
                 if answer != Some(false) {
                     failed.store(true, Ordering::Relaxed);
                 }
             }
         };
-        let helpers = std::thread::available_parallelism().map_or(1, |n| n.get()) > 1;
-        if helpers && blobs.len() > 1 {
+        if std::thread::available_parallelism().map_or(1, |n| n.get()) > 1 {
             std::thread::scope(|s| {
                 s.spawn(work);
                 work();
@@ -473,34 +492,38 @@ mod tests {
         assert_eq!(from_worktree.blob_contains(&id, NEEDLE), Some(true));
     }
 
-    fn by_id(ids: &[&'static str]) -> Vec<Blob<'static>> {
-        ids.iter().map(|&id| Blob { id, path: None }).collect()
+    fn by_id(ids: &[&str]) -> Vec<Blob> {
+        ids.iter()
+            .map(|&id| Blob {
+                id: id.to_owned(),
+                path: None,
+            })
+            .collect()
     }
 
     #[test]
     fn every_blob_must_be_read_and_clean_for_none_to_contain_it() {
         let repo = repo();
         let objects = LooseObjects::discover(repo.path()).unwrap();
-        let clean: Vec<&'static str> = (0..40)
+        let clean: Vec<String> = (0..40)
             .map(|i| {
-                let id = blob(
+                blob(
                     repo.path(),
                     format!("kernel {i}\n").repeat(i * 500).as_bytes(),
-                );
-                &*Box::leak(id.into_boxed_str())
+                )
             })
             .collect();
-        assert!(objects.none_contains(&by_id(&clean), NEEDLE));
-        assert!(objects.none_contains(&[], NEEDLE));
-        let mention: &'static str =
-            Box::leak(blob(repo.path(), b"x\n// Prior-art: FA2\n").into_boxed_str());
-        let missing: &'static str = Box::leak("1".repeat(40).into_boxed_str());
-        for odd in [mention, missing] {
+        let clean: Vec<&str> = clean.iter().map(String::as_str).collect();
+        assert!(objects.none_contains(by_id(&clean), NEEDLE));
+        assert!(objects.none_contains(Vec::new(), NEEDLE));
+        let mention = blob(repo.path(), b"x\n// Prior-art: FA2\n");
+        let missing = "1".repeat(40);
+        for odd in [&mention, &missing] {
             for at in [0, 17, clean.len()] {
                 let mut with = clean.clone();
                 with.insert(at, odd);
                 assert!(
-                    !objects.none_contains(&by_id(&with), NEEDLE),
+                    !objects.none_contains(by_id(&with), NEEDLE),
                     "{odd} at {at}"
                 );
             }
@@ -515,9 +538,9 @@ mod tests {
         let write = |rel: &str, bytes: &[u8]| std::fs::write(root.join(rel), bytes).unwrap();
         let one = |id: &str, path: &str| {
             objects.none_contains(
-                &[Blob {
-                    id,
-                    path: Some(path),
+                vec![Blob {
+                    id: id.to_owned(),
+                    path: Some(path.to_owned()),
                 }],
                 NEEDLE,
             )
@@ -532,8 +555,8 @@ mod tests {
         git(root, &["prune-packed"], None);
         assert!(one(&staged, "k.cu"));
         assert!(!objects.none_contains(
-            &[Blob {
-                id: &staged,
+            vec![Blob {
+                id: staged.clone(),
                 path: None
             }],
             NEEDLE
