@@ -105,7 +105,11 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
             };
             let run = command::gate::run(ctx, &gate_args)?;
             print::gate(ctx, &run)?;
-            Ok(run.outcome())
+            let outcome = run.outcome();
+            // As with coverage: the process ends, and freeing the compiled
+            // globs only delays the exit.
+            std::mem::forget(run);
+            Ok(outcome)
         }
         Some(Command::Coverage { check, .. }) => {
             let report = command::coverage::run(ctx, check)?;

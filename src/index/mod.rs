@@ -38,6 +38,14 @@ pub struct OpIndex<'m> {
     _globs: PhantomData<&'m FileGlob>,
 }
 
+impl std::fmt::Debug for OpIndex<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpIndex")
+            .field("globs", &self.owners.len())
+            .finish_non_exhaustive()
+    }
+}
+
 /// One op matched by a path, with the glob that matched.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpMatch {
