@@ -609,41 +609,135 @@ impl Step for Frozen<'_, '_> {
     }
 }
 
-/// `x{a,b}rest` → `xarest`, `xbrest`: the branches of the text's first
-/// brace group, for text with no class or escape (those need the full
-/// parser to tell a brace from a literal one; the caller uses it). `None`
-/// without a group.
-fn split_first_group(text: &str) -> Option<Vec<String>> {
+/// Whether glob `text` may match `path`, judged from its literal start
+/// alone: the segments before its first wildcard are plain names, each
+/// of which must be the path's segment at the same place, so a path
+/// outside that directory (and not the directory itself) never matches.
+/// A brace group there is judged by its branches' own literal starts
+/// (`{csrc/x/**,include/x/y*.cuh}`). `true` means only "cannot be ruled
+/// out": the automaton decides. Compares bytes in step with the path and
+/// stops at the first that differs, so most globs cost a few bytes.
+pub fn may_reach(text: &str, path: &[u8]) -> bool {
+    let t = text.as_bytes();
+    if !literal_end_holds(t, path) {
+        return false;
+    }
+    if let Some(verdict) = literal_start(t.iter().copied(), path, 0) {
+        return verdict;
+    }
+    // A group opens after a literal start the path shares (`at` bytes).
+    // Its bounds are plain text only without classes and escapes.
+    if t.iter().any(|&b| matches!(b, b'[' | b'\\')) {
+        return true;
+    }
+    let Some((at, branches, close)) = first_group(text) else {
+        return true;
+    };
+    branches.into_iter().any(|branch| {
+        let rest = t[branch].iter().chain(&t[close + 1..]).copied();
+        literal_start(rest, path, at).unwrap_or(true)
+    })
+}
+
+/// Whether `path` ends with the glob's literal end: the bytes after its
+/// last wildcard, class, group or escape, less a leading `/` (a `**`
+/// before it may match no segment at all). A glob ending in `/` (a
+/// directory: everything under it) has none.
+fn literal_end_holds(glob: &[u8], path: &[u8]) -> bool {
+    if glob.last() == Some(&b'/') {
+        return true;
+    }
+    let start = glob
+        .iter()
+        .rposition(|&b| ends_literal(b) || b == b']')
+        .map_or(0, |i| i + 1);
+    let end = &glob[start..];
+    path.ends_with(end.strip_prefix(b"/").unwrap_or(end))
+}
+
+/// Glob bytes that end a literal start.
+fn ends_literal(b: u8) -> bool {
+    matches!(b, b'*' | b'?' | b'[' | b'{' | b'}' | b'\\')
+}
+
+/// [`may_reach`] for glob bytes `glob` against `path[from..]`: `None` when
+/// a brace group opens before anything is decided. Let D be the glob's
+/// literal start up to its last `/`: the path must be D or lie under it.
+fn literal_start(mut glob: impl Iterator<Item = u8>, path: &[u8], from: usize) -> Option<bool> {
+    let mut i = from;
+    loop {
+        let Some(g) = glob.next() else {
+            return Some(true);
+        };
+        if g == b'{' {
+            return None;
+        }
+        if ends_literal(g) {
+            return Some(true);
+        }
+        match path.get(i) {
+            Some(&p) if p == g => i += 1,
+            differs => {
+                // D reaches this byte if a `/` is still to come before a
+                // wildcard; then the path, which differs or ends here, is
+                // not under D (it is D itself only if it ends at D's `/`).
+                let more_dirs = glob.take_while(|&b| !ends_literal(b)).any(|b| b == b'/');
+                return Some(match differs {
+                    Some(_) => g != b'/' && !more_dirs,
+                    None => !more_dirs,
+                });
+            }
+        }
+    }
+}
+
+/// The first brace group of `text`: where it opens, its branches (byte
+/// ranges), and where it closes. For text with no class or escape (those
+/// need the full parser to tell a brace from a literal one).
+fn first_group(text: &str) -> Option<(usize, Vec<std::ops::Range<usize>>, usize)> {
     let open = memchr::memchr(b'{', text.as_bytes())?;
-    let (head, group) = text.split_at(open);
     let mut depth = 0usize;
-    let mut cuts = Vec::new();
-    for (i, b) in group.bytes().enumerate() {
+    let mut branches = Vec::new();
+    let mut start = open + 1;
+    for (i, b) in text.bytes().enumerate().skip(open) {
         match b {
             b'{' => depth += 1,
-            b',' if depth == 1 => cuts.push(i),
+            b',' if depth == 1 => {
+                branches.push(start..i);
+                start = i + 1;
+            }
             b'}' => {
                 depth -= 1;
                 if depth == 0 {
-                    let tail = &group[i + 1..];
-                    let mut start = 1;
-                    let mut out = Vec::with_capacity(cuts.len() + 1);
-                    for c in cuts.into_iter().chain(std::iter::once(i)) {
-                        let branch = &group[start..c];
-                        let mut alt = String::with_capacity(head.len() + branch.len() + tail.len());
-                        alt.push_str(head);
-                        alt.push_str(branch);
-                        alt.push_str(tail);
-                        out.push(alt);
-                        start = c + 1;
-                    }
-                    return Some(out);
+                    branches.push(start..i);
+                    return Some((open, branches, i));
                 }
             }
             _ => {}
         }
     }
     None
+}
+
+/// `x{a,b}rest` → `xarest`, `xbrest`: the branches of the text's first
+/// brace group ([`first_group`]), for text with no class or escape (the
+/// caller uses the full parser for those). `None` without a group.
+fn split_first_group(text: &str) -> Option<Vec<String>> {
+    let (open, branches, close) = first_group(text)?;
+    let (head, tail) = (&text[..open], &text[close + 1..]);
+    Some(
+        branches
+            .into_iter()
+            .map(|branch| {
+                let branch = &text[branch];
+                let mut alt = String::with_capacity(head.len() + branch.len() + tail.len());
+                alt.push_str(head);
+                alt.push_str(branch);
+                alt.push_str(tail);
+                alt
+            })
+            .collect(),
+    )
 }
 
 /// The text after the last `.` of a name, if it has one.

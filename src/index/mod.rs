@@ -46,6 +46,16 @@ impl std::fmt::Debug for OpIndex<'_> {
     }
 }
 
+/// Every op's `files` globs, owned by (op index, glob index in its `files`).
+fn owned_globs(matrix: &Matrix) -> impl Iterator<Item = ((usize, usize), &FileGlob)> {
+    matrix.ops.iter().enumerate().flat_map(|(op_i, op)| {
+        op.files
+            .iter()
+            .enumerate()
+            .map(move |(glob_i, g)| ((op_i, glob_i), &g.value))
+    })
+}
+
 /// One op matched by a path, with the glob that matched.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpMatch {
@@ -60,14 +70,29 @@ impl<'m> OpIndex<'m> {
     /// op's `files`). Globs were validated at load, so this does not fail
     /// for a loaded matrix; the `Result` stays for globs built by hand.
     pub fn new(matrix: &'m Matrix) -> Result<OpIndex<'m>, GlobError> {
-        Ok(Self::from_globs(matrix.ops.iter().enumerate().flat_map(
-            |(op_i, op)| {
-                op.files
-                    .iter()
-                    .enumerate()
-                    .map(move |(glob_i, g)| ((op_i, glob_i), &g.value))
-            },
-        )))
+        Ok(Self::from_globs(owned_globs(matrix)))
+    }
+
+    /// [`OpIndex::new`] for a lookup of a few paths: only the globs that
+    /// may match one of them are compiled ([`automaton::may_reach`] rules
+    /// out a glob whose literal directory the paths are not in), so a
+    /// one-file lookup on a 1,000-op matrix compiles tens of globs, not
+    /// thousands. For these paths it matches exactly what the full index
+    /// does; for any other path it may miss.
+    pub fn for_paths(matrix: &'m Matrix, paths: &[&str]) -> OpIndex<'m> {
+        Self::from_globs_for_paths(owned_globs(matrix), paths)
+    }
+
+    /// [`OpIndex::for_paths`] over any globs.
+    pub fn from_globs_for_paths<I>(globs_in: I, paths: &[&str]) -> OpIndex<'m>
+    where
+        I: IntoIterator<Item = ((usize, usize), &'m FileGlob)>,
+    {
+        Self::from_globs(globs_in.into_iter().filter(|(_, glob)| {
+            paths
+                .iter()
+                .any(|path| automaton::may_reach(glob.as_str(), path.as_bytes()))
+        }))
     }
 
     /// Compile any globs, each with an owner id reported back on a match.

@@ -85,6 +85,18 @@ fn assert_agrees(texts: &[String], paths: &[String]) -> usize {
     });
     assert!(!done || texts.len() < 60, "stopped early: {texts:?}");
     each_path(&mut idx, "partly compiled");
+    // ... built for one path from only the globs that may reach it (a
+    // lookup) ...
+    for (path, expect) in paths.iter().zip(&expect) {
+        let mut idx = OpIndex::from_globs_for_paths(owned(), &[path.as_str()]);
+        disagree(
+            texts,
+            path,
+            idx.all_hits(path.as_bytes()),
+            expect,
+            "one-path",
+        );
+    }
     // ... and compiled in full up front, shared read-only (coverage).
     let shared = OpIndex::with_shared_texts(owned()).into_shared();
     let mut matcher = shared.matcher();
@@ -336,4 +348,41 @@ fn random_globs_and_paths_agree_with_the_reference() {
     assert!(pairs >= 400_000, "{pairs}");
     // Matches must be frequent, or agreement says little.
     assert!(matched * 20 > pairs, "only {matched} matches in {pairs}");
+}
+
+/// What a one-path index leaves out: only globs whose literal directory
+/// the path is not in (a brace group judged by its branches).
+#[test]
+fn a_one_path_index_leaves_out_only_globs_outside_their_literal_directory() {
+    use super::automaton::may_reach;
+    let cases = [
+        ("csrc/x/**", "csrc/x/k.cu", true),
+        ("csrc/x/**", "csrc/x", true),
+        ("csrc/x/**", "csrc/xy/k.cu", false),
+        ("csrc/x/y*.cuh", "include/x/y1.cuh", false),
+        ("{csrc/x/**,include/x/y*.cuh}", "include/x/y1.cuh", true),
+        ("{csrc/x/**,include/x/y*.cuh}", "lib/x/y1.cuh", false),
+        ("{csrc,include}/attn/*.cu", "include/attn/a.cu", true),
+        ("{csrc,include}/attn/*.cu", "src/attn/a.cu", false),
+        ("**/k.cu", "any/where/k.cu", true),
+        ("src/cpu/*/gemm/*.cpp", "src/cpu/avx2/gemm/a.cpp", true),
+        ("src/cpu/*/gemm/*.cpp", "src/gpu/avx2/gemm/a.cpp", false),
+        // A class or an escape: the branches are not split, the glob kept.
+        ("{csrc/[ab]/**,x}", "lib/a", true),
+        ("kernels/a\\*b.cu", "kernels/a*b.cu", true),
+        ("kernels/a\\*b.cu", "other/a*b.cu", false),
+        // The literal end: after the last wildcard, less a leading `/`.
+        ("**/mod7_*.py", "csrc/mod7_a.cu", false),
+        ("**/k/a.cu", "k/a.cu", true),
+        ("**/k/a.cu", "x/j/a.cu", false),
+        ("src/[ab]", "src/a", true),
+        ("src/x.cu{,h}", "src/x.cuh", true),
+        ("src/dir/", "src/dir/a.py", true),
+    ];
+    for (glob, path, expect) in cases {
+        assert_eq!(may_reach(glob, path.as_bytes()), expect, "{glob} / {path}");
+        if !expect {
+            assert!(!reference::matches(glob, path), "{glob} / {path}");
+        }
+    }
 }

@@ -64,25 +64,25 @@ pub fn lookup<'m>(matrix: &'m Matrix, query: &str, cwd: &Path) -> Lookup<'m> {
     }
     let candidates = path_candidates(query, cwd, &matrix.root);
     if !candidates.is_empty() && matrix.ops.iter().any(|op| !op.files.is_empty()) {
-        if let Ok(mut index) = OpIndex::new(matrix) {
-            for path in &candidates {
-                let hits: Vec<FileHit<'m>> = index
-                    .matches(path)
-                    .into_iter()
-                    .map(|m| {
-                        let op = &matrix.ops[m.op];
-                        FileHit {
-                            op,
-                            glob: op.files[m.glob].value.as_str(),
-                        }
-                    })
-                    .collect();
-                if !hits.is_empty() {
-                    return Lookup::File {
-                        path: path.clone(),
-                        hits,
-                    };
-                }
+        let paths: Vec<&str> = candidates.iter().map(String::as_str).collect();
+        let mut index = OpIndex::for_paths(matrix, &paths);
+        for path in &candidates {
+            let hits: Vec<FileHit<'m>> = index
+                .matches(path)
+                .into_iter()
+                .map(|m| {
+                    let op = &matrix.ops[m.op];
+                    FileHit {
+                        op,
+                        glob: op.files[m.glob].value.as_str(),
+                    }
+                })
+                .collect();
+            if !hits.is_empty() {
+                return Lookup::File {
+                    path: path.clone(),
+                    hits,
+                };
             }
         }
     }
