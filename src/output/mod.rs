@@ -58,7 +58,15 @@ pub fn width(text: &str) -> usize {
 /// `text` in `style`, padded with spaces to `cols` columns.
 pub fn cell(style: Style, text: &str, cols: usize) -> String {
     let pad = cols.saturating_sub(width(text));
-    format!("{}{}", paint(style, text), " ".repeat(pad))
+    let mut out = String::with_capacity(text.len() + pad + 16);
+    if style == Style::new() {
+        out.push_str(text);
+    } else {
+        use std::fmt::Write;
+        let _ = write!(out, "{style}{text}{style:#}");
+    }
+    out.extend(std::iter::repeat_n(' ', pad));
+    out
 }
 
 /// What a commit's `Prior-art:` stamp says, in a few words.

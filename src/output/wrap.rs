@@ -7,6 +7,10 @@ use unicode_width::UnicodeWidthChar;
 
 /// Display columns of `text`, skipping ANSI escape sequences.
 pub fn columns(text: &str) -> usize {
+    // Printable ASCII (most slugs, titles and paths): one column a byte.
+    if text.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return text.len();
+    }
     let mut cols = 0;
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
