@@ -44,10 +44,19 @@ pub mod role {
 
 /// `text` in `style`.
 pub fn paint(style: Style, text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    paint_into(&mut out, style, text);
+    out
+}
+
+/// [`paint`], appended to `out`.
+fn paint_into(out: &mut String, style: Style, text: &str) {
     if style == Style::new() {
-        return text.to_owned();
+        out.push_str(text);
+    } else {
+        use std::fmt::Write;
+        let _ = write!(out, "{style}{text}{style:#}");
     }
-    format!("{style}{text}{style:#}")
 }
 
 /// Display width of text in terminal columns.
@@ -59,12 +68,7 @@ pub fn width(text: &str) -> usize {
 pub fn cell(style: Style, text: &str, cols: usize) -> String {
     let pad = cols.saturating_sub(width(text));
     let mut out = String::with_capacity(text.len() + pad + 16);
-    if style == Style::new() {
-        out.push_str(text);
-    } else {
-        use std::fmt::Write;
-        let _ = write!(out, "{style}{text}{style:#}");
-    }
+    paint_into(&mut out, style, text);
     out.extend(std::iter::repeat_n(' ', pad));
     out
 }

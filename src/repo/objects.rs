@@ -17,7 +17,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::Receiver;
 use std::sync::{Mutex, PoisonError};
 
 use flate2::read::ZlibDecoder;
@@ -82,21 +82,9 @@ impl LooseObjects {
         Some(Self::at(common.join("objects"), work_dir))
     }
 
-    /// Whether every blob is known not to contain `needle`: `false` as
-    /// soon as one does or cannot be read. See [`LooseObjects::none_received`].
-    pub fn none_contains(&self, blobs: Vec<Blob>, needle: &[u8]) -> bool {
-        let (sender, receiver) = mpsc::channel();
-        for blob in blobs {
-            // The receiver is alive until `none_received` returns.
-            let _ = sender.send(blob);
-        }
-        drop(sender);
-        self.none_received(receiver, needle)
-    }
-
-    /// As [`LooseObjects::none_contains`], for blobs handed over as they
-    /// become known: the answer is settled once every sender is dropped
-    /// (or at the first blob that decides it). Each blob is read from its
+    /// Whether every blob is known not to contain `needle`, for blobs
+    /// handed over as they become known: `false` as soon as one does or
+    /// cannot be read, `true` once every sender is dropped and none did. Each blob is read from its
     /// work-tree file when that hashes to its id ([`worktree_contains`]),
     /// else inflated ([`LooseObjects::blob_contains`]). Two threads take
     /// the blobs, each the next one waiting.
@@ -490,6 +478,19 @@ mod tests {
         assert!(wt_path.join(".git").is_file());
         let from_worktree = LooseObjects::discover(&wt_path.join("sub")).unwrap();
         assert_eq!(from_worktree.blob_contains(&id, NEEDLE), Some(true));
+    }
+
+    impl LooseObjects {
+        /// [`LooseObjects::none_received`] over blobs known at once.
+        fn none_contains(&self, blobs: Vec<Blob>, needle: &[u8]) -> bool {
+            let (sender, receiver) = std::sync::mpsc::channel();
+            for blob in blobs {
+                // The receiver is alive until `none_received` returns.
+                let _ = sender.send(blob);
+            }
+            drop(sender);
+            self.none_received(receiver, needle)
+        }
     }
 
     fn by_id(ids: &[&str]) -> Vec<Blob> {
