@@ -394,16 +394,10 @@ impl PendingStaged {
                 // Outside a repository git falls back to `diff --no-index`.
                 stderr = format!("not a git repository: {}", self.dir.display());
             }
-            return Err(GitError::Failed {
-                args: staged_args(self.detail).join(" "),
-                stderr,
-            });
+            return Err(self.failed(stderr));
         }
         if parser.cut_short() {
-            return Err(GitError::Failed {
-                args: staged_args(self.detail).join(" "),
-                stderr: "its output ended inside an entry".to_owned(),
-            });
+            return Err(self.failed("its output ended inside an entry".to_owned()));
         }
         if self.detail == StagedDetail::Paths && !no_blob_mentions {
             // A staged file mentions it, or one could not be read here:
@@ -414,6 +408,14 @@ impl PendingStaged {
         }
         staged.paths = entries.into_iter().map(|e| e.path).collect();
         Ok(staged)
+    }
+
+    /// This run's failure, with what git (or its output) said.
+    fn failed(&self, stderr: String) -> GitError {
+        GitError::Failed {
+            args: staged_args(self.detail).join(" "),
+            stderr,
+        }
     }
 }
 
