@@ -47,7 +47,7 @@ const PARALLEL_FROM: usize = 64 * 1024;
 /// The matrix `text` holds, when the fast path can read it; `None` when the
 /// slow path must (invalid or unusual documents).
 pub(crate) fn parse(
-    text: &str,
+    text: &Arc<String>,
     file: &Path,
     name: &str,
     root_dir: &Path,
@@ -78,7 +78,7 @@ fn op_header_after(text: &str, from: usize) -> Option<usize> {
 /// in its half, and the second half gives up (the slow path reads that
 /// layout).
 fn parse_cut(
-    text: &str,
+    shared: &Arc<String>,
     file: &Path,
     name: &str,
     root_dir: &Path,
@@ -86,12 +86,16 @@ fn parse_cut(
     chunk: usize,
     cut: Option<usize>,
 ) -> Option<Matrix> {
+    let text = shared.as_str();
     let out = match cut {
-        None => read_part(text, 0..text.len(), chunk)?,
+        None => read_part(text, 0..text.len(), chunk, text.len())?,
         Some(cut) => {
             let (first, second) = std::thread::scope(|s| {
-                let second = s.spawn(|| read_part(text, cut..text.len(), chunk));
-                let first = read_part(text, 0..cut, chunk);
+                let second = s.spawn(|| read_part(text, cut..text.len(), chunk, text.len() - cut));
+                // Room for every op, so joining the halves appends the
+                // second's without moving the first's (a 1,000-op
+                // matrix's ops are about 370 KB).
+                let first = read_part(text, 0..cut, chunk, text.len());
                 let second = second
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -120,7 +124,7 @@ fn parse_cut(
         name: name.to_owned(),
         origin: Origin::Project,
         file: file.to_path_buf(),
-        text: Arc::from(text),
+        text: Arc::clone(shared),
         root: normalize(&root),
         project,
         kernels: out.kernels,
@@ -135,9 +139,10 @@ fn parse_cut(
 /// complete line but the current table, which the builder keeps; a cut
 /// inside a value (a multi-line array or string) leaves the piece before
 /// it unterminated, a syntax error, so the slow path reads such a
-/// document. `None` when the fast path cannot read it.
-fn read_part(text: &str, range: Range<usize>, chunk: usize) -> Option<Out> {
-    let mut builder = Builder::new(&text[range.clone()]);
+/// document. The ops vector is sized for the ops of `room` bytes of text.
+/// `None` when the fast path cannot read it.
+fn read_part(text: &str, range: Range<usize>, chunk: usize, room: usize) -> Option<Out> {
+    let mut builder = Builder::new(&text[range.clone()], room);
     let mut failed = Failed(false);
     // One allocation for every piece but an unusually long one.
     let mut tokens = Vec::with_capacity(chunk.min(range.len()) / 2 + 64);
@@ -288,7 +293,7 @@ struct Builder<'i> {
 }
 
 impl<'i> Builder<'i> {
-    fn new(text: &'i str) -> Self {
+    fn new(text: &'i str, room: usize) -> Self {
         Builder {
             piece: text,
             base: 0,
@@ -300,7 +305,7 @@ impl<'i> Builder<'i> {
             key: None,
             stack: Vec::new(),
             out: Out {
-                ops: Vec::with_capacity(text.len() / 256),
+                ops: Vec::with_capacity(room / 256),
                 ..Out::default()
             },
         }

@@ -103,7 +103,7 @@ impl Matrix {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        parse::parse(&text, path, name, &dir, Origin::Project, true)
+        parse::parse(text, path, name, &dir, Origin::Project, true)
     }
 
     /// Validate matrix text as if read from `file` (no filesystem checks).
@@ -111,7 +111,7 @@ impl Matrix {
         let file = file.as_ref();
         let dir = file.parent().unwrap_or(Path::new("."));
         parse::parse(
-            text,
+            text.to_owned(),
             file,
             &diagnostic::display_name(file),
             dir,
@@ -123,7 +123,7 @@ impl Matrix {
     /// The built-in catalog of prior art, compiled into the binary.
     pub fn catalog() -> Matrix {
         parse::parse(
-            crate::catalog::TEXT,
+            crate::catalog::TEXT.to_owned(),
             Path::new(crate::catalog::PSEUDO_PATH),
             crate::catalog::PSEUDO_PATH,
             Path::new("."),
@@ -137,7 +137,7 @@ impl Matrix {
 #[cfg(test)]
 pub(crate) fn parse_catalog_for_test(text: &str) -> Result<Matrix, LoadError> {
     parse::parse(
-        text,
+        text.to_owned(),
         Path::new("catalog.toml"),
         "catalog.toml",
         Path::new("."),

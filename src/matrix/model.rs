@@ -49,7 +49,9 @@ pub struct Matrix {
     /// when the caller resolved one).
     pub name: String,
     /// The file's text, kept so later surfaces can cite `file:line:col`.
-    pub text: Arc<str>,
+    /// The `String` read from the file, moved in (an `Arc<str>` would
+    /// copy it: 0.3 ms for a 400 KB matrix).
+    pub text: Arc<String>,
     /// The directory all paths and globs are relative to.
     pub root: PathBuf,
     pub project: Project,

@@ -28,31 +28,34 @@ type Value<'i> = Spanned<DeValue<'i>>;
 /// A project's valid matrix is read by the fast path (`super::fast`);
 /// anything it does not take is walked here, which reports every problem.
 pub(crate) fn parse(
-    text: &str,
+    text: String,
     file: &Path,
     name: &str,
     root_dir: &Path,
     origin: Origin,
     check_fs: bool,
 ) -> Result<Matrix, LoadError> {
+    // Moved, never copied: the model keeps the text it was read from.
+    let text = Arc::new(text);
     if origin == Origin::Project {
-        if let Some(matrix) = super::fast::parse(text, file, name, root_dir, check_fs) {
+        if let Some(matrix) = super::fast::parse(&text, file, name, root_dir, check_fs) {
             return Ok(matrix);
         }
     }
-    walk(text, file, name, root_dir, origin, check_fs)
+    walk(&text, file, name, root_dir, origin, check_fs)
 }
 
 /// [`parse`] the slow way: the document tree of the `toml` crate, walked
 /// by hand, collecting every problem.
 pub(super) fn walk(
-    text: &str,
+    shared: &Arc<String>,
     file: &Path,
     name: &str,
     root_dir: &Path,
     origin: Origin,
     check_fs: bool,
 ) -> Result<Matrix, LoadError> {
+    let text = shared.as_str();
     let (doc, syntax_errors) = DeTable::parse_recoverable(text);
     if !syntax_errors.is_empty() {
         let problems = syntax_errors
@@ -113,7 +116,7 @@ pub(super) fn walk(
         name: name.to_owned(),
         origin,
         file: file.to_path_buf(),
-        text: Arc::from(text),
+        text: Arc::clone(shared),
         root: normalize(&root),
         project: project.expect("a missing [project] is reported as a problem"),
         kernels,

@@ -3,6 +3,7 @@
 //! matrices people write.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use super::super::parse::walk;
 use super::super::Origin;
@@ -11,6 +12,7 @@ use super::super::Origin;
 /// `Some(false)` if it left it to the slow path, which accepted it; `None`
 /// if the slow path refused it (the fast path must then have refused too).
 fn compare(text: &str) -> Option<bool> {
+    let text = &Arc::new(text.to_owned());
     let file = Path::new("dir/sota.toml");
     let slow = walk(
         text,
@@ -147,6 +149,7 @@ fn realistic() -> Vec<(String, String)> {
 #[test]
 fn the_fast_path_takes_the_matrices_people_write_and_agrees() {
     for (name, text) in realistic() {
+        let text = Arc::new(text);
         let file = Path::new("dir/sota.toml");
         if let Err(e) = walk(
             &text,
