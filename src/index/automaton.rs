@@ -609,19 +609,26 @@ impl Step for Frozen<'_, '_> {
     }
 }
 
-/// Whether glob `text` may match `path`, judged from its literal start
-/// alone: the segments before its first wildcard are plain names, each
-/// of which must be the path's segment at the same place, so a path
-/// outside that directory (and not the directory itself) never matches.
-/// A brace group there is judged by its branches' own literal starts
-/// (`{csrc/x/**,include/x/y*.cuh}`). `true` means only "cannot be ruled
-/// out": the automaton decides. Compares bytes in step with the path and
-/// stops at the first that differs, so most globs cost a few bytes.
+/// Whether glob `text` may match `path`, judged from its literal parts:
+/// its literal end ([`literal_end_holds`]), its literal start (the
+/// segments before its first wildcard are plain names, each of which must
+/// be the path's segment at the same place, so a path outside that
+/// directory, and not the directory itself, never matches; a brace group
+/// there is judged by its branches' own literal starts,
+/// `{csrc/x/**,include/x/y*.cuh}`), and its plain segments past a
+/// wildcard ([`plain_segments_hold`]: `csrc/**/mod7/**` needs a `mod7`
+/// segment). `true` means only "cannot be ruled out": the automaton
+/// decides. Each test stops at the first byte that rules the glob out,
+/// so most globs cost a few bytes.
 pub fn may_reach(text: &str, path: &[u8]) -> bool {
     let t = text.as_bytes();
-    if !literal_end_holds(t, path) {
-        return false;
-    }
+    literal_end_holds(t, path) && literal_start_holds(text, path) && plain_segments_hold(t, path)
+}
+
+/// Whether `path` is under the glob's literal start, or a brace group
+/// there has a branch whose literal start it is under.
+fn literal_start_holds(text: &str, path: &[u8]) -> bool {
+    let t = text.as_bytes();
     if let Some(verdict) = literal_start(t.iter().copied(), path, 0) {
         return verdict;
     }
@@ -653,6 +660,43 @@ fn literal_end_holds(glob: &[u8], path: &[u8]) -> bool {
         .map_or(0, |i| i + 1);
     let end = &glob[start..];
     path.ends_with(end.strip_prefix(b"/").unwrap_or(end))
+}
+
+/// Whether each of the glob's plain segments is a segment of `path`. A
+/// plain segment is delimited by `/` (or an end) outside any brace group
+/// and holds no wildcard or group: in every expansion of the braces it is
+/// a whole glob segment that is neither `*`-like nor `**`, so it matches
+/// exactly one path segment, itself. Globs with a class or an escape are
+/// not judged (their brackets and backslashes need the full parser).
+fn plain_segments_hold(glob: &[u8], path: &[u8]) -> bool {
+    if glob.iter().any(|&b| matches!(b, b'[' | b'\\')) {
+        return true;
+    }
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut plain = true;
+    for (i, &b) in glob.iter().chain(b"/").enumerate() {
+        match b {
+            b'{' => {
+                depth += 1;
+                plain = false;
+            }
+            // The segment holding a `}` holds its `{`: not plain already.
+            b'}' => depth = depth.saturating_sub(1),
+            b'*' | b'?' => plain = false,
+            b'/' if depth == 0 => {
+                let segment = &glob[start..i];
+                if plain && !segment.is_empty() && !path.split(|&c| c == b'/').any(|s| s == segment)
+                {
+                    return false;
+                }
+                start = i + 1;
+                plain = true;
+            }
+            _ => {}
+        }
+    }
+    true
 }
 
 /// Glob bytes that end a literal start.

@@ -351,9 +351,10 @@ fn random_globs_and_paths_agree_with_the_reference() {
 }
 
 /// What a one-path index leaves out: only globs whose literal directory
-/// the path is not in (a brace group judged by its branches).
+/// the path is not in (a brace group judged by its branches), whose
+/// literal end it lacks, or one of whose plain segments it lacks.
 #[test]
-fn a_one_path_index_leaves_out_only_globs_outside_their_literal_directory() {
+fn a_one_path_index_leaves_out_only_globs_whose_literal_parts_the_path_lacks() {
     use super::automaton::may_reach;
     let cases = [
         ("csrc/x/**", "csrc/x/k.cu", true),
@@ -378,6 +379,16 @@ fn a_one_path_index_leaves_out_only_globs_outside_their_literal_directory() {
         ("src/[ab]", "src/a", true),
         ("src/x.cu{,h}", "src/x.cuh", true),
         ("src/dir/", "src/dir/a.py", true),
+        // Plain segments past a wildcard: each must be a path segment.
+        ("csrc/**/mod0/**", "csrc/comm/mod87/impl/v4/i0.cu", false),
+        ("csrc/**/mod87/**", "csrc/comm/mod87/impl/v4/i0.cu", true),
+        ("**/attn/**/k.cu", "x/attn2/k.cu", false),
+        ("**/attn/**/k.cu", "x/attn/y/k.cu", true),
+        ("{x/**/mod1,y}/z/*.cu", "x/a/mod1/z/k.cu", true),
+        ("{x/**/mod1,y}/z/*.cu", "x/a/mod1/w/k.cu", false),
+        // Inside a group a segment is one branch's, not required.
+        ("**/{mod1,mod2}/*.cu", "a/mod2/k.cu", true),
+        ("**/{a/mod1,b}/*.cu", "b/k.cu", true),
     ];
     for (glob, path, expect) in cases {
         assert_eq!(may_reach(glob, path.as_bytes()), expect, "{glob} / {path}");
