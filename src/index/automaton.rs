@@ -629,37 +629,46 @@ pub fn may_reach(text: &str, path: &[u8]) -> bool {
 /// there has a branch whose literal start it is under.
 fn literal_start_holds(text: &str, path: &[u8]) -> bool {
     let t = text.as_bytes();
-    if let Some(verdict) = literal_start(t.iter().copied(), path, 0) {
+    if let Some(verdict) = literal_start(t, &[], path, 0) {
         return verdict;
     }
     // A group opens after a literal start the path shares (`at` bytes).
     // Its bounds are plain text only without classes and escapes.
-    if t.iter().any(|&b| matches!(b, b'[' | b'\\')) {
+    if memchr::memchr2(b'[', b'\\', t).is_some() {
         return true;
     }
-    let Some((at, branches, close)) = first_group(text) else {
+    let Some((at, close)) = first_group(t) else {
         return true;
     };
-    branches.into_iter().any(|branch| {
-        let rest = t[branch].iter().chain(&t[close + 1..]).copied();
-        literal_start(rest, path, at).unwrap_or(true)
-    })
+    let tail = &t[close + 1..];
+    group_branches(t, at, close)
+        .any(|branch| literal_start(&t[branch], tail, path, at).unwrap_or(true))
 }
 
 /// Whether `path` ends with the glob's literal end: the bytes after its
 /// last wildcard, class, group or escape, less a leading `/` (a `**`
 /// before it may match no segment at all). A glob ending in `/` (a
 /// directory: everything under it) has none.
+///
+/// Compared from the end, in step with the path, so a glob is ruled out at
+/// the first byte that differs (for most, the last or the one before).
 fn literal_end_holds(glob: &[u8], path: &[u8]) -> bool {
     if glob.last() == Some(&b'/') {
         return true;
     }
-    let start = glob
-        .iter()
-        .rposition(|&b| ends_literal(b) || b == b']')
-        .map_or(0, |i| i + 1);
-    let end = &glob[start..];
-    path.ends_with(end.strip_prefix(b"/").unwrap_or(end))
+    let ends_end = |b: u8| ends_literal(b) || b == b']';
+    let mut p = path.len();
+    for (g, &b) in glob.iter().enumerate().rev() {
+        if ends_end(b) {
+            return true;
+        }
+        if p == 0 || path[p - 1] != b {
+            // The literal end's first byte, when a `/`, is not required.
+            return b == b'/' && g > 0 && ends_end(glob[g - 1]);
+        }
+        p -= 1;
+    }
+    true
 }
 
 /// Whether each of the glob's plain segments is a segment of `path`. A
@@ -704,57 +713,62 @@ fn ends_literal(b: u8) -> bool {
     matches!(b, b'*' | b'?' | b'[' | b'{' | b'}' | b'\\')
 }
 
-/// [`may_reach`] for glob bytes `glob` against `path[from..]`: `None` when
-/// a brace group opens before anything is decided. Let D be the glob's
-/// literal start up to its last `/`: the path must be D or lie under it.
-fn literal_start(mut glob: impl Iterator<Item = u8>, path: &[u8], from: usize) -> Option<bool> {
+/// [`may_reach`] for the glob bytes `head` then `tail` against
+/// `path[from..]`: `None` when a brace group opens before anything is
+/// decided. Let D be the glob's literal start up to its last `/`: the path
+/// must be D or lie under it. (Two slices, so a group's branch and the
+/// text after the group are judged without joining them.)
+fn literal_start(head: &[u8], tail: &[u8], path: &[u8], from: usize) -> Option<bool> {
+    let len = head.len() + tail.len();
+    let byte = |k: usize| {
+        if k < head.len() {
+            head[k]
+        } else {
+            tail[k - head.len()]
+        }
+    };
     let mut i = from;
-    loop {
-        let Some(g) = glob.next() else {
-            return Some(true);
-        };
+    for k in 0..len {
+        let g = byte(k);
         if g == b'{' {
             return None;
         }
         if ends_literal(g) {
             return Some(true);
         }
-        match path.get(i) {
-            Some(&p) if p == g => i += 1,
-            differs => {
-                // D reaches this byte if a `/` is still to come before a
-                // wildcard; then the path, which differs or ends here, is
-                // not under D (it is D itself only if it ends at D's `/`).
-                let more_dirs = glob.take_while(|&b| !ends_literal(b)).any(|b| b == b'/');
-                return Some(match differs {
-                    Some(_) => g != b'/' && !more_dirs,
-                    None => !more_dirs,
-                });
-            }
+        if path.get(i) == Some(&g) {
+            i += 1;
+            continue;
         }
+        // D reaches this byte if a `/` is still to come before a
+        // wildcard; then the path, which differs or ends here, is not
+        // under D (it is D itself only if it ends at D's `/`).
+        let more_dirs = (k + 1..len)
+            .map(byte)
+            .take_while(|&b| !ends_literal(b))
+            .any(|b| b == b'/');
+        return Some(if i < path.len() {
+            g != b'/' && !more_dirs
+        } else {
+            !more_dirs
+        });
     }
+    Some(true)
 }
 
-/// The first brace group of `text`: where it opens, its branches (byte
-/// ranges), and where it closes. For text with no class or escape (those
-/// need the full parser to tell a brace from a literal one).
-fn first_group(text: &str) -> Option<(usize, Vec<std::ops::Range<usize>>, usize)> {
-    let open = memchr::memchr(b'{', text.as_bytes())?;
+/// The first brace group of `text`: where it opens and where it closes.
+/// For text with no class or escape (those need the full parser to tell a
+/// brace from a literal one).
+fn first_group(text: &[u8]) -> Option<(usize, usize)> {
+    let open = memchr::memchr(b'{', text)?;
     let mut depth = 0usize;
-    let mut branches = Vec::new();
-    let mut start = open + 1;
-    for (i, b) in text.bytes().enumerate().skip(open) {
+    for (i, &b) in text.iter().enumerate().skip(open) {
         match b {
             b'{' => depth += 1,
-            b',' if depth == 1 => {
-                branches.push(start..i);
-                start = i + 1;
-            }
             b'}' => {
                 depth -= 1;
                 if depth == 0 {
-                    branches.push(start..i);
-                    return Some((open, branches, i));
+                    return Some((open, i));
                 }
             }
             _ => {}
@@ -763,15 +777,41 @@ fn first_group(text: &str) -> Option<(usize, Vec<std::ops::Range<usize>>, usize)
     None
 }
 
+/// The branches (byte ranges) of the group [`first_group`] found at
+/// `open..=close`: the text between its own commas, nested groups whole.
+fn group_branches(
+    text: &[u8],
+    open: usize,
+    close: usize,
+) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let mut depth = 0usize;
+    let mut start = open + 1;
+    (open + 1..=close).filter_map(move |i| match text[i] {
+        b'{' => {
+            depth += 1;
+            None
+        }
+        b'}' if depth > 0 => {
+            depth -= 1;
+            None
+        }
+        b',' | b'}' if depth == 0 => {
+            let branch = start..i;
+            start = i + 1;
+            Some(branch)
+        }
+        _ => None,
+    })
+}
+
 /// `x{a,b}rest` → `xarest`, `xbrest`: the branches of the text's first
 /// brace group ([`first_group`]), for text with no class or escape (the
 /// caller uses the full parser for those). `None` without a group.
 fn split_first_group(text: &str) -> Option<Vec<String>> {
-    let (open, branches, close) = first_group(text)?;
+    let (open, close) = first_group(text.as_bytes())?;
     let (head, tail) = (&text[..open], &text[close + 1..]);
     Some(
-        branches
-            .into_iter()
+        group_branches(text.as_bytes(), open, close)
             .map(|branch| {
                 let branch = &text[branch];
                 let mut alt = String::with_capacity(head.len() + branch.len() + tail.len());
