@@ -108,7 +108,9 @@ fn check(text: &str) -> Result<(), GlobError> {
             ),
         });
     }
-    if let Some(bad) = text.split('/').find(|seg| *seg == "." || *seg == "..") {
+    // Only a glob `scan` saw a dot segment in needs the search.
+    let dot = dot_segment.then(|| text.split('/').find(|seg| *seg == "." || *seg == ".."));
+    if let Some(bad) = dot.flatten() {
         // Repository paths never contain `.` or `..` segments, so such a
         // glob could never match: refuse it instead of letting it sit as
         // a dead glob.
@@ -338,6 +340,8 @@ mod tests {
             assert_eq!(scan(glob).1, plain, "{glob:?}");
         }
         assert!(FileGlob::new("a/.cu").is_ok() && FileGlob::new("a/./b").is_err());
+        // A glob with braces takes the long way, which must still refuse it.
+        assert!(FileGlob::new("{a,b}/..").is_err() && FileGlob::new("{a,b}/.x").is_ok());
     }
 
     #[test]
