@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{LoadError, Matrix};
 
-/// The last matrix loaded through this cache, with the bytes it came from.
+/// The last matrix loaded through this cache (its `text` is the bytes it
+/// came from).
 #[derive(Debug, Default)]
 pub struct Cache {
     last: Mutex<Option<Entry>>,
@@ -20,7 +21,6 @@ pub struct Cache {
 struct Entry {
     path: PathBuf,
     name: String,
-    bytes: Vec<u8>,
     matrix: Arc<Matrix>,
 }
 
@@ -39,15 +39,15 @@ impl Cache {
         })?;
         let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(e) = last.as_ref() {
-            if e.path == path && e.name == name && e.bytes == bytes && e.matrix.root.is_dir() {
+            let same_bytes = e.matrix.text.as_bytes() == bytes;
+            if e.path == path && e.name == name && same_bytes && e.matrix.root.is_dir() {
                 return Ok(e.matrix.clone());
             }
         }
-        let matrix = Arc::new(Matrix::from_bytes_named(bytes.clone(), path, name)?);
+        let matrix = Arc::new(Matrix::from_bytes_named(bytes, path, name)?);
         *last = Some(Entry {
             path: path.to_path_buf(),
             name: name.to_owned(),
-            bytes,
             matrix: matrix.clone(),
         });
         Ok(matrix)
