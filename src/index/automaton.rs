@@ -615,14 +615,38 @@ impl Step for Frozen<'_, '_> {
 /// be the path's segment at the same place, so a path outside that
 /// directory, and not the directory itself, never matches; a brace group
 /// there is judged by its branches' own literal starts,
-/// `{csrc/x/**,include/x/y*.cuh}`), and its plain segments past a
-/// wildcard ([`plain_segments_hold`]: `csrc/**/mod7/**` needs a `mod7`
-/// segment). `true` means only "cannot be ruled out": the automaton
-/// decides. Each test stops at the first byte that rules the glob out,
-/// so most globs cost a few bytes.
+/// `{csrc/x/**,include/x/y*.cuh}`), its last segment's literal start
+/// ([`last_segment_start_holds`]: `src/cpu/*/gemm/mod7_*.cpp` needs a
+/// file name starting `mod7_`), and its plain segments past a wildcard
+/// ([`plain_segments_hold`]: `csrc/**/mod7/**` needs a `mod7` segment).
+/// `true` means only "cannot be ruled out": the automaton decides. Each
+/// test stops at the first byte that rules the glob out, so most globs
+/// cost a few bytes.
 pub fn may_reach(text: &str, path: &[u8]) -> bool {
     let t = text.as_bytes();
-    literal_end_holds(t, path) && literal_start_holds(text, path) && plain_segments_hold(t, path)
+    literal_end_holds(t, path)
+        && literal_start_holds(text, path)
+        && last_segment_start_holds(t, path)
+        && plain_segments_hold(t, path)
+}
+
+/// Whether the path's last segment starts with the literal start of the
+/// glob's last segment (the text after its last `/`, up to its first `*`
+/// or `?`). Judged only when that segment has no brace, so the `/` before
+/// it is outside any group and every expansion ends with it, matched
+/// against the path's last segment; not for a glob ending in `/` (a
+/// directory) or with a class or an escape anywhere.
+fn last_segment_start_holds(glob: &[u8], path: &[u8]) -> bool {
+    if memchr::memchr2(b'[', b'\\', glob).is_some() {
+        return true;
+    }
+    let last = &glob[memchr::memrchr(b'/', glob).map_or(0, |i| i + 1)..];
+    if memchr::memchr2(b'{', b'}', last).is_some() {
+        return true;
+    }
+    let start = &last[..memchr::memchr2(b'*', b'?', last).unwrap_or(last.len())];
+    let path_last = &path[memchr::memrchr(b'/', path).map_or(0, |i| i + 1)..];
+    path_last.starts_with(start)
 }
 
 /// Whether `path` is under the glob's literal start, or a brace group

@@ -386,6 +386,23 @@ fn a_one_path_index_leaves_out_only_globs_whose_literal_parts_the_path_lacks() {
         ("**/attn/**/k.cu", "x/attn/y/k.cu", true),
         ("{x/**/mod1,y}/z/*.cu", "x/a/mod1/z/k.cu", true),
         ("{x/**/mod1,y}/z/*.cu", "x/a/mod1/w/k.cu", false),
+        // The last segment's literal start: the file name's.
+        (
+            "src/cpu/*/gemm/mod0_*.cpp",
+            "src/cpu/mod799/gemm/mod799_5.cpp",
+            false,
+        ),
+        (
+            "src/cpu/*/gemm/mod799_*.cpp",
+            "src/cpu/mod799/gemm/mod799_5.cpp",
+            true,
+        ),
+        ("**/k?.cu", "a/k1.cu", true),
+        ("**/k?.cu", "a/j1.cu", false),
+        ("{a/k,b}*.cu", "a/k1.cu", true),
+        ("a/{k,j/l}*.cu", "a/j/l1.cu", true),
+        ("a/**", "a/b/c", true),
+        ("a/b/", "a/b/c.cu", true),
         // Inside a group a segment is one branch's, not required.
         ("**/{mod1,mod2}/*.cu", "a/mod2/k.cu", true),
         ("**/{a/mod1,b}/*.cu", "b/k.cu", true),
