@@ -624,10 +624,13 @@ impl Step for Frozen<'_, '_> {
 /// cost a few bytes.
 pub fn may_reach(text: &str, path: &[u8]) -> bool {
     let t = text.as_bytes();
+    // Without a class or an escape, every `{`, `}` and `/` is what it
+    // looks like; with one, only the literal start and end are judged
+    // (the rest needs the full parser).
+    let simple = memchr::memchr2(b'[', b'\\', t).is_none();
     literal_end_holds(t, path)
-        && literal_start_holds(text, path)
-        && last_segment_start_holds(t, path)
-        && plain_segments_hold(t, path)
+        && literal_start_holds(t, path, simple)
+        && (!simple || (last_segment_start_holds(t, path) && plain_segments_hold(t, path)))
 }
 
 /// Whether the path's last segment starts with the literal start of the
@@ -635,11 +638,8 @@ pub fn may_reach(text: &str, path: &[u8]) -> bool {
 /// or `?`). Judged only when that segment has no brace, so the `/` before
 /// it is outside any group and every expansion ends with it, matched
 /// against the path's last segment; not for a glob ending in `/` (a
-/// directory) or with a class or an escape anywhere.
+/// directory). For a glob with no class or escape.
 fn last_segment_start_holds(glob: &[u8], path: &[u8]) -> bool {
-    if memchr::memchr2(b'[', b'\\', glob).is_some() {
-        return true;
-    }
     let last = &glob[memchr::memrchr(b'/', glob).map_or(0, |i| i + 1)..];
     if memchr::memchr2(b'{', b'}', last).is_some() {
         return true;
@@ -650,15 +650,15 @@ fn last_segment_start_holds(glob: &[u8], path: &[u8]) -> bool {
 }
 
 /// Whether `path` is under the glob's literal start, or a brace group
-/// there has a branch whose literal start it is under.
-fn literal_start_holds(text: &str, path: &[u8]) -> bool {
-    let t = text.as_bytes();
+/// there has a branch whose literal start it is under (judged only for a
+/// `simple` glob, one with no class or escape).
+fn literal_start_holds(t: &[u8], path: &[u8], simple: bool) -> bool {
     if let Some(verdict) = literal_start(t, &[], path, 0) {
         return verdict;
     }
     // A group opens after a literal start the path shares (`at` bytes).
     // Its bounds are plain text only without classes and escapes.
-    if memchr::memchr2(b'[', b'\\', t).is_some() {
+    if !simple {
         return true;
     }
     let Some((at, close)) = first_group(t) else {
@@ -699,12 +699,9 @@ fn literal_end_holds(glob: &[u8], path: &[u8]) -> bool {
 /// plain segment is delimited by `/` (or an end) outside any brace group
 /// and holds no wildcard or group: in every expansion of the braces it is
 /// a whole glob segment that is neither `*`-like nor `**`, so it matches
-/// exactly one path segment, itself. Globs with a class or an escape are
-/// not judged (their brackets and backslashes need the full parser).
+/// exactly one path segment, itself. For a glob with no class or escape
+/// (their brackets and backslashes need the full parser).
 fn plain_segments_hold(glob: &[u8], path: &[u8]) -> bool {
-    if glob.iter().any(|&b| matches!(b, b'[' | b'\\')) {
-        return true;
-    }
     let mut depth = 0usize;
     let mut start = 0;
     let mut plain = true;
