@@ -181,28 +181,43 @@ impl Context {
         if let Some(m) = self.matrix.get() {
             return Ok(m);
         }
-        // Confined to the repository (docs/SECURITY.md); a discovered file
-        // is untrusted, one the user named is not.
-        let discovered = matches!(self.source, Source::Nearest(_));
-        let options = matrix::LoadOptions {
-            allow_outside_repo: self.inputs.allow_outside_repo,
-        };
         let loaded = match (self.source.path(), &self.cache) {
             (Some(path), Some(cache)) => {
-                matrix::load_confined_with(path, discovered, options, || {
-                    cache.load_named(path, &self.shown(path))
+                matrix::load_confined_with(path, self.discovered(), self.load_options(), |b| {
+                    cache.load_bytes(b, path, &self.shown(path))
                 })?
             }
             (Some(path), None) => Arc::new(Matrix::load_confined(
                 path,
                 &self.shown(path),
-                discovered,
-                options,
+                self.discovered(),
+                self.load_options(),
             )?),
             (None, Some(cache)) => cache.catalog(),
             (None, None) => Arc::new(Matrix::catalog()),
         };
         Ok(self.matrix.get_or_init(|| loaded))
+    }
+
+    /// The matrix file's bytes as written, read under the same rules as
+    /// [`Context::matrix`] (confined, capped, a regular file) whether or
+    /// not they load; `None` when the catalog answers.
+    pub fn matrix_bytes(&self) -> Option<Result<Vec<u8>, Failure>> {
+        let path = self.source.path()?;
+        let read = matrix::read_confined(path, self.discovered(), self.load_options());
+        Some(read.map_err(Failure::Matrix))
+    }
+
+    /// A discovered file is untrusted and confined to its repository
+    /// (docs/SECURITY.md); one the user named is not.
+    fn discovered(&self) -> bool {
+        matches!(self.source, Source::Nearest(_))
+    }
+
+    fn load_options(&self) -> matrix::LoadOptions {
+        matrix::LoadOptions {
+            allow_outside_repo: self.inputs.allow_outside_repo,
+        }
     }
 
     /// The project's matrix, for a command that checks a tree against it

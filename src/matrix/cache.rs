@@ -29,14 +29,16 @@ impl Cache {
         Cache::default()
     }
 
-    /// [`Matrix::load_named`], reusing the previous result when `path` has
-    /// the same bytes (and its root is still a directory, the one check
-    /// validation makes outside the file).
-    pub fn load_named(&self, path: &Path, name: &str) -> Result<Arc<Matrix>, LoadError> {
-        let bytes = super::read_capped(path).map_err(|error| LoadError::Io {
-            path: path.to_path_buf(),
-            error,
-        })?;
+    /// [`Matrix::from_bytes_named`] on the bytes just read from `path`,
+    /// reusing the previous result when they are the same (and its root
+    /// is still a directory, the one check validation makes outside the
+    /// file).
+    pub fn load_bytes(
+        &self,
+        bytes: Vec<u8>,
+        path: &Path,
+        name: &str,
+    ) -> Result<Arc<Matrix>, LoadError> {
         let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(e) = last.as_ref() {
             let same_bytes = e.matrix.text.as_bytes() == bytes;
@@ -65,6 +67,12 @@ impl Cache {
 mod tests {
     use super::*;
 
+    /// What `Context::matrix` does: read under the rules, then the cache.
+    fn load(cache: &Cache, path: &Path) -> Result<Arc<Matrix>, LoadError> {
+        let bytes = crate::matrix::read_confined(path, false, Default::default())?;
+        cache.load_bytes(bytes, path, "sota.toml")
+    }
+
     const M: &str =
         "[project]\nname = \"a\"\n\n[[op]]\nslug = \"x\"\ntitle = \"X\"\nsota = \"S\"\n";
 
@@ -74,23 +82,17 @@ mod tests {
         let path = dir.path().join("sota.toml");
         std::fs::write(&path, M).unwrap();
         let cache = Cache::new();
-        let a = cache.load_named(&path, "sota.toml").unwrap();
-        let b = cache.load_named(&path, "sota.toml").unwrap();
+        let a = load(&cache, &path).unwrap();
+        let b = load(&cache, &path).unwrap();
         assert!(Arc::ptr_eq(&a, &b));
         // Same length, same second: only the bytes tell.
         std::fs::write(&path, M.replace("\"X\"", "\"Y\"")).unwrap();
-        let c = cache.load_named(&path, "sota.toml").unwrap();
+        let c = load(&cache, &path).unwrap();
         assert!(!Arc::ptr_eq(&a, &c));
         assert_eq!(c.ops[0].title, "Y");
         std::fs::write(&path, M.replace("sota = \"S\"", "sota = 1")).unwrap();
-        assert!(matches!(
-            cache.load_named(&path, "sota.toml"),
-            Err(LoadError::Invalid(_))
-        ));
+        assert!(matches!(load(&cache, &path), Err(LoadError::Invalid(_))));
         std::fs::remove_file(&path).unwrap();
-        assert!(matches!(
-            cache.load_named(&path, "sota.toml"),
-            Err(LoadError::Io { .. })
-        ));
+        assert!(matches!(load(&cache, &path), Err(LoadError::Io { .. })));
     }
 }

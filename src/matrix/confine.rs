@@ -35,40 +35,78 @@ impl Matrix {
         discovered: bool,
         options: LoadOptions,
     ) -> Result<Matrix, LoadError> {
-        load_confined_with(path, discovered, options, || {
-            Matrix::load_named(path, name).map(Box::new)
+        load_confined_with(path, discovered, options, |bytes| {
+            Matrix::from_bytes_named(bytes, path, name).map(Box::new)
         })
         .map(|m| *m)
     }
 }
 
-/// The confinement of [`Matrix::load_confined`] around any loader of
-/// `path` (e.g. [`super::cache::Cache::load_named`], which returns a shared
-/// matrix): the file is checked before `load` runs, the root after.
+/// The confinement of [`Matrix::load_confined`] around any loader of the
+/// bytes [`read_confined`] read from `path` (e.g.
+/// [`super::cache::Cache::load_bytes`], which returns a shared matrix):
+/// the file is checked as it is read, the root after the load.
 pub fn load_confined_with<M: std::ops::Deref<Target = Matrix>>(
     path: &Path,
     discovered: bool,
     options: LoadOptions,
-    load: impl FnOnce() -> Result<M, LoadError>,
+    load: impl FnOnce(Vec<u8>) -> Result<M, LoadError>,
 ) -> Result<M, LoadError> {
-    if options.allow_outside_repo {
-        return load();
+    let matrix = load(read_confined(path, discovered, options)?)?;
+    if !options.allow_outside_repo {
+        check_root(&matrix, &boundary(path))?;
     }
-    let boundary = boundary(path);
-    if discovered {
-        if let Ok(real) = std::fs::canonicalize(path) {
-            if !real.starts_with(&boundary) {
-                return Err(LoadError::Outside {
-                    path: path.to_path_buf(),
-                    resolved: real,
-                    boundary,
-                });
+    Ok(matrix)
+}
+
+/// The matrix file's bytes under the rule every front end obeys (the CLI,
+/// each MCP tool and the `sota://matrix` resource): only a regular file,
+/// never more than one byte past the size cap, and — for a discovered
+/// file, unless `options` allow it — only when the file actually opened
+/// lies inside the repository. The check is made on the open descriptor
+/// (on Linux, where `/proc/self/fd` names it), so a symlink swapped in
+/// between a check and the read cannot lead elsewhere; a file whose place
+/// cannot be told is refused, not read.
+pub fn read_confined(
+    path: &Path,
+    discovered: bool,
+    options: LoadOptions,
+) -> Result<Vec<u8>, LoadError> {
+    let io = |error| LoadError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let file = super::open_regular(path).map_err(io)?;
+    if discovered && !options.allow_outside_repo {
+        let boundary = boundary(path);
+        let real = opened_at(&file, path);
+        if !real.as_ref().is_some_and(|r| r.starts_with(&boundary)) {
+            return Err(LoadError::Outside {
+                path: path.to_path_buf(),
+                resolved: real.unwrap_or_else(|| path.to_path_buf()),
+                boundary,
+            });
+        }
+    }
+    super::read_capped_from(file).map_err(io)
+}
+
+/// Where the file open as `file` lies: the kernel's name for the
+/// descriptor on Linux, else `path` canonicalized. `None` when neither can
+/// be told (a path past `PATH_MAX`, no `/proc`).
+fn opened_at(file: &std::fs::File, path: &Path) -> Option<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let link = format!("/proc/self/fd/{}", file.as_raw_fd());
+        if let Ok(real) = std::fs::read_link(link) {
+            if real.is_absolute() {
+                return Some(real);
             }
         }
     }
-    let matrix = load()?;
-    check_root(&matrix, &boundary)?;
-    Ok(matrix)
+    let _ = file;
+    std::fs::canonicalize(path).ok()
 }
 
 /// The directory `matrix` (a path to the file) must stay inside: the top

@@ -16,7 +16,8 @@ mod text_safety;
 use std::path::{Path, PathBuf};
 
 pub use confine::{
-    boundary, load_confined_with, resolve_inside, Confined, LoadOptions, Opened, Resolved,
+    boundary, load_confined_with, read_confined, resolve_inside, Confined, LoadOptions, Opened,
+    Resolved,
 };
 pub use diagnostic::{
     line_col, Code, InvalidMatrix, LineIndex, LoadError, Problem, ProblemDiagnostic,
@@ -25,10 +26,15 @@ pub use diagnostic::{
 pub use model::*;
 
 /// The file's bytes, but no more than one past [`MAX_MATRIX_BYTES`]: a
-/// larger file is refused, so reading the rest would be wasted.
+/// larger file is refused, so reading the rest would be wasted. Only a
+/// regular file is read ([`open_regular`]).
 pub(crate) fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    read_capped_from(open_regular(path)?)
+}
+
+/// [`read_capped`] on a file already opened.
+pub(crate) fn read_capped_from(file: std::fs::File) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    let file = std::fs::File::open(path)?;
     // Sized from the metadata, as `fs::read` does: one allocation instead
     // of doubling (and copying) up to a 2 MB matrix.
     let cap = MAX_MATRIX_BYTES as u64 + 1;
@@ -36,6 +42,37 @@ pub(crate) fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::with_capacity(hint);
     file.take(cap).read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// `path` opened for reading when it is a regular file. On Linux the open
+/// itself cannot block or take a terminal (`O_NONBLOCK | O_NOCTTY`: a FIFO
+/// opens at once) and `fstat` on the open file decides; elsewhere `stat`
+/// decides before the open. A FIFO, socket, device or directory is an
+/// error, never a read that waits forever.
+pub(crate) fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    #[cfg(not(target_os = "linux"))]
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    Ok(file)
+}
+
+fn not_regular() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        "not a regular file (a directory, FIFO, socket or device): sota reads only regular files",
+    )
 }
 
 /// The located refusal of a file over [`MAX_MATRIX_BYTES`]: the problem

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents};
 use rmcp::ErrorData as McpError;
 
-use sota::context::Source;
 use sota::matrix::cache::Cache;
 use sota::output::json;
 use sota::surface::render;
@@ -71,15 +70,29 @@ pub fn read(inputs: Inputs, cache: &Arc<Cache>, uri: &str) -> Result<ReadResourc
 }
 
 /// The matrix file's text, even when it does not load (so an agent can read
-/// what to fix); the catalog's when the catalog answers.
+/// what to fix); the catalog's when the catalog answers. Read under the
+/// CLI's rules ([`Context::matrix_bytes`]): a discovered `sota.toml` that
+/// leads outside the repository, a FIFO or device, or a file over the size
+/// cap is refused, never served.
 fn matrix_text(ctx: &Context) -> Result<String, McpError> {
-    match &ctx.source {
-        Source::Catalog(_) => Ok(catalog::TEXT.to_owned()),
-        source => {
-            let path = ctx.absolute(source.path().expect("a matrix source"));
-            std::fs::read_to_string(&path)
-                .map_err(|e| failure(&Failure::Matrix(sota::LoadError::Io { path, error: e })))
+    match ctx.matrix_bytes() {
+        None => Ok(catalog::TEXT.to_owned()),
+        Some(Err(f)) => Err(failure(&f)),
+        Some(Ok(bytes)) if bytes.len() > sota::matrix::MAX_MATRIX_BYTES => {
+            // The loader's own located refusal of a file over the cap.
+            let path = ctx
+                .source
+                .path()
+                .unwrap_or(std::path::Path::new("sota.toml"));
+            let refusal = sota::Matrix::from_bytes_named(bytes, path, &ctx.shown(path));
+            Err(failure(&Failure::Matrix(refusal.err().unwrap_or_else(
+                || sota::LoadError::Io {
+                    path: path.to_path_buf(),
+                    error: std::io::Error::other("larger than the size cap"),
+                },
+            ))))
         }
+        Some(Ok(bytes)) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
     }
 }
 

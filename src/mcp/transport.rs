@@ -6,7 +6,14 @@
 //! `id: null` (or the request's id when it can be read), and reading goes on.
 //! A notification or response before `initialize` is dropped instead of
 //! ending the session. EOF ends it.
+//!
+//! `receive` is cancellation-safe: rmcp's service loop selects over it and
+//! drops the future when another event wins, so every byte read and every
+//! error reply not yet written lives in the transport, never in the future,
+//! and the next `receive` picks up where the dropped one stopped.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
@@ -22,10 +29,20 @@ use super::Log;
 /// The largest request line accepted (1 MiB: thousands of paths fit).
 pub const MAX_LINE: usize = 1 << 20;
 
+/// An error reply on its way out.
+type Reply = Pin<Box<dyn Future<Output = ()> + Send>>;
+
 /// Newline-delimited JSON-RPC over a reader and a writer.
 pub struct LineTransport<R, W> {
     read: R,
+    /// The line being read; kept across a dropped `receive`.
     line: Vec<u8>,
+    /// The line being read is over the cap: its bytes are skipped.
+    oversized: bool,
+    /// `line` holds a whole line already handed on: clear it first.
+    line_done: bool,
+    /// An error reply a dropped `receive` had not finished writing.
+    pending: Option<Reply>,
     write: Arc<Mutex<W>>,
     initialized: bool,
     log: Log,
@@ -40,6 +57,9 @@ where
         LineTransport {
             read,
             line: Vec::new(),
+            oversized: false,
+            line_done: false,
+            pending: None,
             write: Arc::new(Mutex::new(write)),
             initialized: false,
             log,
@@ -47,10 +67,15 @@ where
     }
 
     /// Read one line into `self.line`, never holding more than `MAX_LINE`
-    /// bytes of it. `None` at EOF (or a read error).
+    /// bytes of it. `None` at EOF (or a read error). Cancellation-safe:
+    /// the only await is `fill_buf`, and what was consumed before it is in
+    /// `self.line`, where the next call goes on.
     async fn read_line(&mut self) -> Option<Line> {
-        self.line.clear();
-        let mut oversized = false;
+        if self.line_done {
+            self.line.clear();
+            self.oversized = false;
+            self.line_done = false;
+        }
         loop {
             let available = match self.read.fill_buf().await {
                 Ok(b) => b,
@@ -61,17 +86,19 @@ where
             };
             if available.is_empty() {
                 // EOF; an unterminated last line is still a line.
-                return match (oversized, self.line.is_empty()) {
-                    (true, _) => Some(Line::Oversized),
-                    (false, true) => None,
-                    (false, false) => Some(Line::Text),
+                let line = match (self.oversized, self.line.is_empty()) {
+                    (true, _) => Line::Oversized,
+                    (false, true) => return None,
+                    (false, false) => Line::Text,
                 };
+                self.line_done = true;
+                return Some(line);
             }
             let newline = memchr::memchr(b'\n', available);
             let take = newline.map_or(available.len(), |i| i + 1);
-            if !oversized {
+            if !self.oversized {
                 if self.line.len() + take > MAX_LINE + 1 {
-                    oversized = true;
+                    self.oversized = true;
                     self.line.clear();
                 } else {
                     self.line.extend_from_slice(&available[..take]);
@@ -79,13 +106,19 @@ where
             }
             self.read.consume(take);
             if newline.is_some() {
-                return Some(if oversized {
+                self.line_done = true;
+                return Some(if self.oversized {
                     Line::Oversized
                 } else {
                     Line::Text
                 });
             }
         }
+    }
+
+    /// Queue an error reply; the next `receive` writes it before reading on.
+    fn queue_reply(&mut self, value: Value) {
+        self.pending = Some(Box::pin(self.reply(value)));
     }
 
     /// Write one JSON value as a line.
@@ -144,15 +177,18 @@ where
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
+            if let Some(reply) = self.pending.as_mut() {
+                reply.await;
+                self.pending = None;
+            }
             match self.read_line().await? {
                 Line::Oversized => {
                     (self.log)("dropped a request over the size cap");
-                    self.reply(error(
+                    self.queue_reply(error(
                         Value::Null,
                         -32600,
                         format!("request too large: the limit is {MAX_LINE} bytes a message"),
-                    ))
-                    .await;
+                    ));
                     continue;
                 }
                 Line::Text => {}
@@ -186,12 +222,11 @@ where
                 Err(e) => match serde_json::from_slice::<Value>(text) {
                     Err(_) => {
                         (self.log)(&format!("parse error: {e}"));
-                        self.reply(error(
+                        self.queue_reply(error(
                             Value::Null,
                             -32700,
                             format!("parse error: not JSON ({e})"),
-                        ))
-                        .await;
+                        ));
                     }
                     // A notification gets no answer, even a malformed one.
                     Ok(v) if v.get("method").is_some() && v.get("id").is_none() => {
@@ -199,12 +234,11 @@ where
                     }
                     Ok(v) => {
                         (self.log)(&format!("invalid request: {e}"));
-                        self.reply(error(
+                        self.queue_reply(error(
                             id_of(&v),
                             -32600,
                             format!("invalid request: not a JSON-RPC 2.0 MCP message ({e})"),
-                        ))
-                        .await;
+                        ));
                     }
                 },
             }

@@ -20,6 +20,7 @@ mod limits;
 mod lookup;
 mod malformed;
 mod mcp;
+mod mcp_security;
 mod prove;
 mod render;
 mod report_html;

@@ -1,0 +1,261 @@
+//! `sota mcp` under hostile input (docs/SECURITY.md): the resource obeys the
+//! same confinement as every CLI read and tool, and no request is ever
+//! dropped, however the client pipelines them or however long they are.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::harness::{Sota, SMALL};
+
+/// A raw JSON-lines client whose replies arrive on a channel, so a server
+/// that never answers fails the test instead of hanging it.
+struct Client {
+    child: Child,
+    replies: Receiver<Value>,
+}
+
+impl Client {
+    fn start(dir: &Path, envs: &[(&str, &str)]) -> Client {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_sota"));
+        cmd.arg("mcp")
+            .current_dir(dir)
+            .env_remove("SOTA_MATRIX")
+            .env_remove("CI")
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().expect("spawn sota mcp");
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let (tx, replies) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in out.lines() {
+                let Ok(line) = line else { return };
+                let value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("not JSON ({e}): {line:?}"));
+                if tx.send(value).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut c = Client { child, replies };
+        c.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "hostile", "version": "0"}}}),
+        );
+        let init = c
+            .reply(Duration::from_secs(20))
+            .expect("initialize answered");
+        assert_eq!(init["result"]["serverInfo"]["name"], "sota", "{init}");
+        c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        c
+    }
+
+    fn send(&mut self, msg: &Value) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        stdin.write_all(format!("{msg}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn reply(&self, within: Duration) -> Option<Value> {
+        match self.replies.recv_timeout(within) {
+            Ok(v) => Some(v),
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    fn read_matrix(&mut self, id: u64) -> Value {
+        self.send(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "resources/read",
+            "params": {"uri": "sota://matrix"}}),
+        );
+        let r = self
+            .reply(Duration::from_secs(20))
+            .unwrap_or_else(|| panic!("resources/read {id} was never answered"));
+        assert_eq!(r["id"], id, "{r}");
+        r
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn project() -> Sota {
+    let s = Sota::new()
+        .git_init()
+        .file("sota.toml", SMALL)
+        .file("kernels/attn/flash.cu", "__global__ void flash_fwd() {}\n");
+    s.commit("init");
+    s
+}
+
+fn swap_for_symlink(s: &Sota, target: &Path) {
+    let path = s.path().join("sota.toml");
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink(target, &path).unwrap();
+}
+
+fn refused_without(r: &Value, secret: &str) {
+    let text = r.to_string();
+    assert!(
+        !text.contains(secret),
+        "the resource leaked the file: {text}"
+    );
+    assert!(r.get("error").is_some(), "not refused: {text}");
+    assert!(text.contains("outside the repository"), "{text}");
+}
+
+#[test]
+fn the_matrix_resource_never_serves_a_file_outside_the_repository() {
+    let s = project();
+    let outside = tempfile::tempdir().unwrap();
+    let secret_file = outside.path().join("secret.toml");
+    std::fs::write(&secret_file, "TOKEN = \"hunter2-file\"\n").unwrap();
+    let mut c = Client::start(s.path(), &[("FAKE_API_TOKEN", "hunter2-env")]);
+
+    // Served while it is the repository's own file.
+    let ok = c.read_matrix(1);
+    assert!(
+        ok["result"]["contents"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("[[op]]"),
+        "{ok}"
+    );
+    // Swapped mid-session for a link to a file elsewhere, then to the
+    // server's own environment.
+    swap_for_symlink(&s, &secret_file);
+    refused_without(&c.read_matrix(2), "hunter2-file");
+    swap_for_symlink(&s, Path::new("/proc/self/environ"));
+    refused_without(&c.read_matrix(3), "hunter2-env");
+    // The tools refuse it too: one rule for every front end.
+    c.send(&json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": {"name": "lookup", "arguments": {"query": "fused-attention"}}}));
+    let tool = c.reply(Duration::from_secs(20)).unwrap();
+    assert!(!tool.to_string().contains("hunter2"), "{tool}");
+}
+
+#[test]
+fn a_fifo_or_device_matrix_is_refused_at_once_not_waited_on() {
+    let s = project();
+    let path = s.path().join("sota.toml");
+    let mut c = Client::start(s.path(), &[]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .unwrap()
+        .success());
+    let started = Instant::now();
+    // Not a matrix (discovery takes regular files only): the catalog
+    // answers, at once.
+    let r = c.read_matrix(1);
+    let text = r["result"]["contents"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("sota built-in catalog"), "{r}");
+    // A device behind a link inside the repository is no better.
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+    let r = c.read_matrix(2);
+    assert!(r["result"]["contents"][0]["text"]
+        .as_str()
+        .is_some_and(|t| t.contains("sota built-in catalog")));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    // Named explicitly, a FIFO is refused at once, not waited on.
+    std::fs::remove_file(&path).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .unwrap()
+        .success());
+    for args in [
+        &["--matrix", "sota.toml", "list"][..],
+        &["--matrix", "/dev/zero", "list"],
+    ] {
+        let run = s.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+        assert!(run.stderr.contains("not a regular file"), "{run:?}");
+    }
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+/// Send every request before reading any answer; every id must come back.
+fn burst(c: &mut Client, requests: Vec<Value>, within: Duration) {
+    let want: std::collections::BTreeSet<u64> =
+        requests.iter().map(|r| r["id"].as_u64().unwrap()).collect();
+    let mut stdin = c.child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        for r in &requests {
+            bytes.extend_from_slice(format!("{r}\n").as_bytes());
+        }
+        // Odd-sized writes, so lines are split at every kind of place.
+        for chunk in bytes.chunks(7919) {
+            stdin.write_all(chunk).unwrap();
+            stdin.flush().unwrap();
+        }
+        stdin
+    });
+    let deadline = Instant::now() + within;
+    let mut got = std::collections::BTreeSet::new();
+    while got.len() < want.len() {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let Some(r) = c.reply(left) else { break };
+        assert!(r.get("result").is_some(), "an error answer: {r}");
+        got.insert(r["id"].as_u64().unwrap());
+    }
+    c.child.stdin = Some(writer.join().unwrap());
+    let lost: Vec<_> = want.difference(&got).collect();
+    assert!(
+        lost.is_empty(),
+        "{} of {} requests never answered: {lost:?}",
+        lost.len(),
+        want.len()
+    );
+}
+
+#[test]
+fn a_pipelined_burst_of_a_thousand_lookups_is_answered_in_full() {
+    let s = project();
+    let mut c = Client::start(s.path(), &[]);
+    let requests = (1..=1000)
+        .map(|id| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "lookup", "arguments": {"query": "fused-attention"}}})
+        })
+        .collect();
+    burst(&mut c, requests, Duration::from_secs(120));
+}
+
+#[test]
+fn thirty_requests_of_nearly_a_megabyte_each_are_answered() {
+    let s = project();
+    let mut c = Client::start(s.path(), &[]);
+    // ~1 MB a line, under the 1 MiB cap.
+    let paths: Vec<String> = (0..14_000)
+        .map(|i| format!("kernels/attn/deep/tree/file_{i:06}_{}.cu", "x".repeat(30)))
+        .collect();
+    let requests: Vec<Value> = (1..=30)
+        .map(|id| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "ops_for_paths", "arguments": {"paths": paths}}})
+        })
+        .collect();
+    let size = requests[0].to_string().len();
+    assert!((900_000..1 << 20).contains(&size), "{size} bytes a line");
+    burst(&mut c, requests, Duration::from_secs(240));
+}
