@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Measure `sota init` against the hand matrices of bench/init-corpus/ (issue 30).
+
+    bench/init_corpus.py CORPUS_DIR CHECKOUTS_DIR [--sota PATH] [--only NAME[,NAME]]
+                         [--set fit|held-out] [--json] [--details N]
+                         [--sample N --seed S]
+
+CORPUS_DIR holds repos.json (name, repo, commit, checkout directory, fit/held-out
+set) and one directory per repository with the hand matrix `hand.toml`.
+CHECKOUTS_DIR holds a git checkout of each repository under its `checkout` name
+(clones of the fetched snapshots; nothing of them is committed).
+
+For each repository the script makes sure the checkout is at the recorded commit
+(a detached checkout when it is not; it refuses a dirty tree it would have to
+move), runs `sota init --dry-run --json` there (nothing is written), and asks
+`sota coverage --json` which tracked files each hand op's globs match: one
+temporary matrix per op, written inside the checkout's `.git/` directory with
+`[project] root = ".."` and removed afterwards, so the tool's own glob matcher
+decides and this script has none. Measures (hand matrix = truth):
+
+  recall     hand kernel files (files any hand op matches) that init's population lists
+  precision  init population files that the hand matrix counts as kernels
+  in_op      init population files that init placed in some op
+  agreement  per hand op, of its files that init lists, the share inside the one
+             init op holding most of them; summed over ops (weighted by files)
+  init_ms    wall time of the `sota init` run
+
+--details N prints up to N missed files, extras and unplaced files per repository;
+--sample N prints N seeded random init assignments (file, init op, hand op) per
+repository for judging by hand.
+"""
+import argparse
+import collections
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+TODAY = "2026-11-30"
+TMP_NAME = "sota-init-corpus-op.toml"
+
+
+def git(repo, *args, check=True):
+    return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=check).stdout.strip()
+
+
+def ensure_commit(checkout, commit):
+    head = git(checkout, "rev-parse", "HEAD")
+    if head == commit:
+        return None
+    dirty = git(checkout, "status", "--porcelain", "--untracked-files=no")
+    if dirty:
+        return f"checkout at {head[:12]} with local changes; wanted {commit[:12]} (not moved)"
+    r = subprocess.run(["git", "-C", checkout, "checkout", "-q", "--detach", commit], capture_output=True, text=True)
+    if r.returncode != 0:
+        return f"cannot check out {commit[:12]}: {r.stderr.strip()}"
+    return None
+
+
+def toml_str(s):
+    return json.dumps(s)  # a JSON string is a valid TOML basic string
+
+
+def load_hand_ops(path):
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        sys.exit("init_corpus.py needs Python 3.11+ (tomllib) to read the hand matrices")
+    with open(path, "rb") as fh:
+        data = tomllib.load(fh)
+    return data["op"], data.get("kernels", {})
+
+
+def coverage_files(sota, checkout, include, exclude=()):
+    """Tracked files the globs match, as `sota coverage` sees them."""
+    tmp = os.path.join(checkout, ".git", TMP_NAME)
+    body = ['[project]', 'name = "corpus-op"', f'reviewed = {TODAY}', 'root = ".."', '', '[kernels]',
+            'include = [' + ", ".join(toml_str(g) for g in include) + ']']
+    if exclude:
+        body.append('exclude = [' + ", ".join(toml_str(g) for g in exclude) + ']')
+    with open(tmp, "w") as fh:
+        fh.write("\n".join(body) + "\n")
+    try:
+        r = subprocess.run([sota, "coverage", "--json", "--today", TODAY, "--matrix", tmp], cwd=checkout,
+                           capture_output=True, text=True)
+        try:
+            out = json.loads(r.stdout)
+        except json.JSONDecodeError:
+            raise SystemExit(f"sota coverage failed in {checkout}: {r.stderr.strip()[:400]}")
+        if out.get("schema") != "sota.coverage/v1":
+            raise SystemExit(f"sota coverage error in {checkout}: {json.dumps(out)[:400]}")
+        return set(out["population"]["kernel_files"])
+    finally:
+        os.unlink(tmp)
+
+
+def run_init(sota, checkout):
+    t0 = time.perf_counter()
+    r = subprocess.run([sota, "init", "--dry-run", "--json", "--today", TODAY], cwd=checkout,
+                       capture_output=True, text=True)
+    ms = (time.perf_counter() - t0) * 1000
+    try:
+        out = json.loads(r.stdout)
+    except json.JSONDecodeError:
+        raise SystemExit(f"sota init failed in {checkout}: {r.stderr.strip()[:400]}")
+    if out.get("schema") != "sota.init/v1":
+        raise SystemExit(f"sota init error in {checkout}: {json.dumps(out)[:400]}")
+    return out, ms
+
+
+def ratio(a, b):
+    return a / b if b else None
+
+
+def measure(entry, corpus, checkouts, sota):
+    name = entry["name"]
+    checkout = os.path.join(checkouts, entry["checkout"])
+    if not os.path.isdir(os.path.join(checkout, ".git")):
+        return {"name": name, "set": entry["set"], "error": f"no git checkout at {checkout}"}
+    problem = ensure_commit(checkout, entry["commit"])
+    if problem:
+        return {"name": name, "set": entry["set"], "error": problem}
+    ops, kernels = load_hand_ops(os.path.join(corpus, name, "hand.toml"))
+    hand_of = collections.defaultdict(set)  # file -> hand op slugs
+    hand_ops = {}
+    for op in ops:
+        files = coverage_files(sota, checkout, op["files"])
+        hand_ops[op["slug"]] = files
+        for f in files:
+            hand_of[f].add(op["slug"])
+    hand = set(hand_of)
+    declared = coverage_files(sota, checkout, kernels.get("include", []), kernels.get("exclude", []))
+    init, ms = run_init(sota, checkout)
+    init_op = {k["path"]: k["op"] for k in init["kernels"]}
+    pop = set(init_op)
+    placed = {f for f, o in init_op.items() if o}
+    agree_num = agree_den = 0
+    per_op = {}
+    for slug, files in hand_ops.items():
+        listed = files & pop
+        counts = collections.Counter(init_op[f] for f in listed if init_op[f])
+        best, n = counts.most_common(1)[0] if counts else (None, 0)
+        per_op[slug] = {"files": len(files), "listed": len(listed), "best_init_op": best, "in_best": n}
+        agree_num += n
+        agree_den += len(listed)
+    return {
+        "name": name, "repo": entry["repo"], "commit": entry["commit"], "set": entry["set"],
+        "tracked_files": init["tracked_files"], "hand_files": len(hand), "population": len(pop),
+        "recall": ratio(len(hand & pop), len(hand)),
+        "precision": ratio(len(pop & hand), len(pop)),
+        "in_op": ratio(len(placed), len(pop)),
+        "agreement": ratio(agree_num, agree_den),
+        "init_ops": len(init["ops"]), "hand_ops": len(hand_ops), "init_ms": round(ms),
+        "hand_kernels_vs_ops": {"declared_not_in_op": sorted(declared - hand), "in_op_not_declared": sorted(hand - declared)},
+        "missed": sorted(hand - pop), "extra": sorted(pop - hand), "unplaced": sorted(pop - placed),
+        "per_op": per_op,
+        "assignments": [{"path": f, "init_op": init_op[f], "hand_ops": sorted(hand_of.get(f, ()))} for f in sorted(placed)],
+    }
+
+
+def fmt(x):
+    return "  —  " if x is None else f"{x:5.2f}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("corpus")
+    ap.add_argument("checkouts")
+    ap.add_argument("--sota", default="sota")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--set", choices=["fit", "held-out"])
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--details", type=int, default=0)
+    ap.add_argument("--sample", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=23)
+    a = ap.parse_args()
+    sota = os.path.abspath(a.sota) if os.sep in a.sota else a.sota
+    with open(os.path.join(a.corpus, "repos.json")) as fh:
+        entries = json.load(fh)["repos"]
+    only = set(filter(None, a.only.split(",")))
+    results = [measure(e, a.corpus, a.checkouts, sota) for e in entries
+               if (not only or e["name"] in only) and (not a.set or e["set"] == a.set)]
+    if a.json:
+        json.dump({"schema": "sota.init-corpus/v1", "sota": sota, "today": TODAY, "repos": results}, sys.stdout, indent=1)
+        print()
+        return
+    print(f"{'repository':24} {'set':8} {'hand':>5} {'pop':>5} {'recall':>6} {'prec':>6} {'in-op':>6} {'agree':>6} {'ms':>6}")
+    for r in results:
+        if "error" in r:
+            print(f"{r['name']:24} {r['set']:8} ERROR {r['error']}")
+            continue
+        print(f"{r['name']:24} {r['set']:8} {r['hand_files']:5d} {r['population']:5d} {fmt(r['recall']):>6} "
+              f"{fmt(r['precision']):>6} {fmt(r['in_op']):>6} {fmt(r['agreement']):>6} {r['init_ms']:6d}")
+    for s in ("fit", "held-out"):
+        rs = [r for r in results if r.get("set") == s and "error" not in r]
+        if rs:
+            def mean(k):
+                v = [r[k] for r in rs if r[k] is not None]
+                return sum(v) / len(v) if v else None
+            print(f"{'mean ' + s:24} {'':8} {'':5} {'':5} {fmt(mean('recall')):>6} {fmt(mean('precision')):>6} "
+                  f"{fmt(mean('in_op')):>6} {fmt(mean('agreement')):>6}")
+    for r in results:
+        if "error" in r:
+            continue
+        w = r["hand_kernels_vs_ops"]
+        if w["declared_not_in_op"] or w["in_op_not_declared"]:
+            print(f"note {r['name']}: hand [kernels] and op globs differ: {len(w['declared_not_in_op'])} declared only, "
+                  f"{len(w['in_op_not_declared'])} in an op only (the op globs are the truth)")
+        if a.details:
+            n = a.details
+            print(f"\n== {r['name']} ({r['repo']} @ {r['commit'][:12]})")
+            for label in ("missed", "extra", "unplaced"):
+                items = r[label]
+                print(f"  {label} ({len(items)}): " + ", ".join(items[:n]) + (" …" if len(items) > n else ""))
+            for slug, d in sorted(r["per_op"].items(), key=lambda kv: -kv[1]["files"]):
+                print(f"  hand {slug}: {d['files']} files, {d['listed']} listed by init, {d['in_best']} in init op {d['best_init_op']}")
+        if a.sample:
+            rng = random.Random(a.seed)
+            picks = rng.sample(r["assignments"], min(a.sample, len(r["assignments"])))
+            print(f"\n== sample of {len(picks)} init assignments in {r['name']} (seed {a.seed})")
+            for p in sorted(picks, key=lambda p: p["path"]):
+                print(f"  {p['path']}  init={p['init_op']}  hand={','.join(p['hand_ops']) or '-'}")
+
+
+if __name__ == "__main__":
+    main()
