@@ -106,9 +106,23 @@ fn only_the_write_module_writes_files() {
             "set_permissions",
             "persist(",
         ],
-        &["src/repo/write.rs"],
+        &["src/repo/write.rs", "src/read_only.rs"],
     );
     assert!(found.is_empty(), "{found:#?}");
+    // The read-only opener may build `OpenOptions`, never to write.
+    let opener = sources()
+        .into_iter()
+        .find(|(path, _)| path == "src/read_only.rs")
+        .expect("src/read_only.rs");
+    for needle in [
+        ".write(",
+        ".append(",
+        ".create(",
+        ".create_new(",
+        ".truncate(",
+    ] {
+        assert!(!opener.1.contains(needle), "src/read_only.rs: {needle}");
+    }
 }
 
 #[test]

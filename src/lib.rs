@@ -35,6 +35,7 @@ pub mod matrix;
 pub mod outcome;
 pub mod output;
 pub mod prove;
+pub mod read_only;
 pub mod repo;
 pub mod surface;
 #[cfg(test)]

@@ -76,6 +76,12 @@ pub fn init(ctx: &Context, args: &InitArgs) -> Result<InitReport, Failure> {
     let refused = exists && !args.force && !args.dry_run;
     let written = !refused && !args.dry_run;
     if written && exists {
+        // `--force` on a `sota.toml` found here is untrusted like a read
+        // one: a link leading outside the repository is refused with the
+        // readers' message, never written through.
+        if ctx.inputs.matrix_flag.is_none() && !ctx.inputs.allow_outside_repo {
+            matrix::check_inside(&target).map_err(Failure::Matrix)?;
+        }
         // `--force`: in place, as a user sees the file (through a symlink,
         // keeping its mode).
         crate::repo::write::replace_existing(&target, text.as_bytes())?;

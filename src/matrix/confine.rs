@@ -76,7 +76,7 @@ pub fn read_confined(
         path: path.to_path_buf(),
         error,
     };
-    let file = super::open_regular(path).map_err(io)?;
+    let file = crate::read_only::open_regular(path).map_err(io)?;
     if discovered && !options.allow_outside_repo {
         let boundary = boundary(path);
         let real = opened_at(&file, path);
@@ -85,10 +85,28 @@ pub fn read_confined(
                 path: path.to_path_buf(),
                 resolved: real.unwrap_or_else(|| path.to_path_buf()),
                 boundary,
+                write: false,
             });
         }
     }
     super::read_capped_from(file).map_err(io)
+}
+
+/// Refuse a `sota.toml` that resolves outside its repository before
+/// anything is written through it (`init --force`): the readers' rule and
+/// message, for a writer. A path whose place cannot be told is refused.
+pub fn check_inside(path: &Path) -> Result<(), LoadError> {
+    let boundary = boundary(path);
+    match std::fs::canonicalize(path) {
+        Ok(real) if real.starts_with(&boundary) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        real => Err(LoadError::Outside {
+            path: path.to_path_buf(),
+            resolved: real.unwrap_or_else(|_| path.to_path_buf()),
+            boundary,
+            write: true,
+        }),
+    }
 }
 
 /// Where the file open as `file` lies: the kernel's name for the

@@ -310,6 +310,8 @@ pub enum LoadError {
         path: PathBuf,
         resolved: PathBuf,
         boundary: PathBuf,
+        /// It was about to be written (`init --force`), not read.
+        write: bool,
     },
 }
 
@@ -402,12 +404,15 @@ impl fmt::Display for LoadError {
                 path,
                 resolved,
                 boundary,
+                write,
             } => write!(
                 f,
-                "refusing to read the matrix {}: it resolves to {}, outside the repository {}; nothing was read from it (pass --allow-outside-repo if this is deliberate)",
+                "refusing to {} the matrix {}: it resolves to {}, outside the repository {}; nothing was {} (pass --allow-outside-repo if this is deliberate)",
+                if *write { "write" } else { "read" },
                 quote(&path.display().to_string()),
                 quote(&resolved.display().to_string()),
-                quote(&boundary.display().to_string())
+                quote(&boundary.display().to_string()),
+                if *write { "written" } else { "read from it" },
             ),
             LoadError::Invalid(invalid) => {
                 let n = invalid.problems.len();

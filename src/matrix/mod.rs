@@ -16,8 +16,8 @@ mod text_safety;
 use std::path::{Path, PathBuf};
 
 pub use confine::{
-    boundary, load_confined_with, read_confined, resolve_inside, Confined, LoadOptions, Opened,
-    Resolved,
+    boundary, check_inside, load_confined_with, read_confined, resolve_inside, Confined,
+    LoadOptions, Opened, Resolved,
 };
 pub use diagnostic::{
     line_col, Code, InvalidMatrix, LineIndex, LoadError, Problem, ProblemDiagnostic,
@@ -27,9 +27,9 @@ pub use model::*;
 
 /// The file's bytes, but no more than one past [`MAX_MATRIX_BYTES`]: a
 /// larger file is refused, so reading the rest would be wasted. Only a
-/// regular file is read ([`open_regular`]).
+/// regular file is read ([`crate::read_only::open_regular`]).
 pub(crate) fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
-    read_capped_from(open_regular(path)?)
+    read_capped_from(crate::read_only::open_regular(path)?)
 }
 
 /// [`read_capped`] on a file already opened.
@@ -42,37 +42,6 @@ pub(crate) fn read_capped_from(file: std::fs::File) -> std::io::Result<Vec<u8>> 
     let mut bytes = Vec::with_capacity(hint);
     file.take(cap).read_to_end(&mut bytes)?;
     Ok(bytes)
-}
-
-/// `path` opened for reading when it is a regular file. On Linux the open
-/// itself cannot block or take a terminal (`O_NONBLOCK | O_NOCTTY`: a FIFO
-/// opens at once) and `fstat` on the open file decides; elsewhere `stat`
-/// decides before the open. A FIFO, socket, device or directory is an
-/// error, never a read that waits forever.
-pub(crate) fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
-    }
-    #[cfg(not(target_os = "linux"))]
-    if !std::fs::metadata(path)?.is_file() {
-        return Err(not_regular());
-    }
-    let file = options.open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(not_regular());
-    }
-    Ok(file)
-}
-
-fn not_regular() -> std::io::Error {
-    std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        "not a regular file (a directory, FIFO, socket or device): sota reads only regular files",
-    )
 }
 
 /// The located refusal of a file over [`MAX_MATRIX_BYTES`]: the problem
@@ -96,6 +65,12 @@ fn too_large(mut bytes: Vec<u8>, name: &str) -> LoadError {
     .label("the limit is crossed here")
     .help("a matrix maps ops to files and references; keep it under the limit (a 1,000-op matrix is about 400 KB): move long notes to linked documents or split the project");
     LoadError::invalid(name, &text, vec![problem])
+}
+
+/// Whether a matrix string may hold `text`: no control, bidi or invisible
+/// character (what a draft may write; the loader refuses the rest).
+pub fn can_hold(text: &str) -> bool {
+    text_safety::is_safe(text)
 }
 
 /// The file name searched for.

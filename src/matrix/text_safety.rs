@@ -67,7 +67,7 @@ fn first_unsafe(text: &str) -> Option<char> {
 }
 
 /// Whether `text` holds no character [`check`] would report.
-pub(super) fn is_safe(text: &str) -> bool {
+pub(crate) fn is_safe(text: &str) -> bool {
     first_unsafe(text).is_none()
 }
 
