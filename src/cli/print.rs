@@ -13,7 +13,7 @@ use sota::command::lookup::{LookupReport, Milestones, MilestonesReport};
 use sota::command::render::RenderReport;
 use sota::context::{CatalogReason, Format, Source};
 use sota::matrix::{LoadError, Matrix, MAX_SHOWN_PROBLEMS};
-use sota::output::quote::{escape, quote};
+use sota::output::quote::{escape, escape_keeping_lines, quote};
 use sota::output::{self, json, text};
 use sota::repo::hooks::Action;
 use sota::surface::lookup::Lookup;
@@ -373,7 +373,9 @@ pub fn bare_failure(failure: &Failure) {
         Failure::Matrix(e) => load_error(e),
         Failure::Io(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
         other => {
-            let mut msg = other.to_string();
+            // Messages embed untrusted text (tensor names, paths, git's
+            // words): shown visibly, whoever built them.
+            let mut msg = escape_keeping_lines(&other.to_string()).into_owned();
             if !msg.starts_with("sota") {
                 msg = format!("sota: {msg}");
             }

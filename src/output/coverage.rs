@@ -259,9 +259,10 @@ pub fn place(kpi: Kpi, item: &Item, paths: &RepoPaths) -> Place {
 
 /// The one-line message of an item.
 pub fn item_message(item: &Item) -> String {
+    let subject = quote(&item.subject);
     match &item.owner {
-        Some(owner) => format!("{owner}: {} — {}", item.subject, item.why),
-        None => format!("{} — {}", item.subject, item.why),
+        Some(owner) => format!("{}: {subject} — {}", quote(owner), item.why),
+        None => format!("{subject} — {}", item.why),
     }
 }
 

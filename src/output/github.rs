@@ -9,9 +9,12 @@ use std::fmt::Write as _;
 /// GitHub shows at most this many annotations of each type per step.
 pub const CAP: usize = 10;
 
-/// Escape a workflow-command message (`%`, CR, LF).
+/// Escape a workflow-command message (`%`, CR, LF); any other character a
+/// terminal or log viewer would act on is shown C-escaped
+/// ([`super::quote::escape_keeping_lines`]), whoever built the message.
 pub fn data(s: &str) -> String {
-    s.replace('%', "%25")
+    super::quote::escape_keeping_lines(s)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use super::quote::{escape, quote};
 use super::{paint, role};
 use crate::surface::init::signals::Evidence;
 use crate::surface::init::{emit, Plan};
@@ -25,9 +26,10 @@ pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
         Some(path) => {
             let _ = writeln!(
                 out,
-                "{} wrote {path} ({})",
+                "{} wrote {} ({})",
                 paint(role::HEADING, "sota init:"),
-                plan.name
+                quote(path),
+                quote(&plan.name)
             );
         }
         None => {
@@ -35,7 +37,7 @@ pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
                 out,
                 "{} dry run, nothing written ({})",
                 paint(role::HEADING, "sota init:"),
-                plan.name
+                quote(&plan.name)
             );
         }
     }
@@ -84,10 +86,11 @@ pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
     }
     let width = plan.ops.iter().map(|o| o.slug.len()).max().unwrap_or(0);
     for op in &plan.ops {
+        let shown: Vec<_> = op.files.iter().take(3).map(|g| quote(g)).collect();
         let globs = if op.files.len() > 3 {
-            format!("{}, … ({} globs)", op.files[..3].join(", "), op.files.len())
+            format!("{}, … ({} globs)", shown.join(", "), op.files.len())
         } else {
-            op.files.join(", ")
+            shown.join(", ")
         };
         let _ = writeln!(
             out,
@@ -115,7 +118,7 @@ pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
             }
         );
         for f in plan.unclassified.iter().take(LIST_CAP) {
-            let _ = writeln!(out, "    {f}");
+            let _ = writeln!(out, "    {}", quote(f));
         }
         if plan.unclassified.len() > LIST_CAP {
             let _ = writeln!(out, "    … and {} more", plan.unclassified.len() - LIST_CAP);
@@ -293,7 +296,7 @@ pub fn suggest_human(report: &Report, matrix_name: &str) -> String {
         return out;
     }
     for s in &report.suggestions {
-        let _ = writeln!(out, "{}", paint(role::HEADING, &s.file));
+        let _ = writeln!(out, "{}", paint(role::HEADING, &quote(&s.file)));
         if !s.exists {
             let _ = writeln!(out, "  not found under the matrix root");
         }
@@ -316,7 +319,7 @@ pub fn suggest_human(report: &Report, matrix_name: &str) -> String {
                 );
                 let ev: Vec<String> = p.evidence.iter().map(Evidence::to_string).collect();
                 let _ = writeln!(out, "     evidence: {}", ev.join(", "));
-                let _ = writeln!(out, "     glob: {}", p.glob);
+                let _ = writeln!(out, "     glob: {}", quote(&p.glob));
             }
             None => {
                 let _ = writeln!(
@@ -330,7 +333,7 @@ pub fn suggest_human(report: &Report, matrix_name: &str) -> String {
         let _ = writeln!(out, "\nEdits to {matrix_name} (apply with --write):");
         for e in &report.edits {
             for line in edit_text(e).lines() {
-                let _ = writeln!(out, "  {line}");
+                let _ = writeln!(out, "  {}", escape(line));
             }
         }
     }

@@ -351,11 +351,76 @@ pub fn ladder(matrix: &Matrix, view: &LadderView<'_>) -> LadderJson {
     }
 }
 
-/// Pretty JSON with a trailing newline.
+/// Pretty JSON with a trailing newline. Strings keep their exact value,
+/// but every character a terminal or log viewer would act on is written as
+/// a `\uXXXX` escape ([`VisibleEscapes`]): serde_json escapes only C0
+/// controls, so a bidi override, U+2028 or a C1 control in a file name
+/// would otherwise reach whoever reads the JSON on a screen.
 pub fn to_string<T: Serialize>(value: &T) -> String {
-    let mut s = serde_json::to_string_pretty(value).expect("report types serialize");
+    let mut bytes = Vec::with_capacity(4096);
+    let mut ser = serde_json::Serializer::with_formatter(&mut bytes, VisibleEscapes::default());
+    value.serialize(&mut ser).expect("report types serialize");
+    let mut s = String::from_utf8(bytes).expect("serde_json writes UTF-8");
     s.push('\n');
     s
+}
+
+/// serde_json's pretty formatter, escaping [`crate::output::quote`]'s
+/// unsafe characters that serde_json itself leaves raw.
+#[derive(Default)]
+struct VisibleEscapes(serde_json::ser::PrettyFormatter<'static>);
+
+impl serde_json::ser::Formatter for VisibleEscapes {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some(at) = crate::output::quote::first_unsafe_at(rest) {
+            writer.write_all(&rest.as_bytes()[..at])?;
+            let c = rest[at..].chars().next().expect("a character at `at`");
+            write!(writer, "\\u{:04x}", c as u32)?;
+            rest = &rest[at + c.len_utf8()..];
+        }
+        writer.write_all(rest.as_bytes())
+    }
+
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(w)
+    }
 }
 
 #[derive(Serialize)]

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 
+use super::quote::quote;
 use super::{cell, paint, role, width};
 use crate::matrix::Check;
 use crate::prove::metrics::{Metrics, Place};
@@ -109,7 +110,7 @@ fn title(pair: &PairReport) -> String {
     let dims: Vec<String> = pair.shape.iter().map(usize::to_string).collect();
     let mut s = String::new();
     if !pair.name.is_empty() {
-        let _ = write!(s, "{}  ", paint(role::SLUG, &pair.name));
+        let _ = write!(s, "{}  ", paint(role::SLUG, &quote(&pair.name)));
     }
     let _ = write!(
         s,
@@ -142,13 +143,13 @@ pub fn human(report: &Report) -> String {
     let _ = writeln!(
         out,
         "  reference  {} ({})",
-        report.reference.display(),
+        quote(&report.reference.display().to_string()),
         report.formats.0.name()
     );
     let _ = writeln!(
         out,
         "  candidate  {} ({})",
-        report.candidate.display(),
+        quote(&report.candidate.display().to_string()),
         report.formats.1.name()
     );
     for pair in &report.pairs {
@@ -165,7 +166,11 @@ pub fn human(report: &Report) -> String {
                 out,
                 "\n{} only in the {side}, not compared: {}",
                 paint(role::DEBT, "note:"),
-                names.join(", ")
+                names
+                    .iter()
+                    .map(|n| quote(n))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
         }
     }
@@ -576,8 +581,12 @@ pub fn svg(report: &Report) -> String {
     )
 }
 
+/// Text for an SVG element: untrusted characters shown visibly (XML 1.0
+/// cannot hold most controls at all, and bidi overrides would reorder the
+/// label), then the markup characters escaped.
 fn xml(s: &str) -> String {
-    s.replace('&', "&amp;")
+    quote(s)
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")

@@ -43,6 +43,16 @@ fn has_unsafe(text: &str, keep: impl Fn(char) -> bool) -> bool {
     first_unsafe(text, keep).is_some()
 }
 
+/// The byte offset of the first unsafe character of `text` (tab
+/// included), for writers that escape in their own syntax (JSON).
+pub fn first_unsafe_at(text: &str) -> Option<usize> {
+    let i = text.bytes().position(|b| !(b' '..=b'~').contains(&b))?;
+    text[i..]
+        .char_indices()
+        .find(|&(_, c)| c != '\t' && c != '\n' && c != '\r' && is_unsafe_char(c))
+        .map(|(j, _)| i + j)
+}
+
 /// Whether [`quote`] changes `text`.
 pub fn needs_quoting(text: &str) -> bool {
     has_unsafe(text, |_| false) || text.trim_start().starts_with("::")
@@ -72,7 +82,17 @@ pub fn quote(text: &str) -> Cow<'_, str> {
 /// shown as they are (a diff). A tab neither moves the cursor off the line
 /// nor starts a sequence, so it stays.
 pub fn escape(text: &str) -> Cow<'_, str> {
-    let keep = |c: char| c == '\t';
+    escape_unless(text, |c| c == '\t')
+}
+
+/// [`escape`], keeping line breaks (LF, CR) for a writer that encodes them
+/// itself (a workflow command's `%0A`).
+pub fn escape_keeping_lines(text: &str) -> Cow<'_, str> {
+    escape_unless(text, |c| matches!(c, '\t' | '\n' | '\r'))
+}
+
+/// `text` with each unsafe character that `keep` does not exempt escaped.
+fn escape_unless(text: &str, keep: impl Fn(char) -> bool + Copy) -> Cow<'_, str> {
     if !has_unsafe(text, keep) {
         return Cow::Borrowed(text);
     }

@@ -92,7 +92,8 @@ pub fn suggest(matrix: &Matrix, catalog: &Matrix, input: &Input<'_>) -> Report {
     let detector = Detector::new();
     let mut index = OpIndex::new(matrix).ok();
     let mut suggestions = Vec::new();
-    let mut buf = Vec::new();
+    let confined = crate::matrix::Confined::new(input.root);
+    let mut buf = vec![0u8; detect::PREFIX_BYTES];
     for file in input.files {
         let covered_by: Vec<String> = match index.as_mut() {
             Some(ix) => {
@@ -106,15 +107,12 @@ pub fn suggest(matrix: &Matrix, catalog: &Matrix, input: &Input<'_>) -> Report {
             }
             None => Vec::new(),
         };
-        buf.clear();
-        let exists = std::fs::File::open(input.root.join(file))
-            .and_then(|f| {
-                use std::io::Read;
-                f.take(detect::PREFIX_BYTES as u64).read_to_end(&mut buf)
-            })
-            .is_ok();
-        let kind = detector.detect(file, &buf);
-        let proposal = if covered_by.is_empty() {
+        let read = super::init::read_prefix(&confined, file, &mut buf);
+        let exists = read.is_some();
+        let buf = &buf[..read.unwrap_or(0)];
+        let kind = detector.detect(file, buf);
+        // A name the matrix refuses cannot be written into it: no edit.
+        let proposal = if covered_by.is_empty() && crate::matrix::can_hold(file) {
             propose(
                 matrix,
                 catalog,
@@ -123,7 +121,7 @@ pub fn suggest(matrix: &Matrix, catalog: &Matrix, input: &Input<'_>) -> Report {
                 input.tracked,
                 file,
                 kind,
-                &buf,
+                buf,
             )
         } else {
             None

@@ -120,6 +120,9 @@ pub enum Role {
     Example,
     Vendored,
     Docs,
+    /// A name holding a character the matrix refuses (a control, bidi or
+    /// invisible character): no glob of the draft can name it.
+    UnwritableName,
 }
 
 impl Role {
@@ -130,6 +133,7 @@ impl Role {
             Role::Example => "example",
             Role::Vendored => "vendored",
             Role::Docs => "docs",
+            Role::UnwritableName => "unwritable-name",
         }
     }
 }
@@ -177,6 +181,7 @@ pub fn role_dirs(role: Role) -> &'static [&'static str] {
         Role::Example => EXAMPLE_DIRS,
         Role::Vendored => VENDOR_DIRS,
         Role::Docs => DOC_DIRS,
+        Role::UnwritableName => &[],
     }
 }
 

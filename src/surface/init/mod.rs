@@ -17,7 +17,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::matrix::{Date, Matrix};
+use crate::matrix::{Confined, Date, Matrix, Opened};
 use crate::repo::paths::PathList;
 use detect::{ByExtension, Detector, Kind, Role};
 use signals::{Evidence, Signals};
@@ -102,8 +102,13 @@ impl Plan {
 /// fewer bytes than asked has ended (read_to_end would spend a second
 /// syscall to learn that, on each of 100,000 files). The buffer is reused
 /// as is, never cleared: only `buf[..n]` is looked at.
-fn read_prefix(path: &Path, buf: &mut [u8]) -> Option<usize> {
-    let mut f = std::fs::File::open(path).ok()?;
+///
+/// Opened through [`Confined`]: a tracked symlink that leads outside the
+/// root, to a FIFO or to a device is not read (a FIFO would block forever).
+pub(crate) fn read_prefix(root: &Confined, rel: &str, buf: &mut [u8]) -> Option<usize> {
+    let Opened::File(mut f, _) = root.open(rel) else {
+        return None;
+    };
     let mut len = 0;
     loop {
         let asked = buf.len() - len;
@@ -145,10 +150,11 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> Vec<Found> {
             .map(|part| {
                 let detector = &detector;
                 s.spawn(move || {
+                    let confined = Confined::new(root);
                     let mut full = vec![0u8; detect::PREFIX_BYTES];
                     let mut out = Vec::new();
                     for &path in part {
-                        let Some(n) = read_prefix(&root.join(path), &mut full) else {
+                        let Some(n) = read_prefix(&confined, path, &mut full) else {
                             continue;
                         };
                         let buf = &full[..n];
@@ -195,6 +201,11 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         let by_ext = detect::by_extension(p);
         let role = detect::role(p);
         roles.push(role.is_some());
+        // A name the matrix would refuse cannot be written into the draft.
+        let role = match crate::matrix::can_hold(p) {
+            true => role,
+            false => Some(Role::UnwritableName),
+        };
         match (by_ext, role) {
             (ByExtension::No, _) => {}
             (ByExtension::Kernel(_), Some(role)) => skipped.push(Skipped {
