@@ -155,8 +155,10 @@ impl Histogram {
 }
 
 /// The counting side of a histogram, one per thread.
+#[derive(Default)]
 pub struct Tally {
-    table: Table,
+    /// Made on the first count: a tally of an empty tensor maps nothing.
+    table: Option<Table>,
     pending: u64,
     done: Histogram,
 }
@@ -205,21 +207,11 @@ impl Table {
     }
 }
 
-impl Default for Tally {
-    fn default() -> Self {
-        Tally {
-            table: Table::new(),
-            pending: 0,
-            done: Histogram::default(),
-        }
-    }
-}
-
 impl Tally {
     /// Count one non-negative, non-NaN value.
     #[inline(always)]
     pub fn add(&mut self, x: f64) {
-        self.table.rows()[bucket(x) & (ROWS - 1)][0] += 1;
+        self.rows()[bucket(x) & (ROWS - 1)][0] += 1;
         self.counted(1);
     }
 
@@ -232,7 +224,7 @@ impl Tally {
     pub fn add_buckets2(&mut self, xs: &[u32], other: &mut Tally, ys: &[u32]) {
         let n = xs.len().min(ys.len());
         let (xs, ys) = (&xs[..n], &ys[..n]);
-        let (tx, ty) = (self.table.rows(), other.table.rows());
+        let (tx, ty) = (self.rows(), other.rows());
         let mut px = xs.chunks_exact(TALLY_LANES);
         let mut py = ys.chunks_exact(TALLY_LANES);
         for (cx, cy) in (&mut px).zip(&mut py) {
@@ -261,7 +253,10 @@ impl Tally {
     /// written; rows past the last bucket hold nothing).
     #[cold]
     fn flush(&mut self) {
-        let rows = self.table.rows();
+        let Some(table) = self.table.as_mut() else {
+            return;
+        };
+        let rows = table.rows();
         for (b, row) in rows[..BUCKETS].iter_mut().enumerate() {
             let n: u64 = row.iter().map(|&c| u64::from(c)).sum();
             if n != 0 {
@@ -272,10 +267,20 @@ impl Tally {
         self.pending = 0;
     }
 
-    /// Everything counted.
+    /// Everything counted (a tally that counted nothing since its last
+    /// flush has nothing to move: a file of 100,000 empty tensors costs
+    /// no scan of the table each).
     pub fn finish(mut self) -> Histogram {
-        self.flush();
+        if self.pending > 0 {
+            self.flush();
+        }
         self.done
+    }
+
+    /// The counters, made on first use.
+    #[inline(always)]
+    fn rows(&mut self) -> &mut Rows {
+        self.table.get_or_insert_with(Table::new).rows()
     }
 }
 

@@ -880,6 +880,19 @@ fn par_blocks<T: Send, S: Send>(
     let threads = threads.clamp(1, blocks.div_ceil(run).max(1));
     let mut done: Vec<(usize, T)> = Vec::with_capacity(blocks);
     let mut states = Vec::with_capacity(threads);
+    if threads == 1 {
+        // One run of work (a small or empty tensor): on this thread. A
+        // file of 100,000 small tensors spawns no thread at all.
+        let mut st = state();
+        for r in 0..blocks.div_ceil(run) {
+            for b in r * run..((r + 1) * run).min(blocks) {
+                done.push((b, f(b, &mut st)));
+            }
+            pages.finished(r);
+        }
+        states.push(st);
+        return (done.into_iter().map(|(_, t)| t).collect(), states);
+    }
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {

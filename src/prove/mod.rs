@@ -20,6 +20,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use crate::matrix::Check;
+use crate::output::quote::quote;
 
 pub use dtype::{ByteOrder, DType};
 pub use metrics::Metrics;
@@ -200,8 +201,9 @@ fn pair_up<'a>(
             let names: Vec<&str> = f.tensors.iter().map(|t| t.name.as_str()).collect();
             let dym = crate::did_you_mean::phrase(name, names.iter().copied());
             ProveError::Usage(format!(
-                "{} has no tensor `{name}`; {}it holds: {}",
+                "{} has no tensor {}; {}it holds: {}",
                 f.path.display(),
+                quote(&format!("`{name}`")),
                 dym.map(|d| format!("{d} ")).unwrap_or_default(),
                 list(&names)
             ))
@@ -218,17 +220,23 @@ fn pair_up<'a>(
     }
     match (named(a), named(b)) {
         (true, true) => {
+            // By name through a map: a file may hold 100,000 tensors.
+            let by_name =
+                |f: &'a TensorFile| -> std::collections::HashMap<&'a str, &'a TensorMeta> {
+                    f.tensors.iter().map(|t| (t.name.as_str(), t)).collect()
+                };
+            let (in_a, in_b) = (by_name(a), by_name(b));
             let common: Vec<_> = a
                 .tensors
                 .iter()
-                .filter_map(|t| b.tensors.iter().find(|u| u.name == t.name).map(|u| (t, u)))
+                .filter_map(|t| in_b.get(t.name.as_str()).map(|u| (t, *u)))
                 .collect();
-            let only = |x: &TensorFile, y: &TensorFile| -> Vec<String> {
+            let only = |x: &TensorFile, other: &std::collections::HashMap<&str, &TensorMeta>| {
                 x.tensors
                     .iter()
-                    .filter(|t| !y.tensors.iter().any(|u| u.name == t.name))
+                    .filter(|t| !other.contains_key(t.name.as_str()))
                     .map(|t| t.name.clone())
-                    .collect()
+                    .collect::<Vec<String>>()
             };
             if common.is_empty() {
                 let names = |f: &TensorFile| {
@@ -247,7 +255,7 @@ fn pair_up<'a>(
                     names(b)
                 )));
             }
-            Ok((common, only(a, b), only(b, a)))
+            Ok((common, only(a, &in_b), only(b, &in_a)))
         }
         (false, false) => Ok((vec![(&a.tensors[0], &b.tensors[0])], vec![], vec![])),
         (named_a, _) => {
@@ -270,11 +278,16 @@ fn pair_up<'a>(
     }
 }
 
+/// Tensor names (from a file's header: untrusted), each visibly quoted.
 fn list(names: &[&str]) -> String {
     if names.is_empty() {
         return "no tensors".into();
     }
-    let shown: Vec<String> = names.iter().take(12).map(|n| format!("`{n}`")).collect();
+    let shown: Vec<String> = names
+        .iter()
+        .take(12)
+        .map(|n| quote(&format!("`{n}`")).into_owned())
+        .collect();
     let more = names.len().saturating_sub(12);
     if more > 0 {
         format!("{} and {more} more", shown.join(", "))

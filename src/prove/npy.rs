@@ -9,6 +9,11 @@ use super::tensor::{element_count, Layout, TensorMeta};
 
 const MAGIC: &[u8] = b"\x93NUMPY";
 
+/// The largest header read: NumPy's own default limit
+/// (`numpy.lib.format._MAX_HEADER_SIZE`, the `max_header_size` of
+/// `read_array_header_*`), past which `np.load` refuses a file as unsafe.
+pub const MAX_HEADER: usize = 10_000;
+
 /// Whether these bytes start like an `.npy` file.
 pub fn sniff(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
@@ -41,6 +46,11 @@ pub fn parse(bytes: &[u8]) -> Result<TensorMeta, String> {
     } else {
         u32::from_le_bytes(len_field.try_into().unwrap()) as usize
     };
+    if header_len > MAX_HEADER {
+        return Err(format!(
+            "the .npy header claims {header_len} bytes, more than NumPy's own limit of {MAX_HEADER} (numpy.lib.format's max_header_size); sota does not parse it"
+        ));
+    }
     let start = 8 + len_bytes;
     let data_offset = start + header_len;
     if data_offset > bytes.len() {

@@ -4,7 +4,6 @@
 //! [`TensorView`] per tensor: the bytes of its data plus dtype, byte
 //! order, shape and memory layout.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
@@ -81,13 +80,16 @@ impl TensorFile {
             path: path.to_path_buf(),
             message,
         };
-        let file = File::open(path).map_err(|e| bad(format!("cannot open: {e}")))?;
+        // A regular file only: a FIFO or device would block or never end.
+        let file = crate::read_only::open_regular(path).map_err(|e| {
+            bad(match e.kind() {
+                std::io::ErrorKind::InvalidInput => "is not a regular file (a directory, FIFO, socket or device); sota reads tensors only from regular files".into(),
+                _ => format!("cannot open: {e}"),
+            })
+        })?;
         let meta = file
             .metadata()
             .map_err(|e| bad(format!("cannot stat: {e}")))?;
-        if meta.is_dir() {
-            return Err(bad("is a directory, not a tensor file".into()));
-        }
         let map = if meta.len() == 0 {
             None
         } else {

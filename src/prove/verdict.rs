@@ -1,7 +1,9 @@
 //! Checks against measured metrics: each check's value, its bound, and
 //! PASS or FAIL. Non-finite values in different places fail every check
 //! but bit-identity (which judges bytes): NaN and Inf are never silently
-//! equal, and never silently ignored.
+//! equal, and never silently ignored. A pair with no finite element to
+//! measure fails every check but bit-identity: a check that measured
+//! nothing proved nothing.
 
 use crate::matrix::Check;
 
@@ -138,6 +140,18 @@ fn judge_one(check: &Check, m: &Metrics, dtype: DType) -> CheckResult {
             nf.mismatched,
             if nf.mismatched == 1 { "" } else { "s" }
         ));
+    }
+    // Nothing finite to measure (every position NaN/Inf on both sides,
+    // or no element at all): a numeric check has proved nothing and fails.
+    // Bit-identity judges bytes, so it is the check that says a NaN
+    // result is expected.
+    if m.finite_pairs == 0 && check != Check::BitIdentity && pass {
+        pass = false;
+        note = Some(if m.elements == 0 {
+            "no elements to measure: the tensors are empty".to_owned()
+        } else {
+            "no finite pairs to measure: every position is NaN/Inf on both sides (check bit-identity if that is expected)".to_owned()
+        });
     }
     CheckResult {
         check,

@@ -8,7 +8,7 @@ use std::process::Command;
 use crate::harness::Sota;
 
 /// An `.npy` (v1.0) file of little-endian f32 values.
-fn npy_f32(shape: &[usize], data: &[f32], fortran: bool) -> Vec<u8> {
+pub(crate) fn npy_f32(shape: &[usize], data: &[f32], fortran: bool) -> Vec<u8> {
     let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
     let shape = match dims.len() {
         1 => format!("({},)", dims[0]),
@@ -28,7 +28,7 @@ fn npy_f32(shape: &[usize], data: &[f32], fortran: bool) -> Vec<u8> {
 }
 
 /// An `.npy` file with this exact header text and data.
-fn npy_raw(header: &str, data: &[u8]) -> Vec<u8> {
+pub(crate) fn npy_raw(header: &str, data: &[u8]) -> Vec<u8> {
     let mut h = header.to_owned();
     while !(10 + h.len() + 1).is_multiple_of(64) {
         h.push(' ');
@@ -42,14 +42,14 @@ fn npy_raw(header: &str, data: &[u8]) -> Vec<u8> {
 }
 
 /// A `.safetensors` file with this exact header text and data.
-fn safetensors_raw(header: &str, data: &[u8]) -> Vec<u8> {
+pub(crate) fn safetensors_raw(header: &str, data: &[u8]) -> Vec<u8> {
     let mut v = (header.len() as u64).to_le_bytes().to_vec();
     v.extend(header.as_bytes());
     v.extend(data);
     v
 }
 
-fn write(s: &Sota, rel: &str, bytes: &[u8]) {
+pub(crate) fn write(s: &Sota, rel: &str, bytes: &[u8]) {
     std::fs::write(s.path().join(rel), bytes).unwrap();
 }
 
