@@ -104,7 +104,16 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
                 strict: args.strict,
             };
             let run = command::gate::run(ctx, &gate_args)?;
-            print::gate(ctx, &run)?;
+            if let Err(e) = print::gate(ctx, &run) {
+                // An advisory gate exits 0 always (SPEC 4), even when its
+                // advice cannot be written (a full disk, a closed pipe):
+                // it says so on stderr, as far as it can, and lets the
+                // commit through. Only `--strict` fails for it.
+                if gate_args.strict {
+                    return Err(e.into());
+                }
+                print::bare_failure(&Failure::Io(e));
+            }
             let outcome = run.outcome();
             // As with coverage: the process ends, and freeing the compiled
             // globs only delays the exit.

@@ -72,13 +72,21 @@ pub fn confine(given: &str, cwd: &Path, root: &Path) -> Result<PathBuf, Outside>
 
 /// The longest existing prefix of `full` canonicalized, the rest appended;
 /// `None` when an existing entry cannot be canonicalized (a dangling or
-/// looping symlink).
+/// looping symlink) or an entry cannot be looked up at all (a path past
+/// `PATH_MAX`, a directory this user may not search): what cannot be
+/// resolved is refused, never passed on as written.
 fn resolve(full: &Path) -> Option<PathBuf> {
+    use std::io::ErrorKind;
     for ancestor in full.ancestors() {
-        if std::fs::symlink_metadata(ancestor).is_ok() {
-            let canon = std::fs::canonicalize(ancestor).ok()?;
-            let rest = full.strip_prefix(ancestor).ok()?;
-            return Some(lexical(&canon.join(rest)));
+        match std::fs::symlink_metadata(ancestor) {
+            Ok(_) => {
+                let canon = std::fs::canonicalize(ancestor).ok()?;
+                let rest = full.strip_prefix(ancestor).ok()?;
+                return Some(lexical(&canon.join(rest)));
+            }
+            // Not there (yet): its parent decides.
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {}
+            Err(_) => return None,
         }
     }
     Some(lexical(full))
@@ -134,5 +142,22 @@ mod tests {
         assert!(confine("dangling", &root, &root).is_err());
         std::os::unix::fs::symlink(root.join("kernels"), root.join("k")).unwrap();
         assert!(confine("k/attn.cu", &root, &root).is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_path_past_path_max_is_refused_not_passed_as_written() {
+        // The lookups of the long prefixes fail with ENAMETOOLONG; taking
+        // the shortest one that resolves and appending the rest lexically
+        // judged `././…/evil.cu` as the root's own `evil.cu`.
+        let (d, root) = tree();
+        let secret = d.path().join("secret.txt");
+        std::fs::write(&secret, "s").unwrap();
+        std::os::unix::fs::symlink(&secret, root.join("evil.cu")).unwrap();
+        let long = format!("{}evil.cu", "./".repeat(3000));
+        assert!(confine(&long, &root, &root).is_err());
+        let long_dir = format!("{}attn.cu", "kernels/../".repeat(500));
+        assert!(confine(&long_dir, &root, &root).is_err());
+        assert!(confine("kernels/attn.cu/x", &root, &root).is_ok());
     }
 }

@@ -128,7 +128,8 @@ pub struct Staged {
 #[derive(Debug, Clone)]
 pub struct Commit {
     pub hash: String,
-    /// Author date, YYYY-MM-DD.
+    /// Author date, YYYY-MM-DD, or [`UNKNOWN_DATE`] when the commit
+    /// object has none git can format.
     pub date: String,
     pub subject: String,
     /// The whole raw message (subject, blank line, body).
@@ -669,13 +670,16 @@ impl Git {
         let parsed = read_log(&mut reader, &mut each);
         drop(reader);
         let out = child.wait_with_output().map_err(GitError::Io)?;
+        // Output sota could not read ends the reading, and git then dies of
+        // the closed pipe: that error is the one to tell, not git's.
+        parsed?;
         if !out.status.success() {
             return Err(GitError::Failed {
                 args: args.join(" "),
                 stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
             });
         }
-        parsed
+        Ok(())
     }
 
     /// How many commits a range holds (`git rev-list --count`).
@@ -795,6 +799,9 @@ fn path_from_output(mut out: Vec<u8>) -> PathBuf {
     }
 }
 
+/// A commit's date when its object carries none git can format.
+pub const UNKNOWN_DATE: &str = "unknown";
+
 /// `git log` records, `-z`: each starts with an empty field (two NULs in a
 /// row, which no path can produce: paths are never empty), then the hash,
 /// the author date, git's `Prior-art` trailer values (unfolded, one per
@@ -860,10 +867,12 @@ fn read_header(reader: &mut impl BufRead) -> Result<Commit, GitError> {
         .ok()
         .filter(|h| is_object_id(h))
         .ok_or_else(|| unexpected("a commit hash that is not hexadecimal"))?;
+    // A commit object may carry no readable author date (git then prints
+    // the placeholder itself): the commit still counts, under `unknown`.
     let date = String::from_utf8(date)
         .ok()
         .filter(|d| crate::matrix::Date::parse(d).is_some())
-        .ok_or_else(|| unexpected("an author date that is not YYYY-MM-DD"))?;
+        .unwrap_or_else(|| UNKNOWN_DATE.to_owned());
     let message = String::from_utf8_lossy(&message).into_owned();
     Ok(Commit {
         subject: message.lines().next().unwrap_or("").to_owned(),

@@ -9,6 +9,8 @@
 //! name could hide behind, and putting the file under `.git/` would be
 //! wrong for files outside a repository and fails across file systems, so
 //! not naming the file at all is the only way `git add -A` never sees one.
+//! A later write into the same directory removes such a leftover once it
+//! is a minute old ([`sweep_leftovers`]).
 //! Elsewhere (or where the file system lacks `O_TMPFILE`) a named
 //! temporary file is used, removed on every error path.
 
@@ -23,6 +25,7 @@ pub fn atomic(path: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    sweep_leftovers(dir);
     #[cfg(target_os = "linux")]
     if let Some(done) = unnamed::write(dir, path, bytes, mode) {
         return done;
@@ -141,6 +144,43 @@ mod unnamed {
     }
 }
 
+/// How old a `.sota-*.tmp` must be before a later write removes it: far
+/// past the two system calls it is named for, so a concurrent sota's
+/// file in that window is never taken.
+const LEFTOVER_AGE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Remove what a process killed between `linkat` and `rename` left in
+/// `dir`: regular files named as this module names its temporary files
+/// (`.sota-` + six characters + `.tmp`, tempfile's default), older than
+/// [`LEFTOVER_AGE`]. Best effort: a file that cannot be judged or removed
+/// stays, and the write goes on.
+fn sweep_leftovers(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let ours = name.len() == ".sota-".len() + 6 + ".tmp".len()
+            && name.starts_with(".sota-")
+            && name.ends_with(".tmp")
+            && name[6..12].bytes().all(|b| b.is_ascii_alphanumeric());
+        if !ours {
+            continue;
+        }
+        let Ok(meta) = entry.metadata() else { continue };
+        let old = meta
+            .modified()
+            .ok()
+            .and_then(|m| now.duration_since(m).ok())
+            .is_some_and(|age| age > LEFTOVER_AGE);
+        if meta.is_file() && old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// Append `bytes` to `path` (created when missing) in one write: for
 /// files other processes append to too, like GitHub's
 /// `$GITHUB_STEP_SUMMARY`, which must never be replaced.
@@ -222,6 +262,33 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
         let mode = std::fs::metadata(&target).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o644);
+    }
+
+    #[test]
+    fn a_write_sweeps_old_leftovers_of_a_killed_run_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        let mk = |name: &str, mtime: Option<std::time::SystemTime>| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, "x").unwrap();
+            if let Some(t) = mtime {
+                std::fs::File::options()
+                    .write(true)
+                    .open(&p)
+                    .unwrap()
+                    .set_modified(t)
+                    .unwrap();
+            }
+            p
+        };
+        let stale = mk(".sota-a1B2c3.tmp", Some(old));
+        let fresh = mk(".sota-z9Y8x7.tmp", None);
+        let theirs = mk(".sota-notes.tmp", Some(old));
+        let other = mk("page.tmp", Some(old));
+        atomic(&dir.path().join("out.md"), b"new", None).unwrap();
+        assert!(!stale.exists(), "an old leftover is swept");
+        assert!(fresh.exists(), "a concurrent writer's file stays");
+        assert!(theirs.exists() && other.exists(), "other names stay");
     }
 
     #[test]

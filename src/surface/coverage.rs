@@ -761,6 +761,7 @@ fn population_kind(matrix: &Matrix) -> Population {
 /// anchor through `..` or a symlink says nothing about the rest of the
 /// filesystem, and a FIFO or device is never read (SECURITY.md).
 struct FileCache<'a> {
+    root: std::path::PathBuf,
     files: crate::matrix::Confined,
     tracked: &'a PathList,
     /// What is at each path, looked up once (an anchor's existence, its
@@ -784,6 +785,7 @@ enum Found {
 impl<'a> FileCache<'a> {
     fn new(root: &Path, tracked: &'a PathList) -> Self {
         FileCache {
+            root: root.to_path_buf(),
             files: crate::matrix::Confined::new(root),
             tracked,
             found: Default::default(),
@@ -837,24 +839,38 @@ impl<'a> FileCache<'a> {
         }
     }
 
-    /// Why an anchor does not hold, or `None` when it does.
+    /// Why an anchor does not hold, or `None` when it does. A `#symbol`
+    /// anchor needs a regular file sota reads: one it will not read (a
+    /// symlink that dangles or leads outside the root, a directory, a FIFO
+    /// or device, an unreadable file) is missing, with the reason, never
+    /// passed unchecked. Only a tracked file absent from disk (a sparse
+    /// checkout) passes without its text.
     fn anchor_problem(&self, a: &Anchor) -> Option<String> {
         let Some(symbol) = a.symbol.as_ref() else {
             return (!self.exists(&a.path)).then(|| format!("{} does not exist", a.path));
         };
-        // Opened and read at once: the symbol check needs the text anyway.
-        let text = self.text(&a.path);
-        if text.is_none() && !self.exists(&a.path) {
-            return Some(format!("{} does not exist", a.path));
+        let path = &a.path;
+        let unchecked = format!("its symbol `{symbol}` cannot be checked");
+        match self.find(path, true) {
+            Found::Read(Some(text)) => symbol_lines(&text, symbol)
+                .is_empty()
+                .then(|| format!("symbol `{symbol}` does not occur in {path}")),
+            Found::Read(None) => Some(format!("{path} cannot be read: {unchecked}")),
+            Found::Other => Some(format!(
+                "{path} is not a regular file (a directory, FIFO or device): {unchecked}"
+            )),
+            Found::Missing if self.on_disk(path) => Some(format!(
+                "{path} is not read: it leads outside the root or nowhere (a symlink that dangles or escapes, or a path through `..`); {unchecked}"
+            )),
+            Found::Missing | Found::Unread if self.exists(path) => None,
+            Found::Missing | Found::Unread => Some(format!("{path} does not exist")),
         }
-        match text {
-            Some(text) if symbol_lines(&text, symbol).is_empty() => {
-                Some(format!("symbol `{symbol}` does not occur in {}", a.path))
-            }
-            Some(_) => None,
-            // In the index but not on disk (sparse checkout), or a directory.
-            None => None,
-        }
+    }
+
+    /// Whether something is at `path` on disk, not followed (a dangling or
+    /// escaping symlink is on disk; a sparse checkout's file is not).
+    fn on_disk(&self, path: &str) -> bool {
+        std::fs::symlink_metadata(self.root.join(path)).is_ok()
     }
 
     /// Why `path:LINE#symbol` has drifted, or `None`.

@@ -5,7 +5,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -67,10 +67,7 @@ impl Client {
     }
 
     fn reply(&self, within: Duration) -> Option<Value> {
-        match self.replies.recv_timeout(within) {
-            Ok(v) => Some(v),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
+        self.replies.recv_timeout(within).ok()
     }
 
     fn read_matrix(&mut self, id: u64) -> Value {

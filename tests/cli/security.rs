@@ -774,3 +774,163 @@ fn github_annotations_escape_properties_and_data() {
     );
     assert_eq!(gh.stdout.lines().count(), 1, "{gh:?}");
 }
+
+#[test]
+fn init_force_never_writes_through_a_sota_toml_link_outside_the_repository() {
+    let outside = outside_file("precious = true\n");
+    let target = outside.path().join("secret");
+    let p = Sota::new()
+        .git_init()
+        .file("k/attn.cu", "__global__ void flash_fwd() {}\n");
+    std::os::unix::fs::symlink(&target, p.path().join("sota.toml")).unwrap();
+    p.commit("a link");
+    let run = p.run(&["init", "--force"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains("refusing to write the matrix")
+            && run.stderr.contains("outside the repository"),
+        "{run:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "precious = true\n"
+    );
+    assert!(std::fs::symlink_metadata(p.path().join("sota.toml"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    // A link that stays inside is written through, as a user sees it.
+    std::fs::remove_file(p.path().join("sota.toml")).unwrap();
+    std::fs::write(p.path().join("matrix.toml"), "old\n").unwrap();
+    std::os::unix::fs::symlink("matrix.toml", p.path().join("sota.toml")).unwrap();
+    p.run(&["init", "--force"]).success();
+    let written = std::fs::read_to_string(p.path().join("matrix.toml")).unwrap();
+    assert!(written.contains("[[op]]"), "{written}");
+}
+
+#[test]
+fn a_symbol_anchor_sota_will_not_read_is_missing_with_its_reason() {
+    // Tracked symlinks: dangling, leading outside, to a device; and a
+    // directory. None has a readable text, so no `#symbol` can pass.
+    let secret = outside_file("flash_fwd\n");
+    let at = r#"at = ["dangling.cu#flash_fwd", "out.cu#flash_fwd", "dev.cu#flash_fwd", "fifo.cu#flash_fwd", "k#flash_fwd", "k/base.cu#base"]"#;
+    let p = Sota::new().git_init().file(
+        "sota.toml",
+        &MATRIX.replace(
+            "sota = \"FlashAttention\"",
+            &format!("sota = \"FlashAttention\"\n{at}"),
+        ),
+    );
+    touch(&p, "k/base.cu", "void base() {}\n");
+    std::os::unix::fs::symlink("nowhere.cu", p.path().join("dangling.cu")).unwrap();
+    std::os::unix::fs::symlink(secret.path().join("secret"), p.path().join("out.cu")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", p.path().join("dev.cu")).unwrap();
+    p.commit("links");
+    let fifo = p.path().join("fifo.cu");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let v = p.run(&["coverage", "--json"]).json();
+    let broken: Vec<String> = v["kpis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|k| k["name"] == "at_exists")
+        .flat_map(|k| k["items"].as_array().unwrap().clone())
+        .map(|i| i["why"].as_str().unwrap_or("").to_owned())
+        .collect();
+    for (anchor, reason) in [
+        ("dangling.cu", "leads outside the root or nowhere"),
+        ("out.cu", "leads outside the root or nowhere"),
+        ("dev.cu", "leads outside the root or nowhere"),
+        ("fifo.cu", "not a regular file"),
+        ("k ", "not a regular file"),
+    ] {
+        assert!(
+            broken
+                .iter()
+                .any(|w| w.starts_with(anchor.trim()) && w.contains(reason)),
+            "{anchor}: {broken:#?}"
+        );
+    }
+    assert_eq!(broken.len(), 5, "the readable anchor holds: {broken:#?}");
+}
+
+#[test]
+fn an_advisory_gate_exits_zero_even_when_its_output_cannot_be_written() {
+    let p = repo();
+    touch(&p, "k/new.cu", "1\n");
+    p.git(&["add", "-A"]).success();
+    let full = || {
+        std::fs::File::options()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sota"))
+            .args(args)
+            .current_dir(p.path())
+            .env("HOME", p.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env_remove("SOTA_MATRIX")
+            .stdout(full())
+            .output()
+            .unwrap()
+    };
+    let advisory = run(&["gate"]);
+    assert_eq!(advisory.status.code(), Some(0), "{advisory:?}");
+    assert!(!advisory.stderr.is_empty(), "it says why nothing showed");
+    let strict = run(&["gate", "--strict"]);
+    assert_eq!(strict.status.code(), Some(2), "{strict:?}");
+}
+
+#[test]
+fn a_commit_with_no_author_date_is_counted_not_fatal_on_a_long_history() {
+    let p = repo();
+    touch(&p, "k/base.cu", "undated\n");
+    p.git(&["add", "-A"]).success();
+    let tree = p.git(&["write-tree"]).stdout.trim().to_owned();
+    let parent = head(&p, "HEAD");
+    let object = format!(
+        "tree {tree}\nparent {parent}\nauthor A U <a@x>\ncommitter C <c@x> 1700000000 +0000\n\nno date\n\nPrior-art: FlashAttention\n"
+    );
+    let raw = p.path().join(".git/RAW_COMMIT");
+    std::fs::write(&raw, object).unwrap();
+    let undated = p
+        .git(&[
+            "hash-object",
+            "-t",
+            "commit",
+            "-w",
+            "--literally",
+            raw.to_str().unwrap(),
+        ])
+        .stdout
+        .trim()
+        .to_owned();
+    p.git(&["reset", "-q", "--hard", &undated]).success();
+    // Long enough that git is still writing when sota stops reading.
+    for i in 1..=300 {
+        touch(&p, "k/base.cu", &format!("{i}\n"));
+        p.git(&[
+            "commit",
+            "-q",
+            "-am",
+            &format!("c{i}\n\nPrior-art: FlashAttention"),
+        ])
+        .success();
+    }
+    let run = p.run(&["audit", "--json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let v = run.json();
+    let commits = v["commits"].as_array().unwrap();
+    assert!(
+        commits
+            .iter()
+            .any(|c| c["hash"] == undated.as_str() && c["date"] == "unknown"),
+        "the undated commit is listed, with its date unknown"
+    );
+}
