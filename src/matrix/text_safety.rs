@@ -66,11 +66,6 @@ fn first_unsafe(text: &str) -> Option<char> {
     quote::first_unsafe(text, |c| c == '\t')
 }
 
-/// Whether `text` holds no character [`check`] would report.
-pub(super) fn is_safe(text: &str) -> bool {
-    first_unsafe(text).is_none()
-}
-
 fn flag(text: &str, span: std::ops::Range<usize>, what: &str, problems: &mut Vec<Problem>) {
     let Some(c) = first_unsafe(text) else {
         return;
