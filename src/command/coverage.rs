@@ -55,12 +55,15 @@ pub fn run(ctx: &Context, check: bool) -> Result<CoverageReport<'_>, Failure> {
     }
     let overrides = ctx.inputs.git_env_overrides;
     let likely = ctx.likely_root();
-    let reader = likely
-        .clone()
-        .map(|dir| std::thread::spawn(move || tracked::list(&dir, overrides)));
-    let matrix = ctx.project_matrix("coverage")?;
-    let root = ctx.root(matrix);
+    // Scoped: when the load fails, the index read is waited for here, so
+    // no thread (nor the git it may run) outlives this call, however long
+    // the caller (the MCP server) lives on.
     std::thread::scope(|s| {
+        let reader = likely
+            .clone()
+            .map(|dir| s.spawn(move || tracked::list(&dir, overrides)));
+        let matrix = ctx.project_matrix("coverage")?;
+        let root = ctx.root(matrix);
         // Compile the globs on their own thread from here on: first beside
         // the reader, which may still be reading the index, then beside the
         // anchor checks, which start as soon as the tracked files are known.
@@ -69,6 +72,8 @@ pub fn run(ctx: &Context, check: bool) -> Result<CoverageReport<'_>, Failure> {
             (Some(handle), Some(dir)) if crate::repo::paths::same_dir(&dir, &root) => handle
                 .join()
                 .unwrap_or_else(|_| tracked::list(&root, overrides)),
+            // `[project] root` moved away from where the reader read: the
+            // scope still joins it before this call returns.
             _ => tracked::list(&root, overrides),
         };
         let (paths, tracked_from): (PathList, _) = listed?;
