@@ -30,11 +30,6 @@ pub struct CoverageReport<'m> {
     /// Repository-relative places, for `--format github | sarif`
     /// (default otherwise).
     pub paths: RepoPaths,
-    /// The tracked files scored, handed back so that the caller decides
-    /// when they are freed: the CLI, about to exit, never does (unmapping
-    /// a 100,000-entry index only delays the exit); a long-lived caller
-    /// (the MCP server) frees them with the report.
-    pub tracked: PathList,
 }
 
 impl CoverageReport<'_> {
@@ -90,7 +85,6 @@ pub fn run(ctx: &Context, check: bool) -> Result<CoverageReport<'_>, Failure> {
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             },
         );
-        let tracked = paths;
         let paths = match ctx.format() {
             Format::Github | Format::Sarif => repo_paths(ctx, matrix),
             _ => RepoPaths::default(),
@@ -100,7 +94,6 @@ pub fn run(ctx: &Context, check: bool) -> Result<CoverageReport<'_>, Failure> {
             report,
             check,
             paths,
-            tracked,
         })
     })
 }
