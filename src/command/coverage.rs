@@ -1,12 +1,10 @@
-//! The coverage scorecard as a library call: list the tracked files while
-//! the matrix loads and its globs compile (they overlap on two cores), then
-//! score.
+//! The coverage scorecard as a library call: load the matrix, list the
+//! tracked files, score.
 
 use crate::context::{Context, Format};
 use crate::matrix::Matrix;
 use crate::outcome::{Failure, Outcome};
 use crate::repo::git::Git;
-use crate::repo::paths::PathList;
 use crate::repo::tracked;
 use crate::surface::coverage::{self, Report};
 
@@ -48,53 +46,26 @@ pub fn run(ctx: &Context, check: bool) -> Result<CoverageReport<'_>, Failure> {
         // Say so before reading anything.
         ctx.project_matrix("coverage")?;
     }
-    let overrides = ctx.inputs.git_env_overrides;
-    let likely = ctx.likely_root();
-    // Scoped: when the load fails, the index read is waited for here, so
-    // no thread (nor the git it may run) outlives this call, however long
-    // the caller (the MCP server) lives on.
-    std::thread::scope(|s| {
-        let reader = likely
-            .clone()
-            .map(|dir| s.spawn(move || tracked::list(&dir, overrides)));
-        let matrix = ctx.project_matrix("coverage")?;
-        let root = ctx.root(matrix);
-        // Compile the globs on their own thread from here on: first beside
-        // the reader, which may still be reading the index, then beside the
-        // anchor checks, which start as soon as the tracked files are known.
-        let compiling = s.spawn(|| coverage::prepare(matrix));
-        let listed = match (reader, likely) {
-            (Some(handle), Some(dir)) if crate::repo::paths::same_dir(&dir, &root) => handle
-                .join()
-                .unwrap_or_else(|_| tracked::list(&root, overrides)),
-            // `[project] root` moved away from where the reader read: the
-            // scope still joins it before this call returns.
-            _ => tracked::list(&root, overrides),
-        };
-        let (paths, tracked_from): (PathList, _) = listed?;
-        let report = coverage::score_deferred(
-            matrix,
-            &coverage::Input {
-                tracked: &paths,
-                tracked_from,
-                today: ctx.today(),
-            },
-            || {
-                compiling
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            },
-        );
-        let paths = match ctx.format() {
-            Format::Github | Format::Sarif => repo_paths(ctx, matrix),
-            _ => RepoPaths::default(),
-        };
-        Ok(CoverageReport {
-            matrix,
-            report,
-            check,
-            paths,
-        })
+    let matrix = ctx.project_matrix("coverage")?;
+    let root = ctx.root(matrix);
+    let (tracked, tracked_from) = tracked::list(&root, ctx.inputs.git_env_overrides)?;
+    let report = coverage::score(
+        matrix,
+        &coverage::Input {
+            tracked: &tracked,
+            tracked_from,
+            today: ctx.today(),
+        },
+    );
+    let paths = match ctx.format() {
+        Format::Github | Format::Sarif => repo_paths(ctx, matrix),
+        _ => RepoPaths::default(),
+    };
+    Ok(CoverageReport {
+        matrix,
+        report,
+        check,
+        paths,
     })
 }
 

@@ -80,17 +80,9 @@ fn read(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
     if bytes.len() < 12 + hash_len || &bytes[..4] != b"DIRC" {
         return None;
     }
-    if bytes.len() < 1 << 20 {
-        return checksum_holds(bytes, hash_len)
-            .then(|| parse_paths(bytes, hash_len, prefix))
-            .flatten();
-    }
-    std::thread::scope(|scope| {
-        let verified = scope.spawn(|| checksum_holds(bytes, hash_len));
-        let paths = parse_paths(bytes, hash_len, prefix);
-        // A panic while hashing counts as a mismatch: git decides then.
-        verified.join().unwrap_or(false).then_some(paths).flatten()
-    })
+    checksum_holds(bytes, hash_len)
+        .then(|| parse_paths(bytes, hash_len, prefix))
+        .flatten()
 }
 
 /// The entries of an index whose header was checked by [`read`].
