@@ -180,9 +180,9 @@ impl<'m> OpIndex<'m> {
         collect(&self.auto, set, &self.same, &self.owners, &mut self.hits);
     }
 
-    /// Compile every glob now and share the result: threads then match
-    /// through their own [`Matcher`] without compiling anything twice
-    /// (the coverage scan of a large tree).
+    /// Compile every glob now (the coverage scan of a large tree, which
+    /// reaches most of them): matching then goes through a [`Matcher`]
+    /// that compiles nothing.
     pub fn into_shared(mut self) -> SharedIndex<'m> {
         self.auto.compile_all();
         SharedIndex {
@@ -190,13 +190,6 @@ impl<'m> OpIndex<'m> {
             owners: self.owners,
             same: self.same,
         }
-    }
-
-    /// Compile ahead, until `stop` says so (see
-    /// [`Automaton::compile_until`]); matching stays exact either way.
-    /// Returns whether everything is compiled.
-    pub fn compile_until(&mut self, stop: impl FnMut() -> bool) -> bool {
-        self.auto.compile_until(stop)
     }
 
     /// Whether any op matches the path.
