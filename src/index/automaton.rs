@@ -529,7 +529,7 @@ impl<'m> Automaton<'m> {
 }
 
 /// What a [`Walker`] runs paths over: the lazy [`Automaton`] (compiling
-/// what a path reaches as it goes), or a [`Frozen`] one shared by threads.
+/// what a path reaches as it goes), or a [`Frozen`] one compiled in full.
 pub trait Step {
     /// The live set before any segment.
     fn start(&mut self, out: &mut Vec<NodeId>);

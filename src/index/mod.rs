@@ -265,7 +265,7 @@ fn collect(
 }
 
 /// An [`OpIndex`] compiled in full ([`OpIndex::into_shared`]), read-only:
-/// `Sync`, so scan threads share one copy.
+/// matching goes through a [`Matcher`].
 pub struct SharedIndex<'m> {
     auto: Automaton<'m>,
     owners: Vec<(usize, usize)>,
@@ -288,7 +288,7 @@ impl<'m> SharedIndex<'m> {
         self.owners.is_empty()
     }
 
-    /// A matcher of its own for one thread (its directory cache and
+    /// A matcher over this index (its own directory cache and
     /// buffers).
     pub fn matcher(&self) -> Matcher<'_, 'm> {
         Matcher {

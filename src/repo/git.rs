@@ -517,7 +517,7 @@ impl Git {
     }
 
     /// Start [`Git::staged`] and return at once, so the caller can load the
-    /// matrix while git reads the index (the two overlap on two cores).
+    /// matrix while git (another process) reads the index.
     pub fn spawn_staged(&self, detail: StagedDetail) -> Result<PendingStaged, GitError> {
         let child = self
             .command(&staged_args(detail))

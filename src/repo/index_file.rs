@@ -30,9 +30,7 @@ const MAX_EXPANSION: usize = 32;
 /// prefix stripped), or `None` when the file is not something this reader
 /// handles exactly.
 ///
-/// The trailing checksum is verified ([`checksum_holds`]); on an index over
-/// 1 MiB on a second thread while the entries are parsed (hashing 9 MB, a
-/// 100,000-file index, takes longer than parsing it).
+/// The trailing checksum is verified first ([`checksum_holds`]).
 pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathList> {
     Some(match read(bytes, hash_len, prefix)? {
         Names::InFile { spans, .. } => {
@@ -64,9 +62,7 @@ pub fn read_paths_mapped(map: memmap2::Mmap, hash_len: usize, prefix: &[u8]) -> 
 /// Where the names [`read`] found are.
 enum Names {
     /// (start, end) of each name in the index file's bytes, and whether
-    /// they are in order ([`crate::repo::paths::strictly_sorted`],
-    /// checked on the parse thread while the checksum is computed, which
-    /// takes longer than the parse).
+    /// they are in order ([`crate::repo::paths::strictly_sorted`]).
     InFile {
         spans: Vec<(usize, usize)>,
         sorted: bool,
