@@ -233,13 +233,6 @@ impl Context {
         }
     }
 
-    /// The directory that will be the root if `[project] root` does not
-    /// move it: the matrix file's directory (for starting git early).
-    pub fn likely_root(&self) -> Option<PathBuf> {
-        let path = self.source.path()?;
-        Some(self.absolute(path.parent().unwrap_or(Path::new("."))))
-    }
-
     /// The matrix root as an absolute path.
     pub fn root(&self, matrix: &Matrix) -> PathBuf {
         crate::repo::paths::lexical(&self.absolute(&matrix.root))

@@ -40,11 +40,6 @@ pub fn main() -> u8 {
             if let Err(failure) = &result {
                 print::failure(&ctx, failure);
             }
-            // The process ends here: freeing the matrix (tens of thousands
-            // of small allocations for 1,000 ops) only delays the exit, and
-            // the OS reclaims it at once. Nothing in a Context flushes or
-            // cleans up on drop.
-            std::mem::forget(ctx);
             result
         }
         Err(failure) => {
@@ -55,25 +50,11 @@ pub fn main() -> u8 {
     outcome::exit_code(&result)
 }
 
-/// End the process with `code` once everything printed is flushed. On
-/// Linux this is `_exit`: no at-exit handlers run, so the allocator does
-/// not hand every page back to the kernel one `madvise` at a time (~150
-/// calls, about a millisecond after a 1,000-op scorecard) just before the
-/// kernel drops the whole address space anyway. Everything sota writes is
-/// written before this point (files atomically, by `repo::write`), and
-/// the values `main` dropped or forgot needed no cleanup.
+/// The process's exit code, once everything printed is flushed.
 pub fn exit(code: u8) -> ExitCode {
     use std::io::Write;
-    let flushed = std::io::stdout().flush().is_ok();
+    let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
-    #[cfg(target_os = "linux")]
-    if flushed {
-        // SAFETY: `_exit` only ends the process; no Rust value is used
-        // after it, and the buffered output is flushed above.
-        unsafe { libc::_exit(i32::from(code)) }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = flushed;
     ExitCode::from(code)
 }
 
@@ -114,21 +95,12 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
                 }
                 print::bare_failure(&Failure::Io(e));
             }
-            let outcome = run.outcome();
-            // As with coverage: the process ends, and freeing the compiled
-            // globs only delays the exit.
-            std::mem::forget(run);
-            Ok(outcome)
+            Ok(run.outcome())
         }
         Some(Command::Coverage { check, .. }) => {
             let report = command::coverage::run(ctx, check)?;
             print::coverage(ctx, &report)?;
-            let outcome = report.outcome();
-            // As with the Context below: the process ends, and freeing
-            // 36,000 kernel-file strings one by one (and unmapping the
-            // tracked files' index) only delays the exit.
-            std::mem::forget(report);
-            Ok(outcome)
+            Ok(report.outcome())
         }
         Some(Command::Audit {
             range,

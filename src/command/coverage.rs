@@ -1,12 +1,10 @@
-//! The coverage scorecard as a library call: list the tracked files while
-//! the matrix loads and its globs compile (they overlap on two cores), then
-//! score.
+//! The coverage scorecard as a library call: load the matrix, list the
+//! tracked files, score.
 
 use crate::context::{Context, Format};
 use crate::matrix::Matrix;
 use crate::outcome::{Failure, Outcome};
 use crate::repo::git::Git;
-use crate::repo::paths::PathList;
 use crate::repo::tracked;
 use crate::surface::coverage::{self, Report};
 
@@ -30,11 +28,6 @@ pub struct CoverageReport<'m> {
     /// Repository-relative places, for `--format github | sarif`
     /// (default otherwise).
     pub paths: RepoPaths,
-    /// The tracked files scored, handed back so that the caller decides
-    /// when they are freed: the CLI, about to exit, never does (unmapping
-    /// a 100,000-entry index only delays the exit); a long-lived caller
-    /// (the MCP server) frees them with the report.
-    pub tracked: PathList,
 }
 
 impl CoverageReport<'_> {
@@ -53,50 +46,26 @@ pub fn run(ctx: &Context, check: bool) -> Result<CoverageReport<'_>, Failure> {
         // Say so before reading anything.
         ctx.project_matrix("coverage")?;
     }
-    let overrides = ctx.inputs.git_env_overrides;
-    let likely = ctx.likely_root();
-    let reader = likely
-        .clone()
-        .map(|dir| std::thread::spawn(move || tracked::list(&dir, overrides)));
     let matrix = ctx.project_matrix("coverage")?;
     let root = ctx.root(matrix);
-    std::thread::scope(|s| {
-        // Compile the globs on their own thread from here on: first beside
-        // the reader, which may still be reading the index, then beside the
-        // anchor checks, which start as soon as the tracked files are known.
-        let compiling = s.spawn(|| coverage::prepare(matrix));
-        let listed = match (reader, likely) {
-            (Some(handle), Some(dir)) if crate::repo::paths::same_dir(&dir, &root) => handle
-                .join()
-                .unwrap_or_else(|_| tracked::list(&root, overrides)),
-            _ => tracked::list(&root, overrides),
-        };
-        let (paths, tracked_from): (PathList, _) = listed?;
-        let report = coverage::score_deferred(
-            matrix,
-            &coverage::Input {
-                tracked: &paths,
-                tracked_from,
-                today: ctx.today(),
-            },
-            || {
-                compiling
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            },
-        );
-        let tracked = paths;
-        let paths = match ctx.format() {
-            Format::Github | Format::Sarif => repo_paths(ctx, matrix),
-            _ => RepoPaths::default(),
-        };
-        Ok(CoverageReport {
-            matrix,
-            report,
-            check,
-            paths,
-            tracked,
-        })
+    let (tracked, tracked_from) = tracked::list(&root, ctx.inputs.git_env_overrides)?;
+    let report = coverage::score(
+        matrix,
+        &coverage::Input {
+            tracked: &tracked,
+            tracked_from,
+            today: ctx.today(),
+        },
+    );
+    let paths = match ctx.format() {
+        Format::Github | Format::Sarif => repo_paths(ctx, matrix),
+        _ => RepoPaths::default(),
+    };
+    Ok(CoverageReport {
+        matrix,
+        report,
+        check,
+        paths,
     })
 }
 

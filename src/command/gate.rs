@@ -12,7 +12,7 @@ use crate::context::{Context, Source};
 use crate::index::OpIndex;
 use crate::matrix::{LoadError, Matrix};
 use crate::outcome::{Failure, Outcome};
-use crate::repo::git::{Git, GitError, GitPath, PendingStaged, Staged, StagedDetail};
+use crate::repo::git::{Git, GitError, GitPath, StagedDetail};
 use crate::surface::gate::{self, Finding, GateReport};
 
 /// What the gate checks.
@@ -89,10 +89,6 @@ pub struct ChangeReport<'m> {
     /// Root-relative path → the first line the staged change touches in
     /// it (staged and commit-msg modes; empty for `--paths`).
     pub lines: BTreeMap<String, usize>,
-    /// The compiled globs, handed back so that the caller decides when
-    /// they are freed: a process about to exit need not (freeing a
-    /// 1,000-op matrix's automaton took 0.4 ms, 2% of the gate).
-    pub globs: Box<OpIndex<'m>>,
 }
 
 /// A judged commit range.
@@ -244,9 +240,7 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
         (gate::touched(matrix, &mut index, rel), false, None)
     } else {
         let staged = match pending {
-            Some(Ok(p)) if crate::repo::paths::same_dir(p.dir(), &root) => {
-                finish_while_compiling(p, &mut index)
-            }
+            Some(Ok(p)) if crate::repo::paths::same_dir(p.dir(), &root) => p.finish(),
             Some(Err(e)) => Err(e),
             _ => git.staged(detail),
         };
@@ -334,35 +328,7 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
         report,
         repo_prefix,
         lines,
-        globs: Box::new(index),
     }))
-}
-
-/// Read git's answer on another thread while this one compiles the globs
-/// ahead, and stop compiling when git's answer starts to arrive (or the
-/// reading ends without one, on an error): the staged paths then
-/// find most of what they reach compiled, instead of compiling it after
-/// git (3–8 ms of a 1,000-op matrix's globs, measured). Only with a second
-/// core to do it on: on one, compiling would slow git down.
-fn finish_while_compiling(
-    pending: PendingStaged,
-    index: &mut OpIndex<'_>,
-) -> Result<Staged, GitError> {
-    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
-        return pending.finish();
-    }
-    let arrived = std::sync::atomic::AtomicBool::new(false);
-    std::thread::scope(|s| {
-        let reading = s.spawn(|| pending.finish_noting(&arrived));
-        // Compiling ahead fills the core git leaves idle; once git's
-        // answer arrives, its reading needs that core.
-        index.compile_until(|| {
-            arrived.load(std::sync::atomic::Ordering::Relaxed) || reading.is_finished()
-        });
-        reading
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
 }
 
 /// What to do when a range could not be read.

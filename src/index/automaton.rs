@@ -395,20 +395,11 @@ impl<'m> Automaton<'m> {
 
     /// Compile everything that still waits (every pending glob, every
     /// literal name), so the automaton can be shared read-only
-    /// ([`Frozen`]) by threads that each run their own [`Walker`]. Edges
+    /// ([`Frozen`]) by walkers that each hold their own [`Walker`]. Edges
     /// only lead to nodes created after their source (a `**` node's loop
     /// aside), so one pass in creation order reaches every node, and a
     /// node is done once its own lists are empty.
     pub fn compile_all(&mut self) {
-        self.compile_until(|| false);
-    }
-
-    /// [`Automaton::compile_all`], stopping early (between two nodes)
-    /// when `stop` says so; returns whether everything is compiled. What
-    /// is left stays pending and compiles lazily, when a path reaches it,
-    /// so a caller can spend time it would otherwise wait (the gate, while
-    /// git answers) without committing to the whole compile.
-    pub fn compile_until(&mut self, mut stop: impl FnMut() -> bool) -> bool {
         // About three nodes and literal edges per glob: grow the tables
         // once, not by doubling and copying.
         let globs = self.pending.values().map(Vec::len).sum::<usize>()
@@ -422,9 +413,6 @@ impl<'m> Automaton<'m> {
         self.lits.reserve(3 * globs);
         let mut i = 0;
         while i < self.nodes.len() {
-            if stop() {
-                return false;
-            }
             let n = i as NodeId;
             if self.nodes[i].has(PENDING) {
                 self.materialize(n);
@@ -448,7 +436,6 @@ impl<'m> Automaton<'m> {
                 i += 1;
             }
         }
-        true
     }
 
     /// The live set before any segment: the root and what `**` reaches.
@@ -542,7 +529,7 @@ impl<'m> Automaton<'m> {
 }
 
 /// What a [`Walker`] runs paths over: the lazy [`Automaton`] (compiling
-/// what a path reaches as it goes), or a [`Frozen`] one shared by threads.
+/// what a path reaches as it goes), or a [`Frozen`] one compiled in full.
 pub trait Step {
     /// The live set before any segment.
     fn start(&mut self, out: &mut Vec<NodeId>);

@@ -180,9 +180,9 @@ impl<'m> OpIndex<'m> {
         collect(&self.auto, set, &self.same, &self.owners, &mut self.hits);
     }
 
-    /// Compile every glob now and share the result: threads then match
-    /// through their own [`Matcher`] without compiling anything twice
-    /// (the coverage scan of a large tree).
+    /// Compile every glob now (the coverage scan of a large tree, which
+    /// reaches most of them): matching then goes through a [`Matcher`]
+    /// that compiles nothing.
     pub fn into_shared(mut self) -> SharedIndex<'m> {
         self.auto.compile_all();
         SharedIndex {
@@ -190,13 +190,6 @@ impl<'m> OpIndex<'m> {
             owners: self.owners,
             same: self.same,
         }
-    }
-
-    /// Compile ahead, until `stop` says so (see
-    /// [`Automaton::compile_until`]); matching stays exact either way.
-    /// Returns whether everything is compiled.
-    pub fn compile_until(&mut self, stop: impl FnMut() -> bool) -> bool {
-        self.auto.compile_until(stop)
     }
 
     /// Whether any op matches the path.
@@ -272,7 +265,7 @@ fn collect(
 }
 
 /// An [`OpIndex`] compiled in full ([`OpIndex::into_shared`]), read-only:
-/// `Sync`, so scan threads share one copy.
+/// matching goes through a [`Matcher`].
 pub struct SharedIndex<'m> {
     auto: Automaton<'m>,
     owners: Vec<(usize, usize)>,
@@ -295,7 +288,7 @@ impl<'m> SharedIndex<'m> {
         self.owners.is_empty()
     }
 
-    /// A matcher of its own for one thread (its directory cache and
+    /// A matcher over this index (its own directory cache and
     /// buffers).
     pub fn matcher(&self) -> Matcher<'_, 'm> {
         Matcher {

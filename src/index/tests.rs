@@ -74,17 +74,6 @@ fn assert_agrees(texts: &[String], paths: &[String]) -> usize {
     };
     // Compiled lazily as paths reach the globs ...
     each_path(&mut OpIndex::from_globs(owned()), "lazy");
-    // ... compiled ahead for a while, stopped between two nodes, the rest
-    // lazily (the gate, while git answers; the stop point varies with
-    // the batch) ...
-    let mut idx = OpIndex::with_shared_texts(owned());
-    let mut budget = texts.iter().map(String::len).sum::<usize>() % 40;
-    let done = idx.compile_until(|| {
-        budget = budget.saturating_sub(1);
-        budget == 0
-    });
-    assert!(!done || texts.len() < 60, "stopped early: {texts:?}");
-    each_path(&mut idx, "partly compiled");
     // ... built for one path from only the globs that may reach it (a
     // lookup) ...
     for (path, expect) in paths.iter().zip(&expect) {

@@ -6,7 +6,6 @@
 pub mod cache;
 mod confine;
 mod diagnostic;
-mod fast;
 pub mod keys;
 mod model;
 mod parse;

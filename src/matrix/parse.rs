@@ -24,9 +24,6 @@ type Value<'i> = Spanned<DeValue<'i>>;
 /// Parse and validate `text`, read from `file`. `root_dir` is the directory
 /// holding the file; `check_fs` enables checks that touch the filesystem
 /// (`[project] root` must exist).
-///
-/// A project's valid matrix is read by the fast path (`super::fast`);
-/// anything it does not take is walked here, which reports every problem.
 pub(crate) fn parse(
     text: String,
     file: &Path,
@@ -36,25 +33,7 @@ pub(crate) fn parse(
     check_fs: bool,
 ) -> Result<Matrix, LoadError> {
     // Moved, never copied: the model keeps the text it was read from.
-    let text = Arc::new(text);
-    if origin == Origin::Project {
-        if let Some(matrix) = super::fast::parse(&text, file, name, root_dir, check_fs) {
-            return Ok(matrix);
-        }
-    }
-    walk(&text, file, name, root_dir, origin, check_fs)
-}
-
-/// [`parse`] the slow way: the document tree of the `toml` crate, walked
-/// by hand, collecting every problem.
-pub(super) fn walk(
-    shared: &Arc<String>,
-    file: &Path,
-    name: &str,
-    root_dir: &Path,
-    origin: Origin,
-    check_fs: bool,
-) -> Result<Matrix, LoadError> {
+    let shared = Arc::new(text);
     let text = shared.as_str();
     let (doc, syntax_errors) = DeTable::parse_recoverable(text);
     if !syntax_errors.is_empty() {
@@ -116,7 +95,7 @@ pub(super) fn walk(
         name: name.to_owned(),
         origin,
         file: file.to_path_buf(),
-        text: Arc::clone(shared),
+        text: Arc::clone(&shared),
         root: normalize(&root),
         project: project.expect("a missing [project] is reported as a problem"),
         kernels,

@@ -13,7 +13,6 @@ use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::repo::objects::{Blob, LooseObjects};
 use crate::surface::trailer;
@@ -204,10 +203,7 @@ impl RawEntry {
     }
 }
 
-/// `git diff --raw -z`, parsed as its bytes arrive: each entry is handed
-/// out as soon as it is whole (git's last write comes ~1.3 ms before the
-/// end of its output on a 100,000-file index: its exit tears down the
-/// index it read, and only then is the pipe closed).
+/// `git diff --raw -z`, parsed as its bytes arrive.
 #[derive(Default)]
 struct RawParser {
     /// Bytes not yet parsed: a partial entry, or after the raw part, the
@@ -285,14 +281,11 @@ impl RawEntry {
 }
 
 /// Read git's output into `parser` until the raw part ends (at EOF, or
-/// at the patch's separator), handing each batch of whole entries to
-/// `batch` as it arrives; `arrived` is set at the first read.
+/// at the patch's separator).
 fn read_raw(
     stdout: &mut impl Read,
     parser: &mut RawParser,
     entries: &mut Vec<RawEntry>,
-    arrived: &AtomicBool,
-    mut batch: impl FnMut(&[RawEntry]),
 ) -> Result<(), GitError> {
     let mut chunk = vec![0u8; 1 << 16];
     while !parser.ended {
@@ -301,13 +294,10 @@ fn read_raw(
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(GitError::Io(e)),
         };
-        arrived.store(true, Ordering::Relaxed);
         if n == 0 {
             break;
         }
-        let first = entries.len();
         parser.feed(&chunk[..n], entries);
-        batch(&entries[first..]);
     }
     Ok(())
 }
@@ -325,67 +315,24 @@ impl PendingStaged {
         &self.dir
     }
 
-    /// Read git's answer.
-    pub fn finish(self) -> Result<Staged, GitError> {
-        self.finish_noting(&AtomicBool::new(false))
-    }
-
-    /// [`PendingStaged::finish`], setting `arrived` when git's first bytes
-    /// (or the end of its output) arrive: from then on this call has work
-    /// to do, and whatever the caller fills the wait with competes with it.
-    ///
-    /// With [`StagedDetail::Paths`], the staged blobs are searched while
-    /// git is still listing them and exiting (see [`RawParser`]); git's
-    /// exit status is still awaited before anything is answered.
-    pub fn finish_noting(mut self, arrived: &AtomicBool) -> Result<Staged, GitError> {
+    /// Read git's answer. With [`StagedDetail::Paths`], the staged blobs
+    /// are then searched in-process ([`LooseObjects::none_contain`]); only
+    /// when one mentions the trailer, or cannot be read here, is git asked
+    /// for the patch.
+    pub fn finish(mut self) -> Result<Staged, GitError> {
         let mut stdout = self.child.stdout.take().expect("piped stdout");
-        let objects = match self.detail {
-            StagedDetail::Paths => LooseObjects::discover(&self.dir),
-            StagedDetail::FirstLines => None,
-        };
         let mut parser = RawParser::default();
         let mut entries = Vec::new();
         let mut staged = Staged::default();
-        let (status, no_blob_mentions) = std::thread::scope(|s| {
-            let (blobs, received) = std::sync::mpsc::channel();
-            let mut received = Some(received);
-            let mut search = None;
-            let mut sent = HashSet::new();
-            let hand_over = |batch: &[RawEntry]| {
-                let Some(objects) = &objects else {
-                    return;
-                };
-                for blob in batch.iter().filter_map(RawEntry::blob) {
-                    if sent.insert(blob.id.clone()) {
-                        // Started at the first blob: most changes have one.
-                        if let Some(received) = received.take() {
-                            search =
-                                Some(s.spawn(move || {
-                                    objects.none_received(received, trailer::MENTION)
-                                }));
-                        }
-                        // The search may have stopped: a blob decided it.
-                        let _ = blobs.send(blob);
-                    }
-                }
-            };
-            read_raw(&mut stdout, &mut parser, &mut entries, arrived, hand_over)?;
-            drop(blobs);
-            staged.first_lines = vec![None; entries.len()];
-            if parser.ended && self.detail == StagedDetail::FirstLines {
-                let patch = std::io::Cursor::new(std::mem::take(&mut parser.pending));
-                scan_patch(&mut BufReader::new(patch.chain(&mut stdout)), &mut staged)?;
-            }
-            // Stop reading: the answer is known (git may see a closed pipe).
-            drop(stdout);
-            let status = self.child.wait().map_err(GitError::Io)?;
-            let no_blob_mentions = objects.is_some()
-                && search.is_none_or(|s| {
-                    s.join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                });
-            Ok((status, no_blob_mentions))
-        })?;
+        read_raw(&mut stdout, &mut parser, &mut entries)?;
+        staged.first_lines = vec![None; entries.len()];
+        if parser.ended && self.detail == StagedDetail::FirstLines {
+            let patch = std::io::Cursor::new(std::mem::take(&mut parser.pending));
+            scan_patch(&mut BufReader::new(patch.chain(&mut stdout)), &mut staged)?;
+        }
+        // Stop reading: the answer is known (git may see a closed pipe).
+        drop(stdout);
+        let status = self.child.wait().map_err(GitError::Io)?;
         if !status.success() && !staged.adds_prior_art {
             let mut stderr = String::new();
             if let Some(mut e) = self.child.stderr.take() {
@@ -400,7 +347,18 @@ impl PendingStaged {
         if parser.cut_short() {
             return Err(self.failed("its output ended inside an entry".to_owned()));
         }
-        if self.detail == StagedDetail::Paths && !no_blob_mentions {
+        let no_blob_mentions = || {
+            let Some(objects) = LooseObjects::discover(&self.dir) else {
+                return false;
+            };
+            let mut seen = HashSet::new();
+            let blobs = entries
+                .iter()
+                .filter_map(RawEntry::blob)
+                .filter(|blob| seen.insert(blob.id.clone()));
+            objects.none_contain(blobs, trailer::MENTION)
+        };
+        if self.detail == StagedDetail::Paths && !no_blob_mentions() {
             // A staged file mentions it, or one could not be read here:
             // only git's patch can tell whether the mention is an added line.
             return Git::new(&self.dir)
@@ -560,7 +518,7 @@ impl Git {
     }
 
     /// Start [`Git::staged`] and return at once, so the caller can load the
-    /// matrix while git reads the index (the two overlap on two cores).
+    /// matrix while git (another process) reads the index.
     pub fn spawn_staged(&self, detail: StagedDetail) -> Result<PendingStaged, GitError> {
         let child = self
             .command(&staged_args(detail))

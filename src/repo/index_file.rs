@@ -30,9 +30,7 @@ const MAX_EXPANSION: usize = 32;
 /// prefix stripped), or `None` when the file is not something this reader
 /// handles exactly.
 ///
-/// The trailing checksum is verified ([`checksum_holds`]); on an index over
-/// 1 MiB on a second thread while the entries are parsed (hashing 9 MB, a
-/// 100,000-file index, takes longer than parsing it).
+/// The trailing checksum is verified first ([`checksum_holds`]).
 pub fn read_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<PathList> {
     Some(match read(bytes, hash_len, prefix)? {
         Names::InFile { spans, .. } => {
@@ -64,9 +62,7 @@ pub fn read_paths_mapped(map: memmap2::Mmap, hash_len: usize, prefix: &[u8]) -> 
 /// Where the names [`read`] found are.
 enum Names {
     /// (start, end) of each name in the index file's bytes, and whether
-    /// they are in order ([`crate::repo::paths::strictly_sorted`],
-    /// checked on the parse thread while the checksum is computed, which
-    /// takes longer than the parse).
+    /// they are in order ([`crate::repo::paths::strictly_sorted`]).
     InFile {
         spans: Vec<(usize, usize)>,
         sorted: bool,
@@ -80,17 +76,9 @@ fn read(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
     if bytes.len() < 12 + hash_len || &bytes[..4] != b"DIRC" {
         return None;
     }
-    if bytes.len() < 1 << 20 {
-        return checksum_holds(bytes, hash_len)
-            .then(|| parse_paths(bytes, hash_len, prefix))
-            .flatten();
-    }
-    std::thread::scope(|scope| {
-        let verified = scope.spawn(|| checksum_holds(bytes, hash_len));
-        let paths = parse_paths(bytes, hash_len, prefix);
-        // A panic while hashing counts as a mismatch: git decides then.
-        verified.join().unwrap_or(false).then_some(paths).flatten()
-    })
+    checksum_holds(bytes, hash_len)
+        .then(|| parse_paths(bytes, hash_len, prefix))
+        .flatten()
 }
 
 /// The entries of an index whose header was checked by [`read`].
@@ -155,14 +143,18 @@ fn parse_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
             at = entry_start + (len + 8) / 8 * 8;
         }
     }
-    // Extensions follow; a split index ("link") keeps entries elsewhere.
+    // Extensions follow. As in git's read-cache.c, one whose signature
+    // starts with 'A'..'Z' is optional (a cache, skipped); any other is
+    // needed to read the index right, and declined: git refuses those it
+    // does not know, and of those it knows, a split index ("link") keeps
+    // entries elsewhere and a sparse one ("sdir") folds directories into
+    // single entries.
     let trailer = bytes.len().checked_sub(hash_len)?;
     while at + 8 <= trailer {
-        let sig = &bytes[at..at + 4];
-        let size = u32::from_be_bytes(bytes[at + 4..at + 8].try_into().ok()?) as usize;
-        if sig == b"link" || sig == b"sdir" {
+        if !bytes[at].is_ascii_uppercase() {
             return None;
         }
+        let size = u32::from_be_bytes(bytes[at + 4..at + 8].try_into().ok()?) as usize;
         at = at.checked_add(8 + size)?;
     }
     Some(if version == 4 {
@@ -272,10 +264,14 @@ mod tests {
         );
     }
 
-    /// A version 2 index of these names, in this order, over 1 MiB (so
-    /// the checksum is computed beside the parse), trailer all zeros
-    /// (`index.skipHash`).
+    /// A version 2 index of these names, in this order, with an unknown
+    /// optional extension, trailer all zeros (`index.skipHash`).
     fn v2_index(names: &[&[u8]]) -> Vec<u8> {
+        v2_index_with(names, b"Zpad")
+    }
+
+    /// [`v2_index`] with the extension signed `sig`.
+    fn v2_index_with(names: &[&[u8]], sig: &[u8; 4]) -> Vec<u8> {
         let mut bytes = b"DIRC\0\0\0\x02".to_vec();
         bytes.extend_from_slice(&(names.len() as u32).to_be_bytes());
         for name in names {
@@ -288,10 +284,9 @@ mod tests {
             let len = bytes.len() - start;
             bytes.resize(start + (len + 8) / 8 * 8, 0);
         }
-        // An unknown optional extension pads the file past 1 MiB.
-        bytes.extend_from_slice(b"Zpad");
-        bytes.extend_from_slice(&(1u32 << 20).to_be_bytes());
-        bytes.resize(bytes.len() + (1 << 20), 0);
+        bytes.extend_from_slice(sig);
+        bytes.extend_from_slice(&64u32.to_be_bytes());
+        bytes.resize(bytes.len() + 64, 0);
         bytes.extend_from_slice(&[0; 20]);
         bytes
     }
@@ -313,6 +308,33 @@ mod tests {
         let map = unsafe { memmap2::Mmap::map(file.as_file()) }.unwrap();
         let list = read_paths_mapped(map, 20, b"").expect("a plain v2 index");
         assert_eq!(list.iter().collect::<Vec<_>>(), [&b"a.cu"[..], b"b.cu"]);
+    }
+
+    #[test]
+    fn an_unknown_mandatory_extension_is_declined_like_git() {
+        // read-cache.c: a signature starting with 'A'..'Z' is optional
+        // ("ignoring %.4s extension"); any other is needed to read the
+        // index right ("index uses %.4s extension, which we do not
+        // understand"), and git refuses it. So must this reader.
+        let names: [&[u8]; 2] = [b"a.cu", b"b.cu"];
+        for sig in [
+            b"Zpad", b"TREE", b"REUC", b"UNTR", b"FSMN", b"EOIE", b"IEOT",
+        ] {
+            assert!(
+                read_paths(&v2_index_with(&names, sig), 20, b"").is_some(),
+                "{}",
+                String::from_utf8_lossy(sig)
+            );
+        }
+        for sig in [
+            b"zpad", b"link", b"sdir", b"1abc", b"\xffabc", b"@ABC", b"[ABC",
+        ] {
+            assert!(
+                read_paths(&v2_index_with(&names, sig), 20, b"").is_none(),
+                "{}",
+                String::from_utf8_lossy(sig)
+            );
+        }
     }
 
     #[test]

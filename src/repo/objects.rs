@@ -16,9 +16,6 @@
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Receiver;
-use std::sync::{Mutex, PoisonError};
 
 use flate2::read::ZlibDecoder;
 use sha1::Digest;
@@ -49,8 +46,6 @@ pub struct LooseObjects {
 
 /// A staged blob to search: its id, and the work-tree file (relative to
 /// the directory given to [`LooseObjects::discover`]) that may hold it.
-/// Owned, so that blobs can be handed over while git is still listing
-/// them ([`LooseObjects::none_received`]).
 #[derive(Clone, Debug)]
 pub struct Blob {
     pub id: String,
@@ -82,43 +77,21 @@ impl LooseObjects {
         Some(Self::at(common.join("objects"), work_dir))
     }
 
-    /// Whether every blob is known not to contain `needle`, for blobs
-    /// handed over as they become known: `false` as soon as one does or
-    /// cannot be read, `true` once every sender is dropped and none did. Each blob is read from its
-    /// work-tree file when that hashes to its id ([`worktree_contains`]),
-    /// else inflated ([`LooseObjects::blob_contains`]). Two threads take
-    /// the blobs, each the next one waiting.
-    pub fn none_received(&self, blobs: Receiver<Blob>, needle: &[u8]) -> bool {
-        let blobs = Mutex::new(blobs);
-        let failed = AtomicBool::new(false);
-        let work = || {
-            // One per thread: it caches directories in a `RefCell`.
-            let worktree = Confined::new(&self.work_dir);
-            while !failed.load(Ordering::Relaxed) {
-                // One thread waits on the channel, the other on the lock.
-                let next = blobs.lock().unwrap_or_else(PoisonError::into_inner).recv();
-                let Ok(blob) = next else {
-                    return;
-                };
-                let answer = blob
-                    .path
-                    .as_deref()
-                    .and_then(|rel| worktree_contains(&worktree, rel, &blob.id, needle))
-                    .or_else(|| self.blob_contains(&blob.id, needle));
-                if answer != Some(false) {
-                    failed.store(true, Ordering::Relaxed);
-                }
-            }
-        };
-        if std::thread::available_parallelism().map_or(1, |n| n.get()) > 1 {
-            std::thread::scope(|s| {
-                s.spawn(work);
-                work();
-            });
-        } else {
-            work();
-        }
-        !failed.load(Ordering::Relaxed)
+    /// Whether every blob is known not to contain `needle`: `false` as
+    /// soon as one does or cannot be read, `true` when none did. Each blob
+    /// is read from its work-tree file when that hashes to its id
+    /// ([`worktree_contains`]), else inflated
+    /// ([`LooseObjects::blob_contains`]).
+    pub fn none_contain(&self, blobs: impl IntoIterator<Item = Blob>, needle: &[u8]) -> bool {
+        let worktree = Confined::new(&self.work_dir);
+        blobs.into_iter().all(|blob| {
+            let answer = blob
+                .path
+                .as_deref()
+                .and_then(|rel| worktree_contains(&worktree, rel, &blob.id, needle))
+                .or_else(|| self.blob_contains(&blob.id, needle));
+            answer == Some(false)
+        })
     }
 
     /// Whether blob `oid` (full hex id) contains `needle`, ignoring ASCII
@@ -480,19 +453,6 @@ mod tests {
         assert_eq!(from_worktree.blob_contains(&id, NEEDLE), Some(true));
     }
 
-    impl LooseObjects {
-        /// [`LooseObjects::none_received`] over blobs known at once.
-        fn none_contains(&self, blobs: Vec<Blob>, needle: &[u8]) -> bool {
-            let (sender, receiver) = std::sync::mpsc::channel();
-            for blob in blobs {
-                // The receiver is alive until `none_received` returns.
-                let _ = sender.send(blob);
-            }
-            drop(sender);
-            self.none_received(receiver, needle)
-        }
-    }
-
     fn by_id(ids: &[&str]) -> Vec<Blob> {
         ids.iter()
             .map(|&id| Blob {
@@ -515,18 +475,15 @@ mod tests {
             })
             .collect();
         let clean: Vec<&str> = clean.iter().map(String::as_str).collect();
-        assert!(objects.none_contains(by_id(&clean), NEEDLE));
-        assert!(objects.none_contains(Vec::new(), NEEDLE));
+        assert!(objects.none_contain(by_id(&clean), NEEDLE));
+        assert!(objects.none_contain(Vec::new(), NEEDLE));
         let mention = blob(repo.path(), b"x\n// Prior-art: FA2\n");
         let missing = "1".repeat(40);
         for odd in [&mention, &missing] {
             for at in [0, 17, clean.len()] {
                 let mut with = clean.clone();
                 with.insert(at, odd);
-                assert!(
-                    !objects.none_contains(by_id(&with), NEEDLE),
-                    "{odd} at {at}"
-                );
+                assert!(!objects.none_contain(by_id(&with), NEEDLE), "{odd} at {at}");
             }
         }
     }
@@ -538,7 +495,7 @@ mod tests {
         let objects = LooseObjects::discover(root).unwrap();
         let write = |rel: &str, bytes: &[u8]| std::fs::write(root.join(rel), bytes).unwrap();
         let one = |id: &str, path: &str| {
-            objects.none_contains(
+            objects.none_contain(
                 vec![Blob {
                     id: id.to_owned(),
                     path: Some(path.to_owned()),
@@ -555,7 +512,7 @@ mod tests {
         git(root, &["repack", "-a", "-d", "-q"], None);
         git(root, &["prune-packed"], None);
         assert!(one(&staged, "k.cu"));
-        assert!(!objects.none_contains(
+        assert!(!objects.none_contain(
             vec![Blob {
                 id: staged.clone(),
                 path: None

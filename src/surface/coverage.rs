@@ -223,62 +223,12 @@ pub struct Input<'a> {
     pub today: Date,
 }
 
-/// The scorecard's globs (every op's `files` and the `[kernels]` lists),
-/// compiled in full by [`prepare`]: a caller compiles them while it is
-/// still reading the tracked files, then hands them to [`score_prepared`].
-pub struct Prepared<'m>(SharedIndex<'m>);
-
-/// Compile the scorecard's globs (see [`Prepared`]).
-pub fn prepare(matrix: &Matrix) -> Prepared<'_> {
-    Prepared(scan_index(matrix).into_shared())
-}
-
-/// Compute the scorecard.
+/// Compute the scorecard: the anchor checks first, then the tree scan
+/// over every tracked path with the globs compiled in full once.
 pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
-    score_prepared(matrix, input, None)
-}
-
-/// [`score`], with the globs compiled already by [`prepare`] for this
-/// matrix (or compiled here when `None`).
-pub fn score_prepared<'m>(
-    matrix: &'m Matrix,
-    input: &Input<'_>,
-    prepared: Option<Prepared<'m>>,
-) -> Report {
-    score_deferred(matrix, input, || {
-        prepared.unwrap_or_else(|| prepare(matrix))
-    })
-}
-
-/// [`score`], with the compiled globs handed over by `prepared` when the
-/// tree scan needs them: a caller can be compiling them on another thread
-/// meanwhile, while this thread checks the anchors (which need the matrix
-/// and the tracked files, not the globs).
-pub fn score_deferred<'m>(
-    matrix: &'m Matrix,
-    input: &Input<'_>,
-    prepared: impl FnOnce() -> Prepared<'m> + Send,
-) -> Report {
     let lines = crate::matrix::LineIndex::new(&matrix.text);
-    // The tree scan (waiting for the compiled globs, then matching every
-    // path) runs beside the anchor checks, which mostly wait on the
-    // filesystem. Its result is handed over before the scan thread frees
-    // the compiled globs, so that runs beside the report, not before it.
-    std::thread::scope(|s| {
-        let (done, scanned) = std::sync::mpsc::sync_channel(1);
-        let scan = s.spawn(move || {
-            let Prepared(index) = prepared();
-            let _ = done.send(scan_tree(matrix, &index, input.tracked));
-            drop(index);
-        });
-        score_with(matrix, input, &lines, || match scanned.recv() {
-            Ok(scan) => scan,
-            // The scan thread ended without a result: it panicked.
-            Err(_) => match scan.join() {
-                Err(panic) => std::panic::resume_unwind(panic),
-                Ok(()) => unreachable!("the scan thread sends before it ends"),
-            },
-        })
+    score_with(matrix, input, &lines, || {
+        scan_tree(matrix, &scan_index(matrix).into_shared(), input.tracked)
     })
 }
 
@@ -580,34 +530,20 @@ struct Scan {
     uncovered: PathList,
 }
 
-/// What the scan found for one path ([`scan_range`]).
+/// What the scan found for one path ([`scan_paths`]).
 const NOT_KERNEL: u8 = 0;
 const COVERED: u8 = 1;
 const UNCOVERED: u8 = 2;
 
-/// What a glob of the scan index is for ([`scan_range`]).
+/// What a glob of the scan index is for ([`scan_paths`]).
 const OP_GLOB: u8 = 0;
 const INCLUDE_GLOB: u8 = 1;
 const EXCLUDE_GLOB: u8 = 2;
 
-/// Match every tracked path against the op index and the population. The
-/// globs were compiled once, in full; large trees are split across the
-/// available cores, each thread matching with its own
-/// [`crate::index::Matcher`] over the shared index (this thread is one of
-/// them). The paths are handed out in blocks, as each thread finishes its
-/// last, not in one fixed part per thread: paths differ in cost (deep
-/// trees under many `**` globs against flat ones) and the anchor checks
-/// share the cores, so fixed halves left one core idle for a third of
-/// the scan. The threads write into buffers made here (a byte per path,
-/// a flag per glob), so they allocate nothing of their own.
+/// Match every tracked path against the op index and the population,
+/// with one [`crate::index::Matcher`] over the fully compiled index.
 fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Scan {
-    const PER_THREAD: usize = 20_000;
-    const BLOCK: usize = 2_048;
     let n = tracked.len();
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(n.div_ceil(PER_THREAD))
-        .max(1);
     let roles: Vec<u8> = (0..index.len() as u32)
         .map(|id| match index.owner(id).0 {
             INCLUDE => INCLUDE_GLOB,
@@ -616,44 +552,23 @@ fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Sc
         })
         .collect();
     let mut kinds = vec![NOT_KERNEL; n];
-    let mut hits: Vec<Vec<bool>> = (0..threads).map(|_| vec![false; index.len()]).collect();
+    let mut hit = vec![false; index.len()];
     let by_extension = matrix.kernels.is_none();
-    let blocks = std::sync::Mutex::new(kinds.chunks_mut(BLOCK).enumerate());
-    let work = |hit: &mut Vec<bool>| {
-        let mut matcher = index.matcher();
-        loop {
-            // A poisoned lock means another scan thread panicked; the scope
-            // re-raises that panic, so this one just stops.
-            let next = match blocks.lock() {
-                Ok(mut blocks) => blocks.next(),
-                Err(_) => None,
-            };
-            let Some((b, kinds)) = next else { break };
-            scan_range(
-                &mut matcher,
-                &roles,
-                by_extension,
-                tracked,
-                b * BLOCK,
-                kinds,
-                hit,
-            );
-        }
-    };
-    std::thread::scope(|s| {
-        let (mine, others) = hits.split_first_mut().expect("at least one thread");
-        for hit in others {
-            s.spawn(|| work(hit));
-        }
-        work(mine);
-    });
+    scan_paths(
+        &mut index.matcher(),
+        &roles,
+        by_extension,
+        tracked,
+        &mut kinds,
+        &mut hit,
+    );
     let mut glob_hit: Vec<Vec<bool>> = matrix
         .ops
         .iter()
         .map(|op| vec![false; op.files.len()])
         .collect();
     for (id, &role) in roles.iter().enumerate() {
-        if role == OP_GLOB && hits.iter().any(|h| h[id]) {
+        if role == OP_GLOB && hit[id] {
             let (op, glob) = index.owner(id as u32);
             glob_hit[op][glob] = true;
         }
@@ -704,19 +619,18 @@ fn scan_index(matrix: &Matrix) -> OpIndex<'_> {
     OpIndex::with_shared_texts(ops.chain(kernels))
 }
 
-/// Match the paths from `start` on, one per entry of `kinds`: whether
-/// each is a kernel file and covered (`kinds`), and which globs matched
-/// some path (`hit`, by glob id; `roles` says what each glob is for).
-fn scan_range(
+/// Match every path, one per entry of `kinds`: whether each is a kernel
+/// file and covered (`kinds`), and which globs matched some path (`hit`,
+/// by glob id; `roles` says what each glob is for).
+fn scan_paths(
     matcher: &mut crate::index::Matcher<'_, '_>,
     roles: &[u8],
     by_extension: bool,
     tracked: &PathList,
-    start: usize,
     kinds: &mut [u8],
     hit: &mut [bool],
 ) {
-    for (i, kind) in (start..).zip(kinds.iter_mut()) {
+    for (i, kind) in kinds.iter_mut().enumerate() {
         let path = tracked.get(i);
         let (mut covered, mut included, mut excluded) = (false, false, false);
         matcher.each_hit(path, |id| match roles[id as usize] {
@@ -968,10 +882,10 @@ mod tests {
     }
 
     #[test]
-    fn a_tree_split_across_threads_scores_as_each_path_alone() {
-        // Enough paths for several scan threads and many blocks, their cost
-        // uneven (deep `**` trees first, flat ones last); every path judged
-        // on its own by the reference matcher must agree with the scan.
+    fn a_large_tree_scores_as_each_path_alone() {
+        // Many paths, deep `**` trees first and flat ones last, so the
+        // matcher's directory cache is reused and dropped often; every path
+        // judged on its own by the reference matcher must agree with the scan.
         let matrix = Matrix::from_str(
             r#"
 [project]
