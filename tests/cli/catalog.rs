@@ -74,7 +74,10 @@ fn the_catalog_flag_ignores_a_project_matrix_quietly() {
             "sampling",
             "kernel-dsl",
             "collectives",
-            "context-parallel"
+            "context-parallel",
+            "low-precision-attention",
+            "weight-codebook-quant",
+            "sparse-attention"
         ]
     );
     assert!(v["ladders"]
