@@ -25,7 +25,16 @@ pub fn atomic(path: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    sweep_leftovers(dir);
+    write_atomic(dir, path, bytes, mode)?;
+    // "Now" as the file system tells it (the file just written), the same
+    // clock as the leftovers' times, and no reading of the process clock.
+    if let Ok(now) = std::fs::metadata(path).and_then(|m| m.modified()) {
+        sweep_leftovers(dir, now);
+    }
+    Ok(())
+}
+
+fn write_atomic(dir: &Path, path: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<()> {
     #[cfg(target_os = "linux")]
     if let Some(done) = unnamed::write(dir, path, bytes, mode) {
         return done;
@@ -154,11 +163,10 @@ const LEFTOVER_AGE: std::time::Duration = std::time::Duration::from_secs(60);
 /// (`.sota-` + six characters + `.tmp`, tempfile's default), older than
 /// [`LEFTOVER_AGE`]. Best effort: a file that cannot be judged or removed
 /// stays, and the write goes on.
-fn sweep_leftovers(dir: &Path) {
+fn sweep_leftovers(dir: &Path, now: std::time::SystemTime) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    let now = std::time::SystemTime::now();
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
@@ -267,7 +275,7 @@ mod tests {
     #[test]
     fn a_write_sweeps_old_leftovers_of_a_killed_run_and_nothing_else() {
         let dir = tempfile::tempdir().unwrap();
-        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        let old = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
         let mk = |name: &str, mtime: Option<std::time::SystemTime>| {
             let p = dir.path().join(name);
             std::fs::write(&p, "x").unwrap();
