@@ -145,40 +145,37 @@ fn the_matrix_resource_never_serves_a_file_outside_the_repository() {
     assert!(!tool.to_string().contains("hunter2"), "{tool}");
 }
 
+fn catalog_served(r: &Value) -> bool {
+    r["result"]["contents"][0]["text"]
+        .as_str()
+        .is_some_and(|t| t.contains("sota built-in catalog"))
+}
+
+fn mkfifo(path: &Path) {
+    assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
+}
+
 #[test]
 fn a_fifo_or_device_matrix_is_refused_at_once_not_waited_on() {
     let s = project();
     let path = s.path().join("sota.toml");
     let mut c = Client::start(s.path(), &[]);
     std::fs::remove_file(&path).unwrap();
-    assert!(Command::new("mkfifo")
-        .arg(&path)
-        .status()
-        .unwrap()
-        .success());
+    mkfifo(&path);
     let started = Instant::now();
     // Not a matrix (discovery takes regular files only): the catalog
     // answers, at once.
     let r = c.read_matrix(1);
-    let text = r["result"]["contents"][0]["text"]
-        .as_str()
-        .unwrap_or_default();
-    assert!(text.contains("sota built-in catalog"), "{r}");
+    assert!(catalog_served(&r), "{r}");
     // A device behind a link inside the repository is no better.
     std::fs::remove_file(&path).unwrap();
     std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
     let r = c.read_matrix(2);
-    assert!(r["result"]["contents"][0]["text"]
-        .as_str()
-        .is_some_and(|t| t.contains("sota built-in catalog")));
+    assert!(catalog_served(&r), "{r}");
     assert!(started.elapsed() < Duration::from_secs(10));
     // Named explicitly, a FIFO is refused at once, not waited on.
     std::fs::remove_file(&path).unwrap();
-    assert!(Command::new("mkfifo")
-        .arg(&path)
-        .status()
-        .unwrap()
-        .success());
+    mkfifo(&path);
     for args in [
         &["--matrix", "sota.toml", "list"][..],
         &["--matrix", "/dev/zero", "list"],
