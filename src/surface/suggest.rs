@@ -235,52 +235,66 @@ fn edits(
             groups.entry(p.slug.clone()).or_default().push(i);
         }
     }
-    let mut index = OpIndex::new(matrix).ok();
-    let code = |ext: &str| detect::is_code(&format!("x.{ext}"));
-    let mut out = Vec::new();
-    for (slug, members) in groups {
-        let targets: Vec<String> = members
-            .iter()
-            .map(|&i| suggestions[i].file.clone())
-            .collect();
-        // The files under the targets' directories; those the row already
-        // covers may be matched again.
-        let mut tree = globs::Tree::default();
-        let mut dirs: Vec<&str> = targets
-            .iter()
-            .map(|t| t.rfind('/').map_or("", |i| &t[..=i]))
-            .collect();
-        dirs.sort_unstable();
-        dirs.dedup();
-        let mut inserted = std::collections::HashSet::new();
-        for d in &dirs {
-            for p in under(input.tracked, d) {
-                if !inserted.insert(p) {
-                    continue;
+    if groups.is_empty() {
+        return Vec::new();
+    }
+    // Every tracked file is in the tree (and every target, tracked or not),
+    // and every one counts, docs and build files too: a glob may match
+    // only the group's targets and files its row already covers.
+    let tracked: Vec<std::borrow::Cow<'_, str>> = input.tracked.lossy().collect();
+    let mut tree = globs::Tree::default();
+    let mut pending: std::collections::BTreeSet<&str> = groups
+        .values()
+        .flatten()
+        .map(|&i| suggestions[i].file.as_str())
+        .collect();
+    for p in &tracked {
+        tree.insert(p, false);
+        pending.remove(p.as_ref());
+    }
+    for t in pending {
+        tree.insert(t, false);
+    }
+    // The tracked files each row with a proposal already covers.
+    let mut covered: BTreeMap<&str, Vec<&str>> = groups
+        .keys()
+        .filter(|slug| matrix.op(slug).is_some())
+        .map(|slug| (slug.as_str(), Vec::new()))
+        .collect();
+    if !covered.is_empty() {
+        if let Some(ix) = OpIndex::new(matrix).ok().as_mut() {
+            for p in &tracked {
+                for m in ix.matches(p) {
+                    let slug = matrix.ops[m.op].slug.value.as_str();
+                    if let Some(files) = covered.get_mut(slug) {
+                        if files.last() != Some(&p.as_ref()) {
+                            files.push(p);
+                        }
+                    }
                 }
-                let already = index.as_mut().is_some_and(|ix| {
-                    ix.matches(p)
-                        .iter()
-                        .any(|m| matrix.ops[m.op].slug.value == slug)
-                });
-                tree.insert(p, already);
             }
         }
-        for t in &targets {
-            if inserted.insert(t.as_str()) {
-                tree.insert(t, false);
-            }
-        }
-        let target_refs: Vec<&str> = targets.iter().map(String::as_str).collect();
-        let add_files = tree.cover(
+    }
+    let every = |_: &str| true;
+    let mut out = Vec::new();
+    for (slug, members) in &groups {
+        let mut target_refs: Vec<&str> = members
+            .iter()
+            .map(|&i| suggestions[i].file.as_str())
+            .collect();
+        target_refs.sort_unstable();
+        target_refs.dedup();
+        let free = covered.get(slug.as_str()).map_or(&[][..], Vec::as_slice);
+        let add_files = tree.cover_beside(
             &target_refs,
+            free,
             globs::Options {
                 whole_dirs: true,
                 ext_globs: false,
-                counts: &code,
+                counts: &every,
             },
         );
-        for &i in &members {
+        for &i in members {
             let file = suggestions[i].file.clone();
             if let Some(p) = suggestions[i].proposal.as_mut() {
                 p.glob = add_files
@@ -290,38 +304,19 @@ fn edits(
                     .unwrap_or_else(|| globs::escape(&file));
             }
         }
-        let new_row = matrix.op(&slug).is_none();
-        let cat = catalog.op(&slug);
+        let new_row = matrix.op(slug).is_none();
+        let cat = catalog.op(slug);
         out.push(Edit {
             title: cat.map_or_else(|| slug.clone(), |c| c.title.clone()),
             sota: cat.map(|c| c.sota.clone()).unwrap_or_default(),
             link: cat.and_then(|c| c.link.as_ref().map(|l| l.value.clone())),
             papers: cat.map(|c| c.papers.clone()).unwrap_or_default(),
-            slug,
+            slug: slug.clone(),
             new_row,
             add_files,
         });
     }
     out
-}
-
-/// Tracked files under `dir` (ends with `/`, or empty for the root).
-fn under<'a>(tracked: &'a PathList, dir: &str) -> Vec<&'a str> {
-    let d = dir.as_bytes();
-    let (mut lo, mut hi) = (0, tracked.len());
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        if tracked.get(mid) < d {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    (lo..tracked.len())
-        .map(|i| tracked.get(i))
-        .take_while(|p| p.starts_with(d))
-        .filter_map(|p| std::str::from_utf8(p).ok())
-        .collect()
 }
 
 /// Why the edits could not be applied.

@@ -29,4 +29,5 @@ mod report_html;
 mod reports;
 mod robustness;
 mod security;
+mod suggest_globs;
 mod usability;

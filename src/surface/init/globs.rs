@@ -103,7 +103,31 @@ impl Tree {
     /// Globs matching every target and none of the counted, non-don't-care
     /// files that are not targets. Targets must have been inserted.
     pub fn cover(&self, targets: &[&str], opts: Options<'_>) -> Vec<String> {
+        self.cover_beside(targets, &[], opts)
+    }
+
+    /// [`Tree::cover`], where the files in `free` (inserted as counted
+    /// files, each once) are don't-care for this cover only: files the op
+    /// already covers, which its globs may match again.
+    pub fn cover_beside(&self, targets: &[&str], free: &[&str], opts: Options<'_>) -> Vec<String> {
         let mut t = Targets::default();
+        let is_target: HashSet<&str> = targets.iter().copied().collect();
+        for path in free {
+            if is_target.contains(path) || !self.holds_dirs_of(path) {
+                continue;
+            }
+            let ext = ext_of(path);
+            let mut at = 0;
+            let mut parts = path.split('/').peekable();
+            while let Some(part) = parts.next() {
+                *t.free.entry((at, ext.to_owned())).or_default() += 1;
+                if parts.peek().is_none() {
+                    t.free_names.entry(at).or_default().insert(part.to_owned());
+                    break;
+                }
+                at = self.nodes[at].dirs[part];
+            }
+        }
         for path in targets {
             let ext = ext_of(path);
             let mut at = 0;
@@ -123,6 +147,22 @@ impl Tree {
         let mut out = Vec::new();
         self.walk(0, "", &[], &t, opts, &mut out);
         out
+    }
+
+    /// Whether every directory of `path` is in the tree.
+    fn holds_dirs_of(&self, path: &str) -> bool {
+        let mut at = 0;
+        let mut parts = path.split('/').peekable();
+        while let Some(part) = parts.next() {
+            if parts.peek().is_none() {
+                return !path.is_empty();
+            }
+            match self.nodes[at].dirs.get(part) {
+                Some(&i) => at = i,
+                None => return false,
+            }
+        }
+        false
     }
 
     fn walk(
@@ -145,6 +185,7 @@ impl Tree {
         if live == 0 {
             return;
         }
+        let free = |ext: &str| t.free.get(&(at, ext.to_owned())).copied().unwrap_or(0);
         let others = |ext: &str| -> usize {
             if (opts.counts)(ext) {
                 node.exts
@@ -152,6 +193,7 @@ impl Tree {
                     .copied()
                     .unwrap_or(0)
                     .saturating_sub(tcount(ext))
+                    .saturating_sub(free(ext))
             } else {
                 0
             }
@@ -204,10 +246,14 @@ impl Tree {
         } else {
             format!("{}/", escape(dir))
         };
+        let free_here = t.free_names.get(&at);
         let mut files: Vec<(&str, bool)> = node
             .files
             .iter()
-            .filter(|(n, dc)| !dc && (opts.counts)(ext_of(n)) || names.contains(n))
+            .filter(|(n, dc)| {
+                !dc && (opts.counts)(ext_of(n)) && !free_here.is_some_and(|f| f.contains(n))
+                    || names.contains(n)
+            })
             .map(|(n, _)| (n.as_str(), names.contains(n)))
             .filter(|(n, target)| !(*target && handled.iter().any(|e| e == ext_of(n))))
             .collect();
@@ -244,6 +290,10 @@ struct Targets {
     exts: HashMap<(usize, String), usize>,
     /// node → target file names directly in it.
     names: HashMap<usize, HashSet<String>>,
+    /// (node, ext) → don't-care files of this cover in that subtree.
+    free: HashMap<(usize, String), usize>,
+    /// node → don't-care file names of this cover directly in it.
+    free_names: HashMap<usize, HashSet<String>>,
 }
 
 fn lcp<'a>(a: &'a str, b: &str) -> &'a str {
@@ -406,6 +456,34 @@ mod tests {
             ("README.md", O),
         ]);
         assert_eq!(g, ["**/*.cu"]);
+    }
+
+    #[test]
+    fn files_the_op_already_covers_may_be_matched_again() {
+        let mut tree = Tree::default();
+        for p in [
+            "a/b/x.cu",
+            "a/b/c/y.cu",
+            "a/b/z.cu",
+            "a/w.cu",
+            "a/README.md",
+        ] {
+            tree.insert(p, false);
+        }
+        let all = |_: &str| true;
+        let opts = Options {
+            whole_dirs: true,
+            ext_globs: false,
+            counts: &all,
+        };
+        let targets = ["a/b/x.cu", "a/b/c/y.cu"];
+        assert_eq!(tree.cover(&targets, opts), ["a/b/c/y.cu", "a/b/x.cu"]);
+        assert_eq!(tree.cover_beside(&targets, &["a/b/z.cu"], opts), ["a/b/"]);
+        // Free files elsewhere do not widen the cover past other files.
+        assert_eq!(
+            tree.cover_beside(&targets, &["a/b/z.cu", "a/README.md"], opts),
+            ["a/b/"]
+        );
     }
 
     #[test]
