@@ -200,11 +200,18 @@ impl Context {
     }
 
     /// The matrix file's bytes as written, read under the same rules as
-    /// [`Context::matrix`] (confined, capped, a regular file) whether or
-    /// not they load; `None` when the catalog answers.
+    /// [`Context::matrix`] (confined, a regular file, refused past the size
+    /// cap with the loader's located problem) whether or not they load;
+    /// `None` when the catalog answers.
     pub fn matrix_bytes(&self) -> Option<Result<Vec<u8>, Failure>> {
         let path = self.source.path()?;
-        let read = matrix::read_confined(path, self.discovered(), self.load_options());
+        let read =
+            matrix::read_confined(path, self.discovered(), self.load_options()).and_then(|bytes| {
+                match bytes.len() > matrix::MAX_MATRIX_BYTES {
+                    true => Err(matrix::too_large(bytes, &self.shown(path))),
+                    false => Ok(bytes),
+                }
+            });
         Some(read.map_err(Failure::Matrix))
     }
 

@@ -52,9 +52,12 @@ pub fn load_confined_with<M: std::ops::Deref<Target = Matrix>>(
     options: LoadOptions,
     load: impl FnOnce(Vec<u8>) -> Result<M, LoadError>,
 ) -> Result<M, LoadError> {
-    let matrix = load(read_confined(path, discovered, options)?)?;
-    if !options.allow_outside_repo {
-        check_root(&matrix, &boundary(path))?;
+    // Found once: the file's check and the root's share it.
+    let boundary = (!options.allow_outside_repo).then(|| boundary(path));
+    let file_inside = boundary.as_deref().filter(|_| discovered);
+    let matrix = load(read_within(path, file_inside)?)?;
+    if let Some(boundary) = &boundary {
+        check_root(&matrix, boundary)?;
     }
     Ok(matrix)
 }
@@ -72,21 +75,21 @@ pub fn read_confined(
     discovered: bool,
     options: LoadOptions,
 ) -> Result<Vec<u8>, LoadError> {
+    let confined = discovered && !options.allow_outside_repo;
+    read_within(path, confined.then(|| boundary(path)).as_deref())
+}
+
+/// [`read_confined`] with the boundary the opened file must lie in, if any.
+fn read_within(path: &Path, boundary: Option<&Path>) -> Result<Vec<u8>, LoadError> {
     let io = |error| LoadError::Io {
         path: path.to_path_buf(),
         error,
     };
     let file = crate::read_only::open_regular(path).map_err(io)?;
-    if discovered && !options.allow_outside_repo {
-        let boundary = boundary(path);
+    if let Some(boundary) = boundary {
         let real = opened_at(&file, path);
-        if !real.as_ref().is_some_and(|r| r.starts_with(&boundary)) {
-            return Err(LoadError::Outside {
-                path: path.to_path_buf(),
-                resolved: real.unwrap_or_else(|| path.to_path_buf()),
-                boundary,
-                write: false,
-            });
+        if !real.as_ref().is_some_and(|r| r.starts_with(boundary)) {
+            return Err(outside(path, real, boundary, false));
         }
     }
     super::read_capped_from(file).map_err(io)
@@ -100,12 +103,17 @@ pub fn check_inside(path: &Path) -> Result<(), LoadError> {
     match std::fs::canonicalize(path) {
         Ok(real) if real.starts_with(&boundary) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        real => Err(LoadError::Outside {
-            path: path.to_path_buf(),
-            resolved: real.unwrap_or_else(|_| path.to_path_buf()),
-            boundary,
-            write: true,
-        }),
+        real => Err(outside(path, real.ok(), &boundary, true)),
+    }
+}
+
+/// The refusal of `path`, which leads to `resolved` (`None`: cannot be told).
+fn outside(path: &Path, resolved: Option<PathBuf>, boundary: &Path, write: bool) -> LoadError {
+    LoadError::Outside {
+        path: path.to_path_buf(),
+        resolved: resolved.unwrap_or_else(|| path.to_path_buf()),
+        boundary: boundary.to_path_buf(),
+        write,
     }
 }
 

@@ -45,7 +45,7 @@ pub(crate) fn read_capped_from(file: std::fs::File) -> std::io::Result<Vec<u8>> 
 
 /// The located refusal of a file over [`MAX_MATRIX_BYTES`]: the problem
 /// points at the first byte past the limit.
-fn too_large(mut bytes: Vec<u8>, name: &str) -> LoadError {
+pub fn too_large(mut bytes: Vec<u8>, name: &str) -> LoadError {
     bytes.truncate(MAX_MATRIX_BYTES + 1);
     let text = String::from_utf8_lossy(&bytes);
     let at = diagnostic::MAX_MATRIX_BYTES.min(text.len());

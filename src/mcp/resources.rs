@@ -78,20 +78,6 @@ fn matrix_text(ctx: &Context) -> Result<String, McpError> {
     match ctx.matrix_bytes() {
         None => Ok(catalog::TEXT.to_owned()),
         Some(Err(f)) => Err(failure(&f)),
-        Some(Ok(bytes)) if bytes.len() > sota::matrix::MAX_MATRIX_BYTES => {
-            // The loader's own located refusal of a file over the cap.
-            let path = ctx
-                .source
-                .path()
-                .unwrap_or(std::path::Path::new("sota.toml"));
-            let refusal = sota::Matrix::from_bytes_named(bytes, path, &ctx.shown(path));
-            Err(failure(&Failure::Matrix(refusal.err().unwrap_or_else(
-                || sota::LoadError::Io {
-                    path: path.to_path_buf(),
-                    error: std::io::Error::other("larger than the size cap"),
-                },
-            ))))
-        }
         Some(Ok(bytes)) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
     }
 }

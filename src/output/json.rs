@@ -377,9 +377,9 @@ impl serde_json::ser::Formatter for VisibleEscapes {
         fragment: &str,
     ) -> std::io::Result<()> {
         let mut rest = fragment;
-        while let Some(at) = crate::output::quote::first_unsafe_at(rest) {
+        // serde_json has escaped C0 controls itself: none reach a fragment.
+        while let Some((at, c)) = crate::output::quote::first_unsafe_at(rest, |_| false) {
             writer.write_all(&rest.as_bytes()[..at])?;
-            let c = rest[at..].chars().next().expect("a character at `at`");
             write!(writer, "\\u{:04x}", c as u32)?;
             rest = &rest[at + c.len_utf8()..];
         }

@@ -31,26 +31,25 @@ pub fn is_unsafe_char(c: char) -> bool {
 }
 
 /// The first unsafe character of `text` that `keep` does not exempt.
-/// Printable ASCII (the bulk of any path or matrix) is never unsafe, so it
-/// is skipped a byte at a time before any character is decoded.
 pub fn first_unsafe(text: &str, keep: impl Fn(char) -> bool) -> Option<char> {
+    first_unsafe_at(text, keep).map(|(_, c)| c)
+}
+
+/// [`first_unsafe`] with its byte offset, for writers that escape in their
+/// own syntax (JSON). Printable ASCII (the bulk of any path or matrix) is
+/// never unsafe, so it is skipped a byte at a time before any character is
+/// decoded.
+pub fn first_unsafe_at(text: &str, keep: impl Fn(char) -> bool) -> Option<(usize, char)> {
     let i = text.bytes().position(|b| !(b' '..=b'~').contains(&b))?;
     // Every byte before `i` is ASCII, so `i` is a character boundary.
-    text[i..].chars().find(|&c| !keep(c) && is_unsafe_char(c))
+    text[i..]
+        .char_indices()
+        .find(|&(_, c)| !keep(c) && is_unsafe_char(c))
+        .map(|(j, c)| (i + j, c))
 }
 
 fn has_unsafe(text: &str, keep: impl Fn(char) -> bool) -> bool {
     first_unsafe(text, keep).is_some()
-}
-
-/// The byte offset of the first unsafe character of `text` (tab
-/// included), for writers that escape in their own syntax (JSON).
-pub fn first_unsafe_at(text: &str) -> Option<usize> {
-    let i = text.bytes().position(|b| !(b' '..=b'~').contains(&b))?;
-    text[i..]
-        .char_indices()
-        .find(|&(_, c)| c != '\t' && c != '\n' && c != '\r' && is_unsafe_char(c))
-        .map(|(j, _)| i + j)
 }
 
 /// Whether [`quote`] changes `text`.

@@ -880,46 +880,38 @@ fn par_blocks<T: Send, S: Send>(
     let threads = threads.clamp(1, blocks.div_ceil(run).max(1));
     let mut done: Vec<(usize, T)> = Vec::with_capacity(blocks);
     let mut states = Vec::with_capacity(threads);
-    if threads == 1 {
-        // One run of work (a small or empty tensor): on this thread. A
-        // file of 100,000 small tensors spawns no thread at all.
+    let work = || {
         let mut st = state();
-        for r in 0..blocks.div_ceil(run) {
-            for b in r * run..((r + 1) * run).min(blocks) {
-                done.push((b, f(b, &mut st)));
+        let mut out = Vec::with_capacity(blocks / threads + run);
+        loop {
+            let r = next.fetch_add(1, Ordering::Relaxed);
+            let first = r.saturating_mul(run);
+            if first >= blocks {
+                break;
+            }
+            for b in first..(first + run).min(blocks) {
+                out.push((b, f(b, &mut st)));
             }
             pages.finished(r);
         }
+        (out, st)
+    };
+    if threads == 1 {
+        // One run of work (a small or empty tensor): on this thread. A
+        // file of 100,000 small tensors spawns no thread at all.
+        let (out, st) = work();
+        done = out;
         states.push(st);
-        return (done.into_iter().map(|(_, t)| t).collect(), states);
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+            for h in handles {
+                let (out, st) = h.join().expect("a comparison thread panicked");
+                done.extend(out);
+                states.push(st);
+            }
+        });
     }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut st = state();
-                    let mut out = Vec::with_capacity(blocks / threads + run);
-                    loop {
-                        let r = next.fetch_add(1, Ordering::Relaxed);
-                        let first = r.saturating_mul(run);
-                        if first >= blocks {
-                            break;
-                        }
-                        for b in first..(first + run).min(blocks) {
-                            out.push((b, f(b, &mut st)));
-                        }
-                        pages.finished(r);
-                    }
-                    (out, st)
-                })
-            })
-            .collect();
-        for h in handles {
-            let (out, st) = h.join().expect("a comparison thread panicked");
-            done.extend(out);
-            states.push(st);
-        }
-    });
     done.sort_by_key(|(b, _)| *b);
     (done.into_iter().map(|(_, t)| t).collect(), states)
 }

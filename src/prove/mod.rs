@@ -219,44 +219,7 @@ fn pair_up<'a>(
         return Ok((vec![(pick(a, name)?, pick(b, name)?)], vec![], vec![]));
     }
     match (named(a), named(b)) {
-        (true, true) => {
-            // By name through a map: a file may hold 100,000 tensors.
-            let by_name =
-                |f: &'a TensorFile| -> std::collections::HashMap<&'a str, &'a TensorMeta> {
-                    f.tensors.iter().map(|t| (t.name.as_str(), t)).collect()
-                };
-            let (in_a, in_b) = (by_name(a), by_name(b));
-            let common: Vec<_> = a
-                .tensors
-                .iter()
-                .filter_map(|t| in_b.get(t.name.as_str()).map(|u| (t, *u)))
-                .collect();
-            let only = |x: &TensorFile, other: &std::collections::HashMap<&str, &TensorMeta>| {
-                x.tensors
-                    .iter()
-                    .filter(|t| !other.contains_key(t.name.as_str()))
-                    .map(|t| t.name.clone())
-                    .collect::<Vec<String>>()
-            };
-            if common.is_empty() {
-                let names = |f: &TensorFile| {
-                    list(
-                        &f.tensors
-                            .iter()
-                            .map(|t| t.name.as_str())
-                            .collect::<Vec<_>>(),
-                    )
-                };
-                return Err(ProveError::Mismatch(format!(
-                    "the files have no tensor name in common: {} holds {}; {} holds {}",
-                    a.path.display(),
-                    names(a),
-                    b.path.display(),
-                    names(b)
-                )));
-            }
-            Ok((common, only(a, &in_b), only(b, &in_a)))
-        }
+        (true, true) => pair_by_name(a, b),
         (false, false) => Ok((vec![(&a.tensors[0], &b.tensors[0])], vec![], vec![])),
         (named_a, _) => {
             let f = if named_a { a } else { b };
@@ -276,6 +239,47 @@ fn pair_up<'a>(
             Ok((vec![(&a.tensors[0], &b.tensors[0])], vec![], vec![]))
         }
     }
+}
+
+/// Two `.safetensors` files' tensors paired by name, and the names only
+/// one side holds: one merge of the two lists, which the reader sorts by
+/// name (a file may hold 100,000 tensors).
+fn pair_by_name<'a>(a: &'a TensorFile, b: &'a TensorFile) -> Result<Pairs<'a>, ProveError> {
+    use std::cmp::Ordering;
+    let (mut xs, mut ys) = (a.tensors.iter().peekable(), b.tensors.iter().peekable());
+    let (mut common, mut only_a, mut only_b) = (Vec::new(), Vec::new(), Vec::new());
+    loop {
+        match (xs.peek(), ys.peek()) {
+            (Some(x), Some(y)) => match x.name.cmp(&y.name) {
+                Ordering::Less => only_a.push(xs.next().expect("peeked").name.clone()),
+                Ordering::Greater => only_b.push(ys.next().expect("peeked").name.clone()),
+                Ordering::Equal => {
+                    common.push((xs.next().expect("peeked"), ys.next().expect("peeked")))
+                }
+            },
+            (Some(_), None) => only_a.extend(xs.by_ref().map(|t| t.name.clone())),
+            (None, Some(_)) => only_b.extend(ys.by_ref().map(|t| t.name.clone())),
+            (None, None) => break,
+        }
+    }
+    if common.is_empty() {
+        let names = |f: &TensorFile| {
+            list(
+                &f.tensors
+                    .iter()
+                    .map(|t| t.name.as_str())
+                    .collect::<Vec<_>>(),
+            )
+        };
+        return Err(ProveError::Mismatch(format!(
+            "the files have no tensor name in common: {} holds {}; {} holds {}",
+            a.path.display(),
+            names(a),
+            b.path.display(),
+            names(b)
+        )));
+    }
+    Ok((common, only_a, only_b))
 }
 
 /// Tensor names (from a file's header: untrusted), each visibly quoted.

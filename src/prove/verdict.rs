@@ -141,17 +141,9 @@ fn judge_one(check: &Check, m: &Metrics, dtype: DType) -> CheckResult {
             if nf.mismatched == 1 { "" } else { "s" }
         ));
     }
-    // Nothing finite to measure (every position NaN/Inf on both sides,
-    // or no element at all): a numeric check has proved nothing and fails.
-    // Bit-identity judges bytes, so it is the check that says a NaN
-    // result is expected.
-    if m.finite_pairs == 0 && check != Check::BitIdentity && pass {
+    if let (true, Some(why)) = (pass && check != Check::BitIdentity, unmeasured(m)) {
         pass = false;
-        note = Some(if m.elements == 0 {
-            "no elements to measure: the tensors are empty".to_owned()
-        } else {
-            "no finite pairs to measure: every position is NaN/Inf on both sides (check bit-identity if that is expected)".to_owned()
-        });
+        note = Some(why);
     }
     CheckResult {
         check,
@@ -160,4 +152,19 @@ fn judge_one(check: &Check, m: &Metrics, dtype: DType) -> CheckResult {
         pass,
         note,
     }
+}
+
+/// Why a numeric check measured nothing, when it did not: every position
+/// NaN/Inf on both sides, or no element at all. Such a check has proved
+/// nothing and fails; bit-identity judges bytes, so it is the check that
+/// says a NaN result is expected.
+fn unmeasured(m: &Metrics) -> Option<String> {
+    if m.finite_pairs > 0 {
+        return None;
+    }
+    Some(if m.elements == 0 {
+        "no elements to measure: the tensors are empty".to_owned()
+    } else {
+        "no finite pairs to measure: every position is NaN/Inf on both sides (check bit-identity if that is expected)".to_owned()
+    })
 }

@@ -143,12 +143,22 @@ fn parse_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
             at = entry_start + (len + 8) / 8 * 8;
         }
     }
-    // Extensions follow. As in git's read-cache.c, one whose signature
-    // starts with 'A'..'Z' is optional (a cache, skipped); any other is
-    // needed to read the index right, and declined: git refuses those it
-    // does not know, and of those it knows, a split index ("link") keeps
-    // entries elsewhere and a sparse one ("sdir") folds directories into
-    // single entries.
+    only_optional_extensions(bytes, at, hash_len)?;
+    Some(if version == 4 {
+        Names::Copied(out, spans)
+    } else {
+        let sorted = crate::repo::paths::strictly_sorted(bytes, &spans);
+        Names::InFile { spans, sorted }
+    })
+}
+
+/// `Some` when every extension from `at` to the trailer is optional. As in
+/// git's read-cache.c, one whose signature starts with 'A'..'Z' is
+/// optional (a cache, skipped); any other is needed to read the index
+/// right, and declined: git refuses those it does not know, and of those it
+/// knows, a split index ("link") keeps entries elsewhere and a sparse one
+/// ("sdir") folds directories into single entries.
+fn only_optional_extensions(bytes: &[u8], mut at: usize, hash_len: usize) -> Option<()> {
     let trailer = bytes.len().checked_sub(hash_len)?;
     while at + 8 <= trailer {
         if !bytes[at].is_ascii_uppercase() {
@@ -157,12 +167,7 @@ fn parse_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
         let size = u32::from_be_bytes(bytes[at + 4..at + 8].try_into().ok()?) as usize;
         at = at.checked_add(8 + size)?;
     }
-    Some(if version == 4 {
-        Names::Copied(out, spans)
-    } else {
-        let sorted = crate::repo::paths::strictly_sorted(bytes, &spans);
-        Names::InFile { spans, sorted }
-    })
+    Some(())
 }
 
 /// Whether the file's trailing hash is the SHA-1 (or, for 32-byte hashes,

@@ -376,6 +376,19 @@ fn an_edited_matrix_is_read_again_and_a_broken_one_is_a_tool_error() {
     });
 }
 
+/// `sota mcp` in `dir` with piped stdin and stdout, for raw JSON lines.
+pub(crate) fn raw_server(dir: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sota"));
+    cmd.arg("mcp")
+        .current_dir(dir)
+        .env_remove("SOTA_MATRIX")
+        .env_remove("CI")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    cmd
+}
+
 /// Raw JSON lines: what a real client would never send.
 struct Raw {
     child: std::process::Child,
@@ -384,17 +397,7 @@ struct Raw {
 
 impl Raw {
     fn start(dir: &Path) -> Raw {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sota"))
-            .arg("mcp")
-            .current_dir(dir)
-            .env_remove("SOTA_MATRIX")
-            .env_remove("CI")
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = raw_server(dir).stderr(Stdio::piped()).spawn().unwrap();
         let out = BufReader::new(child.stdout.take().unwrap());
         Raw { child, out }
     }

@@ -21,15 +21,8 @@ struct Client {
 
 impl Client {
     fn start(dir: &Path, envs: &[(&str, &str)]) -> Client {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_sota"));
-        cmd.arg("mcp")
-            .current_dir(dir)
-            .env_remove("SOTA_MATRIX")
-            .env_remove("CI")
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+        let mut cmd = crate::mcp::raw_server(dir);
+        cmd.stderr(Stdio::null());
         for (k, v) in envs {
             cmd.env(k, v);
         }
