@@ -18,7 +18,9 @@ Check SPEC (repeat --check, or separate with `;`):
   bit-identity                  every element's bytes equal
 
 NaN and Inf must sit at the same places in both tensors, or every check but
-bit-identity fails. Median and quantiles are exact to a relative 2^-8.
+bit-identity fails; a pair with no finite element to measure (all NaN/Inf,
+or empty) fails them too. Median and quantiles are exact to a relative 2^-8.
+Only regular files are read (a FIFO or device is refused).
 
 Examples:
   sota prove fused-attention --reference ref.npy --candidate out.npy
