@@ -242,7 +242,7 @@ impl Context {
 
     /// The matrix root as an absolute path.
     pub fn root(&self, matrix: &Matrix) -> PathBuf {
-        crate::repo::paths::lexical(&self.absolute(&matrix.root))
+        crate::lexical::lexical(&self.absolute(&matrix.root))
     }
 
     /// `path` made absolute against the working directory.
@@ -257,8 +257,8 @@ impl Context {
     /// A path as shown to the user: relative to the working directory when
     /// inside it, with `/` separators.
     pub fn shown(&self, path: &Path) -> String {
-        let path = crate::repo::paths::lexical(&self.absolute(path));
-        let cwd = crate::repo::paths::lexical(&self.inputs.cwd);
+        let path = crate::lexical::lexical(&self.absolute(path));
+        let cwd = crate::lexical::lexical(&self.inputs.cwd);
         let shown = path
             .strip_prefix(&cwd)
             .ok()

@@ -75,7 +75,7 @@ pub fn run<'c>(
             progress.total(git.count_commits(&range, &extra).unwrap_or(0));
         }
         let mut seen = 0usize;
-        let result = git.for_each_commit(&range, &extra, |c| {
+        let result = git.for_each_commit(&range, &extra, crate::surface::trailer::KEY, |c| {
             auditor.add(c);
             seen += 1;
             if seen.is_multiple_of(64) {

@@ -14,6 +14,7 @@ use crate::matrix::{LoadError, Matrix};
 use crate::outcome::{Failure, Outcome};
 use crate::repo::git::{Git, GitError, GitPath, StagedDetail};
 use crate::surface::gate::{self, Finding, GateReport};
+use crate::surface::trailer;
 
 /// What the gate checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -168,7 +169,7 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
         _ => StagedDetail::Paths,
     };
     let likely_root = ctx.absolute(path.parent().unwrap_or(Path::new(".")));
-    let pending = wants_staged.then(|| Git::new(&likely_root).spawn_staged(detail));
+    let pending = wants_staged.then(|| Git::new(&likely_root).spawn_staged(detail, trailer::KEY));
 
     let matrix = match ctx.matrix() {
         Ok(m) => m,
@@ -180,7 +181,7 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
                     (
                         format!(
                             "{} has {n} problem{}, first {first}",
-                            crate::output::quote::quote(&invalid.name),
+                            crate::quote::quote(&invalid.name),
                             if n == 1 { "" } else { "s" }
                         ),
                         Some("run `sota list` to see them with their fixes".to_owned()),
@@ -213,7 +214,7 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
     };
 
     if let GateMode::Range(range) = &args.mode {
-        let commits = match git.commits(range, &[]) {
+        let commits = match git.commits(range, &[], trailer::KEY) {
             Ok(c) => c,
             Err(e) => {
                 let fix = range_fix(&git, &e);
@@ -240,9 +241,9 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
         (gate::touched(matrix, &mut index, rel), false, None)
     } else {
         let staged = match pending {
-            Some(Ok(p)) if crate::repo::paths::same_dir(p.dir(), &root) => p.finish(),
+            Some(Ok(p)) if crate::lexical::same_dir(p.dir(), &root) => p.finish(),
             Some(Err(e)) => Err(e),
-            _ => git.staged(detail),
+            _ => git.staged(detail, trailer::KEY),
         };
         let staged = match staged {
             Ok(s) => s,
@@ -318,7 +319,10 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
 
     if ctx.json() && !report.touched.is_empty() {
         if let Some(msg) = &message {
-            report.git_sees_trailer = git.parse_trailers(msg).ok().map(|t| !t.is_empty());
+            report.git_sees_trailer = git
+                .parse_trailers(msg, trailer::KEY)
+                .ok()
+                .map(|t| !t.is_empty());
         }
     }
     Ok(GateRun::Change(ChangeReport {
@@ -369,7 +373,7 @@ fn root_relative(path: &str, cwd: &Path, root: &Path) -> Option<String> {
     } else {
         cwd.join(given)
     };
-    let full = std::fs::canonicalize(&full).unwrap_or_else(|_| crate::repo::paths::lexical(&full));
+    let full = std::fs::canonicalize(&full).unwrap_or_else(|_| crate::lexical::lexical(&full));
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let rel = full.strip_prefix(&root).ok()?;
     let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();

@@ -7,7 +7,8 @@
 //! `/`; `**` as a whole segment spans segments; `{a,b}` alternates (empty
 //! alternatives, nesting, `/` and `**` inside allowed); `\` escapes; a
 //! trailing `/` means everything under that directory; a leading `/` is
-//! invalid. [`syntax`] fixes the details; matching is [`crate::index`]'s.
+//! invalid. [`syntax`] fixes the details; matching (`FileGlob::is_match`
+//! included) is the index's, a layer up.
 
 pub(crate) mod pattern;
 pub(crate) mod syntax;
@@ -55,14 +56,6 @@ impl FileGlob {
     /// The glob as written in the matrix.
     pub fn as_str(&self) -> &str {
         &self.text
-    }
-
-    /// Match one root-relative path. For many paths and many globs use
-    /// [`crate::index::OpIndex`], which compiles everything into one
-    /// automaton.
-    pub fn is_match(&self, path: &str) -> bool {
-        let mut index = crate::index::OpIndex::from_globs([((0, 0), self)]);
-        !index.all_hits(path.as_bytes()).is_empty()
     }
 }
 

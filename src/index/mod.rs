@@ -335,3 +335,14 @@ impl Matcher<'_, '_> {
         &self.hits
     }
 }
+
+/// Matching belongs to this layer, so a single glob's match is defined
+/// here, beside the automaton it uses (the glob layer only parses).
+impl FileGlob {
+    /// Match one root-relative path. For many paths and many globs use
+    /// [`OpIndex`], which compiles everything into one automaton.
+    pub fn is_match(&self, path: &str) -> bool {
+        let mut index = OpIndex::from_globs([((0, 0), self)]);
+        !index.all_hits(path.as_bytes()).is_empty()
+    }
+}

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use miette::{LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
-use crate::output::quote::{escape, quote, visible_same_len};
+use crate::quote::{escape, quote, visible_same_len};
 
 /// Stable, kebab-case names for every kind of load problem.
 ///

@@ -14,10 +14,7 @@ mod text_safety;
 
 use std::path::{Path, PathBuf};
 
-pub use confine::{
-    boundary, check_inside, load_confined_with, read_confined, resolve_inside, Confined,
-    LoadOptions, Opened, Resolved,
-};
+pub use confine::{boundary, check_inside, load_confined_with, read_confined, LoadOptions};
 pub use diagnostic::{
     line_col, Code, InvalidMatrix, LineIndex, LoadError, Problem, ProblemDiagnostic,
     MAX_MATRIX_BYTES, MAX_SHOWN_PROBLEMS,

@@ -106,7 +106,7 @@ pub(crate) fn parse(
 
 /// Lexically resolve `.` and `..` so roots print cleanly.
 pub(super) fn normalize(path: &Path) -> PathBuf {
-    let mut out = crate::repo::paths::lexical(path);
+    let mut out = crate::lexical::lexical(path);
     if out.as_os_str().is_empty() {
         out.push(".");
     }

@@ -8,7 +8,7 @@
 use toml::de::{DeTable, DeValue};
 
 use super::diagnostic::{Code, Problem};
-use crate::output::quote;
+use crate::quote;
 
 /// Every key and string value of the parsed document `table` (parsed
 /// from `text` without syntax errors) holding an unsafe character.

@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::json::SourceJson;
-use super::quote::quote;
 use super::{cell, paint, role, stamp_phrase};
 use crate::matrix::Matrix;
+use crate::quote::quote;
 use crate::surface::audit::{Audited, Report, Tally};
 
 /// How many recent unstamped commits the summary names.

@@ -8,10 +8,10 @@ use serde::Serialize;
 use super::github::{self, Annotation, Level};
 use super::json::SourceJson;
 use super::markdown;
-use super::quote::quote;
 use super::{cell, paint, role};
 use crate::command::coverage::RepoPaths;
 use crate::matrix::Matrix;
+use crate::quote::quote;
 use crate::surface::coverage::{
     Group, Item, Kpi, Population, Report, Tracked, DEFAULT_KERNEL_EXTENSIONS,
 };

@@ -8,9 +8,9 @@ use serde::Serialize;
 
 use super::github::{Annotation, Level};
 use super::json::{CheckJson, SourceJson};
-use super::quote::quote;
 use super::{cell, paint, role, stamp_phrase};
 use crate::matrix::Matrix;
+use crate::quote::quote;
 use crate::surface::gate::{Advisory, Finding, GateReport, Silence};
 
 /// Longest line `--format short` prints.

@@ -11,9 +11,9 @@ pub const CAP: usize = 10;
 
 /// Escape a workflow-command message (`%`, CR, LF); any other character a
 /// terminal or log viewer would act on is shown C-escaped
-/// ([`super::quote::escape_keeping_lines`]), whoever built the message.
+/// ([`crate::quote::escape_keeping_lines`]), whoever built the message.
 pub fn data(s: &str) -> String {
-    super::quote::escape_keeping_lines(s)
+    crate::quote::escape_keeping_lines(s)
         .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")

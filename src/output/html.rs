@@ -24,7 +24,7 @@ pub fn esc(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            c if crate::output::quote::is_unsafe_char(c) => out.push('\u{FFFD}'),
+            c if crate::quote::is_unsafe_char(c) => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }

@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::quote::{escape, quote};
 use super::{paint, role};
+use crate::quote::{escape, quote};
 use crate::surface::init::signals::Evidence;
 use crate::surface::init::{emit, Plan};
 use crate::surface::suggest::{Edit, Report};

@@ -365,7 +365,7 @@ pub fn to_string<T: Serialize>(value: &T) -> String {
     s
 }
 
-/// serde_json's pretty formatter, escaping [`crate::output::quote`]'s
+/// serde_json's pretty formatter, escaping [`crate::quote`]'s
 /// unsafe characters that serde_json itself leaves raw.
 #[derive(Default)]
 struct VisibleEscapes(serde_json::ser::PrettyFormatter<'static>);
@@ -378,7 +378,7 @@ impl serde_json::ser::Formatter for VisibleEscapes {
     ) -> std::io::Result<()> {
         let mut rest = fragment;
         // serde_json has escaped C0 controls itself: none reach a fragment.
-        while let Some((at, c)) = crate::output::quote::first_unsafe_at(rest, |_| false) {
+        while let Some((at, c)) = crate::quote::first_unsafe_at(rest, |_| false) {
             writer.write_all(&rest.as_bytes()[..at])?;
             write!(writer, "\\u{:04x}", c as u32)?;
             rest = &rest[at + c.len_utf8()..];

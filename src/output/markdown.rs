@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::quote::quote;
+use crate::quote::quote;
 
 /// `text` as one Markdown table cell: controls made visible first
 /// ([`quote`]), then every character Markdown or HTML would interpret

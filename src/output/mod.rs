@@ -12,13 +12,14 @@ pub mod init;
 pub mod json;
 pub mod markdown;
 pub mod prove;
-pub mod quote;
 pub mod sarif;
 pub mod schema_id;
 pub mod text;
 pub mod wrap;
 
 use anstyle::{AnsiColor, Color, Style};
+
+use crate::quote;
 
 /// Styles by role; never raw colours at call sites.
 pub mod role {

@@ -6,11 +6,11 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 
-use super::quote::quote;
 use super::{cell, paint, role, width};
 use crate::matrix::Check;
 use crate::prove::metrics::{Metrics, Place};
 use crate::prove::{ChecksFrom, Layout, PairReport, Report, Verdict};
+use crate::quote::quote;
 
 pub const PROVE_SCHEMA: &str = super::schema_id::SchemaId::Prove.id();
 

@@ -2,9 +2,9 @@
 
 use std::fmt::Write as _;
 
-use super::quote::quote;
 use super::{cell, paint, role, width};
 use crate::matrix::{Matrix, Op, Origin};
+use crate::quote::quote;
 use crate::surface::lookup::{FileHit, NotFound, SearchHit};
 use crate::surface::milestones::{LadderView, Mark, RungView};
 

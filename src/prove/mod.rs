@@ -20,7 +20,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use crate::matrix::Check;
-use crate::output::quote::quote;
+use crate::quote::quote;
 
 pub use dtype::{ByteOrder, DType};
 pub use metrics::Metrics;

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::repo::paths::lexical;
+use crate::lexical::lexical;
 
 /// A path that leads outside the root.
 #[derive(Debug, Clone, PartialEq, Eq)]

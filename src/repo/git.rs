@@ -14,8 +14,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::repo::objects::{Blob, LooseObjects};
-use crate::surface::trailer;
+use crate::repo::objects::{contains_ignore_ascii_case, Blob, LooseObjects};
 
 /// Why a git call failed.
 #[derive(Debug)]
@@ -49,11 +48,7 @@ impl std::fmt::Display for GitError {
                     .collect::<Vec<_>>()
                     .join(" ");
                 // git echoes revisions and names it was given: quote them.
-                write!(
-                    f,
-                    "`git {cmd}` failed: {}",
-                    crate::output::quote::quote(first)
-                )
+                write!(f, "`git {cmd}` failed: {}", crate::quote::quote(first))
             }
             GitError::Io(e) => write!(f, "running git: {e}"),
         }
@@ -307,6 +302,19 @@ pub struct PendingStaged {
     child: std::process::Child,
     dir: PathBuf,
     detail: StagedDetail,
+    /// The trailer whose mention in an added line the caller asks about
+    /// (the gate's rule, passed down: this module knows no trailer).
+    trailer_key: String,
+}
+
+impl PendingStaged {
+    /// What an added line must contain to mention the trailer: the key
+    /// and its colon, lowercase (compared ignoring ASCII case).
+    fn mention(&self) -> Vec<u8> {
+        let mut needle = self.trailer_key.to_ascii_lowercase().into_bytes();
+        needle.push(b':');
+        needle
+    }
 }
 
 impl PendingStaged {
@@ -328,7 +336,8 @@ impl PendingStaged {
         staged.first_lines = vec![None; entries.len()];
         if parser.ended && self.detail == StagedDetail::FirstLines {
             let patch = std::io::Cursor::new(std::mem::take(&mut parser.pending));
-            scan_patch(&mut BufReader::new(patch.chain(&mut stdout)), &mut staged)?;
+            let reader = &mut BufReader::new(patch.chain(&mut stdout));
+            scan_patch(reader, &mut staged, &self.mention())?;
         }
         // Stop reading: the answer is known (git may see a closed pipe).
         drop(stdout);
@@ -356,13 +365,13 @@ impl PendingStaged {
                 .iter()
                 .filter_map(RawEntry::blob)
                 .filter(|blob| seen.insert(blob.id.clone()));
-            objects.none_contain(blobs, trailer::MENTION)
+            objects.none_contain(blobs, &self.mention())
         };
         if self.detail == StagedDetail::Paths && !no_blob_mentions() {
             // A staged file mentions it, or one could not be read here:
             // only git's patch can tell whether the mention is an added line.
             return Git::new(&self.dir)
-                .spawn_staged(StagedDetail::FirstLines)?
+                .spawn_staged(StagedDetail::FirstLines, &self.trailer_key)?
                 .finish();
         }
         staged.paths = entries.into_iter().map(|e| e.path).collect();
@@ -381,7 +390,11 @@ impl PendingStaged {
 /// Read the `-U0` patch after the raw part: only '+' lines inside hunks
 /// are added text. git writes the sections in the raw part's order, one
 /// per path.
-fn scan_patch(reader: &mut impl BufRead, staged: &mut Staged) -> Result<(), GitError> {
+fn scan_patch(
+    reader: &mut impl BufRead,
+    staged: &mut Staged,
+    mention: &[u8],
+) -> Result<(), GitError> {
     let mut in_hunk = false;
     let mut section: Option<usize> = None;
     let mut sections = 0usize;
@@ -402,7 +415,10 @@ fn scan_patch(reader: &mut impl BufRead, staged: &mut Staged) -> Result<(), GitE
                     *slot = hunk_new_start(&line);
                 }
             }
-        } else if in_hunk && line.first() == Some(&b'+') && trailer::mentions(&line[1..]) {
+        } else if in_hunk
+            && line.first() == Some(&b'+')
+            && contains_ignore_ascii_case(&line[1..], mention)
+        {
             staged.adds_prior_art = true;
             break;
         }
@@ -513,13 +529,17 @@ impl Git {
     /// (`--relative`): the paths, whether an added line mentions
     /// `Prior-art:`, and with [`StagedDetail::FirstLines`] where each
     /// file's change starts.
-    pub fn staged(&self, detail: StagedDetail) -> Result<Staged, GitError> {
-        self.spawn_staged(detail)?.finish()
+    pub fn staged(&self, detail: StagedDetail, trailer_key: &str) -> Result<Staged, GitError> {
+        self.spawn_staged(detail, trailer_key)?.finish()
     }
 
     /// Start [`Git::staged`] and return at once, so the caller can load the
     /// matrix while git (another process) reads the index.
-    pub fn spawn_staged(&self, detail: StagedDetail) -> Result<PendingStaged, GitError> {
+    pub fn spawn_staged(
+        &self,
+        detail: StagedDetail,
+        trailer_key: &str,
+    ) -> Result<PendingStaged, GitError> {
         let child = self
             .command(&staged_args(detail))
             .stdout(Stdio::piped())
@@ -530,6 +550,7 @@ impl Git {
             child,
             dir: self.dir.clone(),
             detail,
+            trailer_key: trailer_key.to_owned(),
         })
     }
 
@@ -580,9 +601,14 @@ impl Git {
     /// Every commit in a revision range (`A..B`, or anything `git log`
     /// takes), newest first, with the files it touched (`--no-renames`;
     /// merges touch none) relative to this directory.
-    pub fn commits(&self, range: &str, extra: &[&str]) -> Result<Vec<Commit>, GitError> {
+    pub fn commits(
+        &self,
+        range: &str,
+        extra: &[&str],
+        trailer_key: &str,
+    ) -> Result<Vec<Commit>, GitError> {
         let mut commits = Vec::new();
-        self.for_each_commit(range, extra, |c| commits.push(c))?;
+        self.for_each_commit(range, extra, trailer_key, |c| commits.push(c))?;
         Ok(commits)
     }
 
@@ -595,9 +621,11 @@ impl Git {
         &self,
         range: &str,
         extra: &[&str],
+        trailer_key: &str,
         mut each: impl FnMut(Commit),
     ) -> Result<(), GitError> {
         check_revision(range)?;
+        let format = log_format(trailer_key);
         let mut args = vec![
             "log",
             "--no-renames",
@@ -608,7 +636,7 @@ impl Git {
             // Local config must not add text to the records either.
             "--no-show-signature",
             "--encoding=UTF-8",
-            LOG_FORMAT,
+            &format,
         ];
         args.extend_from_slice(extra);
         // Merges touch no files (SPEC 3.10), even under --first-parent,
@@ -660,7 +688,11 @@ impl Git {
 
     /// `Prior-art` values that `git interpret-trailers --parse` finds in a
     /// message (git's own, stricter trailer rules).
-    pub fn parse_trailers(&self, message: &str) -> Result<Vec<String>, GitError> {
+    pub fn parse_trailers(
+        &self,
+        message: &str,
+        trailer_key: &str,
+    ) -> Result<Vec<String>, GitError> {
         use std::io::Write;
         let mut child = self
             .command(&["interpret-trailers", "--parse"])
@@ -685,7 +717,7 @@ impl Git {
             .filter_map(|l| {
                 let (k, v) = l.split_once(':')?;
                 k.trim()
-                    .eq_ignore_ascii_case(trailer::KEY)
+                    .eq_ignore_ascii_case(trailer_key)
                     .then(|| v.trim().to_owned())
             })
             .collect())
@@ -770,8 +802,9 @@ pub const UNKNOWN_DATE: &str = "unknown";
 /// So no byte of a message or a file name can end a record or start one.
 /// (The same framing idea as git's own `-z` for commits and `%x00`, which
 /// git added for exactly this: fields no content can contain.)
-const LOG_FORMAT: &str =
-    "--format=%x00%H%x00%as%x00%(trailers:key=Prior-art,valueonly,unfold,separator=%x0a)%x00%B";
+fn log_format(trailer_key: &str) -> String {
+    format!("--format=%x00%H%x00%as%x00%(trailers:key={trailer_key},valueonly,unfold,separator=%x0a)%x00%B")
+}
 
 /// [`read_log`] over bytes already read (the fuzz entry point).
 pub(crate) fn parse_log(mut bytes: &[u8]) -> Result<Vec<Commit>, GitError> {
@@ -780,7 +813,7 @@ pub(crate) fn parse_log(mut bytes: &[u8]) -> Result<Vec<Commit>, GitError> {
     Ok(commits)
 }
 
-/// Parse the records of [`LOG_FORMAT`] from `reader`, handing each commit
+/// Parse the records of [`log_format`] from `reader`, handing each commit
 /// to `each` as soon as the next one starts.
 fn read_log(reader: &mut impl BufRead, each: &mut impl FnMut(Commit)) -> Result<(), GitError> {
     let mut current: Option<Commit> = None;
@@ -879,7 +912,7 @@ pub fn check_revision(rev: &str) -> Result<(), GitError> {
             args: "log".into(),
             stderr: format!(
                 "{} is not a revision: a revision or range (e.g. main..HEAD) cannot start with `-` or be empty",
-                crate::output::quote::quote(rev)
+                crate::quote::quote(rev)
             ),
         });
     }

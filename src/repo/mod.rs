@@ -3,6 +3,7 @@
 //! module spawns processes or writes to disk.
 
 pub mod confine;
+pub mod confined;
 pub mod git;
 pub mod hooks;
 pub mod index_file;

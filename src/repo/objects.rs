@@ -20,8 +20,7 @@ use std::path::{Path, PathBuf};
 use flate2::read::ZlibDecoder;
 use sha1::Digest;
 
-use crate::matrix::{Confined, Opened};
-use crate::surface::trailer::contains_ignore_ascii_case;
+use crate::repo::confined::{Confined, Opened};
 
 /// The ids of the empty blob, which git knows without storing it.
 const EMPTY_BLOBS: [&str; 2] = [
@@ -273,6 +272,20 @@ fn find_git_dir(dir: &Path) -> Option<PathBuf> {
         return Some(parent.join(target));
     }
     None
+}
+
+/// Whether `needle` occurs in `hay`, ignoring ASCII case: the one search
+/// behind the gate's trailer test (`surface::trailer::mentions`), over
+/// added diff lines and whole staged blobs. `needle` must be lowercase;
+/// candidates are found by its first byte in either case.
+pub fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
+    let Some(&first) = needle.first() else {
+        return true;
+    };
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), hay).any(|i| {
+        hay.get(i..i + needle.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+    })
 }
 
 #[cfg(test)]

@@ -1,32 +1,6 @@
 //! A sorted list of root-relative paths in one buffer: 100,000 tracked
 //! files as one allocation instead of 100,000.
 
-/// Resolve `.` and `..` without touching the filesystem (a `..` that climbs
-/// above the start is kept).
-pub fn lexical(path: &std::path::Path) -> std::path::PathBuf {
-    use std::path::Component;
-    let mut out = std::path::PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// Whether two paths name the same directory (equal, or equal once
-/// symlinks are resolved): whether work started in a guessed root is still
-/// good for the real one.
-pub fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
-    a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
-}
-
 /// Paths as raw bytes (`/`-separated), sorted and deduplicated.
 #[derive(Clone, Debug, Default)]
 pub struct PathList {

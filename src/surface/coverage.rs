@@ -676,7 +676,7 @@ fn population_kind(matrix: &Matrix) -> Population {
 /// filesystem, and a FIFO or device is never read (SECURITY.md).
 struct FileCache<'a> {
     root: std::path::PathBuf,
-    files: crate::matrix::Confined,
+    files: crate::repo::confined::Confined,
     tracked: &'a PathList,
     /// What is at each path, looked up once (an anchor's existence, its
     /// symbol and its drift ask about the same file), with the text of a
@@ -700,7 +700,7 @@ impl<'a> FileCache<'a> {
     fn new(root: &Path, tracked: &'a PathList) -> Self {
         FileCache {
             root: root.to_path_buf(),
-            files: crate::matrix::Confined::new(root),
+            files: crate::repo::confined::Confined::new(root),
             tracked,
             found: Default::default(),
         }
@@ -716,11 +716,11 @@ impl<'a> FileCache<'a> {
         self.tracked.contains_file_or_dir(trimmed.as_bytes())
     }
 
-    /// What is at `path` inside the root ([`crate::matrix::Confined::open`]),
+    /// What is at `path` inside the root ([`crate::repo::confined::Confined::open`]),
     /// looked up once; a regular file's text is read when `text` asks for
     /// it (one open for the lookup and the read).
     fn find(&self, path: &str, text: bool) -> Found {
-        use crate::matrix::Opened;
+        use crate::repo::confined::Opened;
         let known = self.found.borrow().get(path).cloned();
         match known {
             Some(Found::Unread) if text => {}

@@ -153,7 +153,7 @@ pub fn path_candidates(query: &str, cwd: &Path, root: &Path) -> Vec<String> {
     }
     let is_absolute = given.is_absolute() || raw.starts_with('/');
     if !is_absolute && !full.exists() {
-        if let Some(rel) = to_slash(&crate::repo::paths::lexical(given)) {
+        if let Some(rel) = to_slash(&crate::lexical::lexical(given)) {
             if !out.contains(&rel) {
                 out.push(rel);
             }
@@ -163,7 +163,7 @@ pub fn path_candidates(query: &str, cwd: &Path, root: &Path) -> Vec<String> {
 }
 
 fn absolute(path: &Path, cwd: &Path) -> PathBuf {
-    crate::repo::paths::lexical(&cwd.join(path))
+    crate::lexical::lexical(&cwd.join(path))
 }
 
 fn to_slash(rel: &Path) -> Option<String> {

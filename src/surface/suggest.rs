@@ -92,7 +92,7 @@ pub fn suggest(matrix: &Matrix, catalog: &Matrix, input: &Input<'_>) -> Report {
     let detector = Detector::new();
     let mut index = OpIndex::new(matrix).ok();
     let mut suggestions = Vec::new();
-    let confined = crate::matrix::Confined::new(input.root);
+    let confined = crate::repo::confined::Confined::new(input.root);
     let mut buf = vec![0u8; detect::PREFIX_BYTES];
     for file in input.files {
         let covered_by: Vec<String> = match index.as_mut() {

@@ -129,19 +129,7 @@ pub fn mentions(line: &[u8]) -> bool {
     contains_ignore_ascii_case(line, MENTION)
 }
 
-/// Whether `needle` occurs in `hay`, ignoring ASCII case: the one search
-/// behind [`mentions`], also run over whole staged blobs
-/// (`repo::objects`). `needle` must be lowercase; candidates are found by
-/// its first byte in either case.
-pub fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
-    let Some(&first) = needle.first() else {
-        return true;
-    };
-    memchr::memchr2_iter(first, first.to_ascii_uppercase(), hay).any(|i| {
-        hay.get(i..i + needle.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
-    })
-}
+pub use crate::repo::objects::contains_ignore_ascii_case;
 
 fn strip_key(line: &str) -> Option<&str> {
     let head = line.get(..KEY.len() + 1)?;

@@ -17,7 +17,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::matrix::{Confined, Date, Matrix, Opened};
+use crate::matrix::{Date, Matrix};
+use crate::repo::confined::{Confined, Opened};
 use crate::repo::paths::PathList;
 use detect::{ByExtension, Detector, Kind, Role};
 use signals::{Evidence, Signals};
