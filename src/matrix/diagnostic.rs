@@ -16,7 +16,8 @@ use crate::quote::{escape, quote, visible_same_len};
 ///
 /// The names appear verbatim in messages (`sota::unknown-key`) and are
 /// documented once, in [`Code::summary`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::EnumIter)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::EnumIter, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Code {
     TomlSyntax,
     WrongType,
@@ -52,35 +53,10 @@ impl Code {
         <Code as strum::IntoEnumIterator>::iter()
     }
 
-    /// The stable name, as printed and as used in JSON.
+    /// The stable name, as printed and as used in JSON: the variant in
+    /// kebab-case (`strum`), so a new code names itself.
     pub fn name(self) -> &'static str {
-        match self {
-            Code::TomlSyntax => "toml-syntax",
-            Code::WrongType => "wrong-type",
-            Code::UnknownKey => "unknown-key",
-            Code::MissingField => "missing-field",
-            Code::EmptyValue => "empty-value",
-            Code::DuplicateSlug => "duplicate-slug",
-            Code::DuplicateAxis => "duplicate-axis",
-            Code::DuplicateRung => "duplicate-rung",
-            Code::InvalidGlob => "invalid-glob",
-            Code::UnknownRoute => "unknown-route",
-            Code::SlugNotKebab => "slug-not-kebab",
-            Code::UnknownRung => "unknown-rung",
-            Code::ReachedWithoutWitness => "reached-without-witness",
-            Code::WitnessWithoutReached => "witness-without-reached",
-            Code::BadDate => "bad-date",
-            Code::BadLink => "bad-link",
-            Code::BadAt => "bad-at",
-            Code::BadCheck => "bad-check",
-            Code::BadNumber => "bad-number",
-            Code::EmptyLadder => "empty-ladder",
-            Code::CatalogBinding => "catalog-binding",
-            Code::BadRoot => "bad-root",
-            Code::ControlChar => "control-char",
-            Code::OutsideRepo => "outside-repo",
-            Code::TooLarge => "too-large",
-        }
+        self.into()
     }
 
     /// One line saying what the code means.

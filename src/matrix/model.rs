@@ -138,7 +138,8 @@ pub struct Op {
 }
 
 /// How the project relates to the reference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::VariantArray)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Route {
     Borrow,
     Bind,
@@ -146,18 +147,16 @@ pub enum Route {
 }
 
 impl Route {
-    pub const ALL: [Route; 3] = [Route::Borrow, Route::Bind, Route::StayMinimal];
+    /// Every route, in declaration order.
+    pub const ALL: &[Route] = <Route as strum::VariantArray>::VARIANTS;
 
+    /// The name as written in the matrix (the variant in kebab-case).
     pub fn name(self) -> &'static str {
-        match self {
-            Route::Borrow => "borrow",
-            Route::Bind => "bind",
-            Route::StayMinimal => "stay-minimal",
-        }
+        self.into()
     }
 
     pub fn parse(text: &str) -> Option<Route> {
-        Route::ALL.into_iter().find(|r| r.name() == text)
+        Route::ALL.iter().copied().find(|r| r.name() == text)
     }
 
     /// What choosing this route commits the project to.
@@ -430,7 +429,7 @@ mod tests {
 
     #[test]
     fn routes_round_trip_by_name() {
-        for r in Route::ALL {
+        for &r in Route::ALL {
             assert_eq!(Route::parse(r.name()), Some(r));
         }
         assert_eq!(Route::parse("borow"), None);

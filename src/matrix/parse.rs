@@ -724,8 +724,7 @@ impl Walker {
         if let Some(route) = Route::parse(&r.value) {
             return Some(Located::new(route, r.span));
         }
-        let names = Route::ALL.map(Route::name);
-        let dym = did_you_mean::phrase(&r.value, names.iter().copied());
+        let dym = did_you_mean::phrase(&r.value, Route::ALL.iter().map(|r| r.name()));
         let list = "routes: borrow (adapt the reference after a witness exists), bind (use the production library directly), stay-minimal (keep our own exact implementation)";
         self.push(
             Problem::new(

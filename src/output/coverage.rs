@@ -82,7 +82,7 @@ pub fn human(matrix: &Matrix, report: &Report) -> String {
             .collect::<Vec<_>>()
             .join(" · ")
     );
-    for group in Group::ALL {
+    for &group in Group::ALL {
         let _ = writeln!(out, "  {}", paint(role::HEADING, group.name()));
         for k in report.kpis.iter().filter(|k| k.kpi.group() == group) {
             let (mark, style) = if k.debt == 0 {

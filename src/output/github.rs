@@ -25,7 +25,8 @@ pub fn prop(s: &str) -> String {
 }
 
 /// The annotation types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Level {
     Error,
     Warning,
@@ -33,12 +34,9 @@ pub enum Level {
 }
 
 impl Level {
+    /// The workflow command's name (`::error`, ...).
     pub fn name(self) -> &'static str {
-        match self {
-            Level::Error => "error",
-            Level::Warning => "warning",
-            Level::Notice => "notice",
-        }
+        self.into()
     }
 }
 

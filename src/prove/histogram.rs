@@ -22,6 +22,8 @@
 //! so it is within a relative 2^-8 (0.39%) of the exact order statistic
 //! (values below 2^-1015 are reported as 0).
 
+#![allow(unsafe_code)] // each block below carries its `SAFETY:` note
+
 /// Mantissa bits kept per bucket.
 pub const MANTISSA_BITS: u32 = 7;
 /// How far an f64's bits are shifted to give its bucket.

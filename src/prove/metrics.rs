@@ -15,6 +15,8 @@
 //! stays in the file mappings, and pages already read are dropped from
 //! them ([`super::release`]).
 
+#![allow(unsafe_code)] // each block below carries its `SAFETY:` note
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::dtype::DType;
@@ -530,6 +532,7 @@ impl Pair<'_> {
             // so the CPU has the features each build is compiled for.
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => unsafe { self.block_avx512(blk, ta, tr) },
+            // SAFETY: as above, for the AVX2 build.
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => unsafe { self.block_avx2(blk, ta, tr) },
             _ if self.mag => self.block_inline::<true>(blk, ta, tr),

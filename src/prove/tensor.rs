@@ -4,6 +4,8 @@
 //! [`TensorView`] per tensor: the bytes of its data plus dtype, byte
 //! order, shape and memory layout.
 
+#![allow(unsafe_code)] // each block below carries its `SAFETY:` note
+
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
@@ -93,10 +95,14 @@ impl TensorFile {
         let map = if meta.len() == 0 {
             None
         } else {
-            // SAFETY: the mapping is read-only and private to this process;
-            // like every reader of a file another process may rewrite, a
-            // concurrent writer could change what we read, not memory safety
-            // of our own data structures (the bytes are only ever read).
+            // SAFETY: the mapping is read-only and only ever read, never
+            // written through. It is not immune to the file changing under
+            // it: another process rewriting the file changes the figures,
+            // and one *truncating* it makes the next read of a page past the
+            // new end raise SIGBUS, which kills sota (no memory is corrupted;
+            // the run dies without a report). ripgrep and git accept the same
+            // risk for mapped files; docs/prove.md tells the user not to
+            // rewrite tensors while a proof reads them.
             Some(unsafe { Mmap::map(&file) }.map_err(|e| bad(format!("cannot map: {e}")))?)
         };
         let bytes: &[u8] = map.as_deref().unwrap_or(&[]);
@@ -181,9 +187,10 @@ impl TensorFile {
         #[cfg(unix)]
         if let Some(m) = &self.map {
             if range.end > range.start && range.end <= m.len() {
-                // SAFETY: the mapping is a read-only shared file mapping: after
-                // MADV_DONTNEED the next read of these pages faults the same
-                // file contents back in, so no reader ever sees different data.
+                // SAFETY: the mapping is a read-only file mapping no one
+                // writes through: after MADV_DONTNEED the next read of these
+                // pages faults the file's contents back in (the same bytes,
+                // unless another process rewrote the file — see `open`).
                 unsafe {
                     let _ = m.unchecked_advise_range(
                         memmap2::UncheckedAdvice::DontNeed,

@@ -2,6 +2,8 @@
 //! leaving the root: [`Confined`] resolves root-relative paths, symlinks
 //! followed, and opens only regular files inside (docs/SECURITY.md).
 
+#![allow(unsafe_code)] // each block below carries its `SAFETY:` note
+
 use std::path::{Path, PathBuf};
 
 /// `rel` under `root`, canonical, when it exists and stays inside `root`

@@ -9,6 +9,8 @@
 //! Format: Documentation/gitformat-index.txt in git; gitoxide's `gix-index`
 //! decodes the same layout.
 
+#![allow(unsafe_code)] // each block below carries its `SAFETY:` note
+
 use crate::repo::paths::PathList;
 
 /// Fixed part of an entry before the flags: ctime, mtime (8 bytes each),

@@ -2,6 +2,8 @@
 //! tree (read in-process when the index is a plain one, else through
 //! `git ls-files`), or every non-ignored file when it is not.
 
+#![allow(unsafe_code)] // each block below carries its `SAFETY:` note
+
 use std::path::Path;
 
 use crate::repo::git::{Git, GitError};

@@ -14,6 +14,8 @@
 //! Elsewhere (or where the file system lacks `O_TMPFILE`) a named
 //! temporary file is used, removed on every error path.
 
+#![allow(unsafe_code)] // each block below carries its `SAFETY:` note
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

@@ -21,7 +21,10 @@ pub const DEFAULT_KERNEL_EXTENSIONS: &[&str] =
 pub const DRIFT_WINDOW: u32 = 10;
 
 /// KPI groups.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, strum::IntoStaticStr, strum::VariantArray,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Group {
     Complete,
     Honest,
@@ -29,19 +32,18 @@ pub enum Group {
 }
 
 impl Group {
-    pub const ALL: [Group; 3] = [Group::Complete, Group::Honest, Group::Fresh];
+    /// Every group, in scorecard order.
+    pub const ALL: &[Group] = <Group as strum::VariantArray>::VARIANTS;
 
+    /// The name in every output format.
     pub fn name(self) -> &'static str {
-        match self {
-            Group::Complete => "complete",
-            Group::Honest => "honest",
-            Group::Fresh => "fresh",
-        }
+        self.into()
     }
 }
 
 /// The KPIs, in report order. Names are stable and used verbatim in JSON.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::IntoStaticStr, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
 pub enum Kpi {
     AtExists,
     HasLink,
@@ -56,32 +58,12 @@ pub enum Kpi {
 }
 
 impl Kpi {
-    pub const ALL: [Kpi; 10] = [
-        Kpi::AtExists,
-        Kpi::HasLink,
-        Kpi::HasOracle,
-        Kpi::HasRoute,
-        Kpi::TreeCoverage,
-        Kpi::LadderWitness,
-        Kpi::DeadGlobs,
-        Kpi::BorrowWitness,
-        Kpi::AnchorDrift,
-        Kpi::Freshness,
-    ];
+    /// Every KPI, in scorecard order (declaration order).
+    pub const ALL: &[Kpi] = <Kpi as strum::VariantArray>::VARIANTS;
 
+    /// The stable name in every output format: the variant in snake_case.
     pub fn name(self) -> &'static str {
-        match self {
-            Kpi::AtExists => "at_exists",
-            Kpi::HasLink => "has_link",
-            Kpi::HasOracle => "has_oracle",
-            Kpi::HasRoute => "has_route",
-            Kpi::TreeCoverage => "tree_coverage",
-            Kpi::LadderWitness => "ladder_witness",
-            Kpi::DeadGlobs => "dead_globs",
-            Kpi::BorrowWitness => "borrow_witness",
-            Kpi::AnchorDrift => "anchor_drift",
-            Kpi::Freshness => "freshness",
-        }
+        self.into()
     }
 
     pub fn group(self) -> Group {
