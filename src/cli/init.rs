@@ -35,6 +35,26 @@ pub struct SuggestArgs {
     /// Apply the edits to sota.toml (comments and layout are kept)
     #[arg(long)]
     pub write: bool,
+    /// Place the FILEs in this op instead of the one the signals choose: a
+    /// row of the matrix, an op of the catalog (brought in as a new row), or
+    /// a custom op (with --title and --sota). A file another row covers
+    /// moves: each glob that matched it is replaced by the tightest globs
+    /// for the rest of what it matched
+    #[arg(long, value_name = "SLUG", requires = "files")]
+    pub op: Option<String>,
+    /// A custom op's title (with --op)
+    #[arg(long, value_name = "TEXT", requires = "op")]
+    pub title: Option<String>,
+    /// A custom op's reference to read first (with --op)
+    #[arg(long, value_name = "TEXT", requires = "op")]
+    pub sota: Option<String>,
+    /// A custom op's link (with --op)
+    #[arg(long, value_name = "URL", requires = "op")]
+    pub link: Option<String>,
+    /// Bring in the catalog's ladder on AXIS (`sota milestones --catalog`
+    /// lists them); no rung is claimed
+    #[arg(long, value_name = "AXIS")]
+    pub ladder: Option<String>,
 }
 
 pub fn init(ctx: &Context, report: &InitReport) -> Result<(), Failure> {
@@ -68,7 +88,7 @@ pub fn suggest(ctx: &Context, report: &SuggestReport) -> Result<(), Failure> {
     }
     print::out(&render::suggest_human(&report.report, &report.matrix))?;
     if report.written {
-        let n = report.report.edits.len();
+        let n = report.report.edits.len() + report.report.ladders.len();
         print::out(&format!(
             "wrote {n} edit{} to {}\n",
             if n == 1 { "" } else { "s" },

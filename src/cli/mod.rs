@@ -144,6 +144,11 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
                 &command::init::SuggestArgs {
                     files: args.files,
                     write: args.write,
+                    op: args.op,
+                    title: args.title,
+                    sota: args.sota,
+                    link: args.link,
+                    ladder: args.ladder,
                 },
             )?;
             init::suggest(ctx, &report)?;

@@ -111,6 +111,14 @@ pub struct SuggestArgs {
     pub files: Vec<String>,
     /// Apply the edits to the matrix.
     pub write: bool,
+    /// Place the files in this op (`--op`): a row of the matrix, an op of
+    /// the catalog, or a custom op described by `title`/`sota`/`link`.
+    pub op: Option<String>,
+    pub title: Option<String>,
+    pub sota: Option<String>,
+    pub link: Option<String>,
+    /// Bring in this catalog ladder (`--ladder AXIS`).
+    pub ladder: Option<String>,
 }
 
 /// What `sota suggest` proposed (and wrote).
@@ -143,7 +151,12 @@ pub fn suggest(ctx: &Context, args: &SuggestArgs) -> Result<SuggestReport, Failu
     let matrix = ctx.project_matrix("suggest")?;
     let root = ctx.root(matrix);
     let (paths, _) = tracked::list(&root, ctx.inputs.git_env_overrides).map_err(Failure::Git)?;
-    let files: Vec<String> = if args.files.is_empty() {
+    let catalog = Matrix::catalog();
+    let asked = asked_op(matrix, &catalog, args)?;
+    let ladder = asked_ladder(matrix, &catalog, args)?;
+    let files: Vec<String> = if args.files.is_empty() && ladder.is_some() {
+        Vec::new()
+    } else if args.files.is_empty() {
         suggest::uncovered(matrix, &paths)
     } else {
         let mut files = Vec::new();
@@ -163,26 +176,28 @@ pub fn suggest(ctx: &Context, args: &SuggestArgs) -> Result<SuggestReport, Failu
         }
         files
     };
-    let catalog = Matrix::catalog();
-    let report = suggest::suggest(
+    let mut report = suggest::suggest(
         matrix,
         &catalog,
         &suggest::Input {
             root: &root,
             tracked: &paths,
             files: &files,
+            op: asked.as_ref(),
         },
     );
+    report.ladders.extend(ladder);
     let path: PathBuf = ctx
         .source
         .path()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| matrix.file.clone());
     let mut written = false;
-    if args.write && !report.edits.is_empty() {
-        let new_text = suggest::apply(&matrix.text, &report.edits).map_err(|e| {
-            Failure::Usage(format!("cannot edit {}: {}", matrix.display_name(), e.0))
-        })?;
+    if args.write && (!report.edits.is_empty() || !report.ladders.is_empty()) {
+        let new_text =
+            suggest::apply(&matrix.text, &report.edits, &report.ladders).map_err(|e| {
+                Failure::Usage(format!("cannot edit {}: {}", matrix.display_name(), e.0))
+            })?;
         Matrix::from_str(&new_text, &path).map_err(Failure::Matrix)?;
         // In place, as a user sees the file: through a symlink, keeping its mode.
         crate::repo::write::replace_existing(&ctx.absolute(&path), new_text.as_bytes())?;
@@ -193,4 +208,84 @@ pub fn suggest(ctx: &Context, args: &SuggestArgs) -> Result<SuggestReport, Failu
         matrix: matrix.display_name(),
         written,
     })
+}
+
+/// The op `--op` names: a row of the matrix or an op of the catalog as
+/// they are; any other slug is a custom op, which needs a title and a
+/// reference (`--title`, `--sota`).
+fn asked_op(
+    matrix: &Matrix,
+    catalog: &Matrix,
+    args: &SuggestArgs,
+) -> Result<Option<suggest::Asked>, Failure> {
+    let Some(slug) = &args.op else {
+        if args.title.is_some() || args.sota.is_some() || args.link.is_some() {
+            return Err(Failure::Usage(
+                "--title, --sota and --link describe a custom op: use them with --op SLUG"
+                    .to_owned(),
+            ));
+        }
+        return Ok(None);
+    };
+    if matrix.op(slug).is_some() || catalog.op(slug).is_some() {
+        return Ok(Some(suggest::Asked {
+            slug: slug.clone(),
+            custom: None,
+        }));
+    }
+    if !crate::matrix::is_kebab(slug) {
+        return Err(Failure::Usage(format!(
+            "--op {}: a slug is kebab-case (lowercase letters, digits and single hyphens), e.g. `fused-attention`",
+            crate::quote::quote(slug)
+        )));
+    }
+    let known = matrix
+        .ops
+        .iter()
+        .chain(&catalog.ops)
+        .map(|o| o.slug.value.as_str());
+    let (Some(title), Some(sota)) = (&args.title, &args.sota) else {
+        return Err(Failure::Usage(format!(
+            "--op {}: no op of {} or of the catalog has this slug{}; for a custom op, say what it is and what to read: --title \"...\" --sota \"...\" [--link URL]",
+            crate::quote::quote(slug),
+            matrix.display_name(),
+            crate::did_you_mean::phrase(slug, known).map_or(String::new(), |p| format!(" ({p})")),
+        )));
+    };
+    Ok(Some(suggest::Asked {
+        slug: slug.clone(),
+        custom: Some(suggest::CustomOp {
+            title: title.clone(),
+            sota: sota.clone(),
+            link: args.link.clone(),
+        }),
+    }))
+}
+
+/// The catalog ladder `--ladder` names, when the matrix has none on that axis.
+fn asked_ladder(
+    matrix: &Matrix,
+    catalog: &Matrix,
+    args: &SuggestArgs,
+) -> Result<Option<crate::matrix::Ladder>, Failure> {
+    let Some(axis) = &args.ladder else {
+        return Ok(None);
+    };
+    if matrix.ladder(axis).is_some() {
+        return Err(Failure::Usage(format!(
+            "--ladder {}: {} already has a ladder on this axis; `sota milestones {}` shows it",
+            crate::quote::quote(axis),
+            matrix.display_name(),
+            crate::quote::quote(axis),
+        )));
+    }
+    match catalog.ladder(axis) {
+        Some(l) => Ok(Some(l.clone())),
+        None => Err(Failure::Usage(format!(
+            "--ladder {}: the catalog has no ladder on this axis{}; `sota milestones --catalog` lists them",
+            crate::quote::quote(axis),
+            crate::did_you_mean::phrase(axis, catalog.ladders.iter().map(|l| l.axis.value.as_str()))
+                .map_or(String::new(), |p| format!(" ({p})")),
+        ))),
+    }
 }

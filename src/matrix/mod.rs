@@ -20,6 +20,7 @@ pub use diagnostic::{
     MAX_MATRIX_BYTES, MAX_SHOWN_PROBLEMS,
 };
 pub use model::*;
+pub(crate) use parse::is_kebab;
 
 /// The file's bytes, but no more than one past [`MAX_MATRIX_BYTES`]: a
 /// larger file is refused, so reading the rest would be wasted. Only a

@@ -278,17 +278,46 @@ pub fn edit_text(edit: &Edit) -> String {
         }
         s
     } else {
-        format!(
-            "[[op]] slug = {}: files += [{}]\n",
-            emit::quote(&edit.slug),
-            globs.join(", ")
-        )
+        let mut s = String::new();
+        if !edit.remove_files.is_empty() {
+            let gone: Vec<String> = edit.remove_files.iter().map(|g| emit::quote(g)).collect();
+            let _ = writeln!(
+                s,
+                "[[op]] slug = {}: files -= [{}]",
+                emit::quote(&edit.slug),
+                gone.join(", ")
+            );
+        }
+        if !globs.is_empty() {
+            let _ = writeln!(
+                s,
+                "[[op]] slug = {}: files += [{}]",
+                emit::quote(&edit.slug),
+                globs.join(", ")
+            );
+        }
+        s
     }
+}
+
+/// A ladder `--ladder` brings in, as the edit shows it.
+fn ladder_text(ladder: &crate::matrix::Ladder) -> String {
+    let rungs: Vec<String> = ladder
+        .rungs
+        .iter()
+        .map(|r| format!("{} ({})", r.name, r.year))
+        .collect();
+    format!(
+        "[[ladder]] axis = {}: {} rungs, none reached: {}\n",
+        emit::quote(&ladder.axis.value),
+        ladder.rungs.len(),
+        rungs.join(" → ")
+    )
 }
 
 pub fn suggest_human(report: &Report, matrix_name: &str) -> String {
     let mut out = String::new();
-    if report.suggestions.is_empty() {
+    if report.suggestions.is_empty() && report.ladders.is_empty() {
         let _ = writeln!(
             out,
             "every kernel file is covered by an op of {matrix_name}; nothing to suggest"
@@ -300,7 +329,7 @@ pub fn suggest_human(report: &Report, matrix_name: &str) -> String {
         if !s.exists {
             let _ = writeln!(out, "  not found under the matrix root");
         }
-        if !s.covered_by.is_empty() {
+        if !s.covered_by.is_empty() && s.proposal.is_none() {
             let _ = writeln!(out, "  already covered by {}", s.covered_by.join(", "));
             continue;
         }
@@ -308,6 +337,8 @@ pub fn suggest_human(report: &Report, matrix_name: &str) -> String {
             Some(p) => {
                 let whence = if p.existing_row {
                     "row in the matrix"
+                } else if p.custom {
+                    "a new custom op"
                 } else {
                     "from the catalog"
                 };
@@ -317,9 +348,20 @@ pub fn suggest_human(report: &Report, matrix_name: &str) -> String {
                     paint(role::SLUG, &p.slug),
                     p.title
                 );
-                let ev: Vec<String> = p.evidence.iter().map(Evidence::to_string).collect();
-                let _ = writeln!(out, "     evidence: {}", ev.join(", "));
-                let _ = writeln!(out, "     glob: {}", quote(&p.glob));
+                let leaving: Vec<&String> = s.covered_by.iter().filter(|c| **c != p.slug).collect();
+                if p.asked {
+                    let _ = writeln!(out, "     asked for with --op");
+                } else {
+                    let ev: Vec<String> = p.evidence.iter().map(Evidence::to_string).collect();
+                    let _ = writeln!(out, "     evidence: {}", ev.join(", "));
+                }
+                if !leaving.is_empty() {
+                    let from: Vec<&str> = leaving.iter().map(|s| s.as_str()).collect();
+                    let _ = writeln!(out, "     moves out of {}", from.join(", "));
+                }
+                if !p.glob.is_empty() {
+                    let _ = writeln!(out, "     glob: {}", quote(&p.glob));
+                }
             }
             None => {
                 let _ = writeln!(
@@ -329,10 +371,11 @@ pub fn suggest_human(report: &Report, matrix_name: &str) -> String {
             }
         }
     }
-    if !report.edits.is_empty() {
+    if !report.edits.is_empty() || !report.ladders.is_empty() {
         let _ = writeln!(out, "\nEdits to {matrix_name} (apply with --write):");
-        for e in &report.edits {
-            for line in edit_text(e).lines() {
+        let texts = report.edits.iter().map(edit_text);
+        for text in texts.chain(report.ladders.iter().map(ladder_text)) {
+            for line in text.lines() {
                 let _ = writeln!(out, "  {}", escape(line));
             }
         }
@@ -347,6 +390,8 @@ struct SuggestJson<'a> {
     written: bool,
     suggestions: Vec<SuggestionJson<'a>>,
     edits: Vec<EditJson<'a>>,
+    /// Axes of the catalog ladders brought in (`--ladder`).
+    ladders: Vec<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -366,6 +411,7 @@ struct ProposalJson<'a> {
     score: u32,
     evidence: &'a [Evidence],
     glob: &'a str,
+    asked: bool,
 }
 
 #[derive(Serialize)]
@@ -373,6 +419,7 @@ struct EditJson<'a> {
     op: &'a str,
     new_row: bool,
     add_files: &'a [String],
+    remove_files: &'a [String],
     text: String,
 }
 
@@ -396,6 +443,7 @@ pub fn suggest_json(report: &Report, matrix_name: &str, written: bool) -> String
                     score: p.score,
                     evidence: &p.evidence,
                     glob: &p.glob,
+                    asked: p.asked,
                 }),
             })
             .collect(),
@@ -406,8 +454,14 @@ pub fn suggest_json(report: &Report, matrix_name: &str, written: bool) -> String
                 op: &e.slug,
                 new_row: e.new_row,
                 add_files: &e.add_files,
+                remove_files: &e.remove_files,
                 text: edit_text(e),
             })
+            .collect(),
+        ladders: report
+            .ladders
+            .iter()
+            .map(|l| l.axis.value.as_str())
             .collect(),
     };
     super::json::to_string(&payload)

@@ -2,6 +2,12 @@
 //! matrix already has, or one from the catalog — with the signals that
 //! chose it and the exact glob edit; and applying those edits to the matrix
 //! text with `toml_edit`, so every comment and every untouched byte stays.
+//!
+//! Fixing a draft: `--op SLUG` places the files in the op asked for (a row
+//! of the matrix, one brought in from the catalog, or a custom one), moving
+//! a covered file out of the rows that held it — each glob that matched it
+//! is replaced by the tightest globs for what else it matched — and
+//! `--ladder AXIS` brings in a catalog ladder.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -22,6 +28,25 @@ pub struct Input<'a> {
     pub tracked: &'a PathList,
     /// The files to place (root-relative); see [`uncovered`].
     pub files: &'a [String],
+    /// Place every file in this op, whatever the signals say (`--op`).
+    pub op: Option<&'a Asked>,
+}
+
+/// The op a user asked for with `--op`, and what a new row would hold.
+#[derive(Clone, Debug)]
+pub struct Asked {
+    pub slug: String,
+    /// The row to add when neither the matrix nor the catalog has the slug
+    /// (a custom op); `None` otherwise.
+    pub custom: Option<CustomOp>,
+}
+
+/// A team's own op, not in the catalog.
+#[derive(Clone, Debug)]
+pub struct CustomOp {
+    pub title: String,
+    pub sota: String,
+    pub link: Option<String>,
 }
 
 /// The op proposed for one file.
@@ -35,6 +60,11 @@ pub struct Proposal {
     pub evidence: Vec<Evidence>,
     /// The glob the edit adds that matches this file.
     pub glob: String,
+    /// Asked for with `--op` (no signals were weighed).
+    pub asked: bool,
+    /// A custom op `--op` described: neither the matrix nor the catalog
+    /// has it.
+    pub custom: bool,
 }
 
 /// One file's answer.
@@ -42,7 +72,8 @@ pub struct Proposal {
 pub struct Suggestion {
     pub file: String,
     pub kind: Option<Kind>,
-    /// Ops that already cover it (then there is nothing to propose).
+    /// Ops that already cover it (then there is nothing to propose, unless
+    /// `--op` asked for another: the file moves out of these).
     pub covered_by: Vec<String>,
     /// Whether the file exists under the root.
     pub exists: bool,
@@ -55,6 +86,12 @@ pub struct Edit {
     pub slug: String,
     pub new_row: bool,
     pub add_files: Vec<String>,
+    /// Globs the row loses (a file moved out: each is replaced by the
+    /// globs in `add_files` that cover what else it matched).
+    pub remove_files: Vec<String>,
+    /// A new row for a custom op (`--op` with `--title`/`--sota`), not
+    /// one from the catalog.
+    pub custom: bool,
     /// For a new row, the catalog's description of the op.
     pub title: String,
     pub sota: String,
@@ -67,6 +104,9 @@ pub struct Edit {
 pub struct Report {
     pub suggestions: Vec<Suggestion>,
     pub edits: Vec<Edit>,
+    /// Catalog ladders to bring in (`--ladder`), appended as they are in
+    /// the catalog, with no rung claimed: reaching one takes a witness.
+    pub ladders: Vec<crate::matrix::Ladder>,
 }
 
 /// The kernel files (the scorecard's population) no op covers.
@@ -112,7 +152,11 @@ pub fn suggest(matrix: &Matrix, catalog: &Matrix, input: &Input<'_>) -> Report {
         let buf = &buf[..read.unwrap_or(0)];
         let kind = detector.detect(file, buf);
         // A name the matrix refuses cannot be written into it: no edit.
-        let proposal = if covered_by.is_empty() && crate::matrix::can_hold(file) {
+        let holdable = crate::matrix::can_hold(file);
+        let proposal = if let Some(asked) = input.op {
+            let only_there = covered_by.iter().all(|s| *s == asked.slug) && !covered_by.is_empty();
+            (holdable && !only_there).then(|| asked_proposal(matrix, catalog, asked))
+        } else if covered_by.is_empty() && holdable {
             propose(
                 matrix,
                 catalog,
@@ -135,7 +179,11 @@ pub fn suggest(matrix: &Matrix, catalog: &Matrix, input: &Input<'_>) -> Report {
         });
     }
     let edits = edits(matrix, catalog, input, &mut suggestions);
-    Report { suggestions, edits }
+    Report {
+        suggestions,
+        edits,
+        ladders: Vec::new(),
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -189,7 +237,29 @@ fn propose(
         score,
         evidence,
         glob: String::new(),
+        asked: false,
+        custom: false,
     })
+}
+
+/// The proposal `--op` asked for: no signals weighed.
+fn asked_proposal(matrix: &Matrix, catalog: &Matrix, asked: &Asked) -> Proposal {
+    let title = matrix
+        .op(&asked.slug)
+        .or_else(|| catalog.op(&asked.slug))
+        .map(|op| op.title.clone())
+        .or_else(|| asked.custom.as_ref().map(|c| c.title.clone()))
+        .unwrap_or_else(|| asked.slug.clone());
+    Proposal {
+        slug: asked.slug.clone(),
+        title,
+        existing_row: matrix.op(&asked.slug).is_some(),
+        score: 0,
+        evidence: Vec::new(),
+        glob: String::new(),
+        asked: true,
+        custom: matrix.op(&asked.slug).is_none() && catalog.op(&asked.slug).is_none(),
+    }
 }
 
 /// Tracked files directly in `dir` (which ends with `/`, or is empty).
@@ -238,83 +308,246 @@ fn edits(
     if groups.is_empty() {
         return Vec::new();
     }
-    // Every tracked file is in the tree (and every target, tracked or not),
-    // and every one counts, docs and build files too: a glob may match
-    // only the group's targets and files its row already covers.
     let tracked: Vec<std::borrow::Cow<'_, str>> = input.tracked.lossy().collect();
+    let tree = tree_of(&tracked, &groups, suggestions);
+    let covered = covered_by_rows(matrix, &tracked, &groups);
+    let mut moves = moves_out(matrix, &tree, &tracked, suggestions);
+    let mut out = Vec::new();
+    for (slug, members) in &groups {
+        let free = covered.get(slug.as_str()).map_or(&[][..], Vec::as_slice);
+        let add_files = place(&tree, slug, members, free, suggestions);
+        let new_row = matrix.op(slug).is_none();
+        let (remove_files, mut add_files) = match moves.remove(slug) {
+            Some((remove, add)) => (remove, [add_files, add].concat()),
+            None => (Vec::new(), add_files),
+        };
+        add_files.dedup();
+        out.push(row_edit(
+            catalog,
+            input,
+            slug,
+            new_row,
+            add_files,
+            remove_files,
+        ));
+    }
+    // Rows that only lose files.
+    for (slug, (remove_files, add_files)) in moves {
+        out.push(Edit {
+            slug,
+            new_row: false,
+            add_files,
+            remove_files,
+            custom: false,
+            title: String::new(),
+            sota: String::new(),
+            link: None,
+            papers: Vec::new(),
+        });
+    }
+    out
+}
+
+/// Every tracked file in one tree (and every target, tracked or not), and
+/// every one counts, docs and build files too: a glob may match only the
+/// group's targets and files its row already covers.
+fn tree_of(
+    tracked: &[std::borrow::Cow<'_, str>],
+    groups: &BTreeMap<String, Vec<usize>>,
+    suggestions: &[Suggestion],
+) -> globs::Tree {
     let mut tree = globs::Tree::default();
     let mut pending: std::collections::BTreeSet<&str> = groups
         .values()
         .flatten()
         .map(|&i| suggestions[i].file.as_str())
         .collect();
-    for p in &tracked {
+    for p in tracked {
         tree.insert(p, false);
         pending.remove(p.as_ref());
     }
     for t in pending {
         tree.insert(t, false);
     }
-    // The tracked files each row with a proposal already covers.
+    tree
+}
+
+/// The tracked files each existing row with a proposal already covers.
+fn covered_by_rows<'t>(
+    matrix: &Matrix,
+    tracked: &'t [std::borrow::Cow<'_, str>],
+    groups: &'t BTreeMap<String, Vec<usize>>,
+) -> BTreeMap<&'t str, Vec<&'t str>> {
     let mut covered: BTreeMap<&str, Vec<&str>> = groups
         .keys()
         .filter(|slug| matrix.op(slug).is_some())
         .map(|slug| (slug.as_str(), Vec::new()))
         .collect();
-    if !covered.is_empty() {
-        if let Some(ix) = OpIndex::new(matrix).ok().as_mut() {
-            for p in &tracked {
-                for m in ix.matches(p) {
-                    let slug = matrix.ops[m.op].slug.value.as_str();
-                    if let Some(files) = covered.get_mut(slug) {
-                        if files.last() != Some(&p.as_ref()) {
-                            files.push(p);
-                        }
+    if covered.is_empty() {
+        return covered;
+    }
+    if let Some(ix) = OpIndex::new(matrix).ok().as_mut() {
+        for p in tracked {
+            for m in ix.matches(p) {
+                let slug = matrix.ops[m.op].slug.value.as_str();
+                if let Some(files) = covered.get_mut(slug) {
+                    if files.last() != Some(&p.as_ref()) {
+                        files.push(p);
                     }
                 }
             }
         }
     }
+    covered
+}
+
+/// The tightest globs that put one group's files in its row (`free`: what
+/// the row covers already, which they may match again), and each
+/// proposal's glob.
+fn place(
+    tree: &globs::Tree,
+    slug: &str,
+    members: &[usize],
+    free: &[&str],
+    suggestions: &mut [Suggestion],
+) -> Vec<String> {
+    // A file the row already covers (it only leaves other rows) needs no
+    // glob here.
+    let needs = |s: &Suggestion| !s.covered_by.iter().any(|c| c == slug);
+    let mut targets: Vec<&str> = members
+        .iter()
+        .filter(|&&i| needs(&suggestions[i]))
+        .map(|&i| suggestions[i].file.as_str())
+        .collect();
+    targets.sort_unstable();
+    targets.dedup();
+    if targets.is_empty() {
+        return Vec::new();
+    }
     let every = |_: &str| true;
-    let mut out = Vec::new();
-    for (slug, members) in &groups {
-        let mut target_refs: Vec<&str> = members
-            .iter()
-            .map(|&i| suggestions[i].file.as_str())
-            .collect();
-        target_refs.sort_unstable();
-        target_refs.dedup();
-        let free = covered.get(slug.as_str()).map_or(&[][..], Vec::as_slice);
-        let add_files = tree.cover_beside(
-            &target_refs,
-            free,
-            globs::Options {
+    let opts = globs::Options {
+        whole_dirs: true,
+        ext_globs: false,
+        counts: &every,
+    };
+    let add_files = tree.cover_beside(&targets, free, opts);
+    for &i in members {
+        if !needs(&suggestions[i]) {
+            continue;
+        }
+        let file = suggestions[i].file.clone();
+        if let Some(p) = suggestions[i].proposal.as_mut() {
+            p.glob = add_files
+                .iter()
+                .find(|g| crate::glob::FileGlob::new(g).is_ok_and(|g| g.is_match(&file)))
+                .cloned()
+                .unwrap_or_else(|| globs::escape(&file));
+        }
+    }
+    add_files
+}
+
+/// The edit of one row: a new row takes its text from the catalog, or from
+/// the custom op `--op` described.
+fn row_edit(
+    catalog: &Matrix,
+    input: &Input<'_>,
+    slug: &str,
+    new_row: bool,
+    add_files: Vec<String>,
+    remove_files: Vec<String>,
+) -> Edit {
+    let cat = catalog.op(slug);
+    let custom = input
+        .op
+        .filter(|a| a.slug == slug)
+        .and_then(|a| a.custom.as_ref());
+    let (title, sota, link) = match (cat, custom) {
+        (Some(c), _) => (
+            c.title.clone(),
+            c.sota.clone(),
+            c.link.as_ref().map(|l| l.value.clone()),
+        ),
+        (None, Some(c)) => (c.title.clone(), c.sota.clone(), c.link.clone()),
+        (None, None) => (slug.to_owned(), String::new(), None),
+    };
+    Edit {
+        custom: cat.is_none() && custom.is_some(),
+        title,
+        sota,
+        link,
+        papers: cat.map(|c| c.papers.clone()).unwrap_or_default(),
+        slug: slug.to_owned(),
+        new_row,
+        add_files,
+        remove_files,
+    }
+}
+
+/// For files `--op` moves out of the rows that cover them: per row, the
+/// globs that matched a moved file (to remove) and the tightest globs for
+/// everything else those globs matched (to add), so the row keeps every
+/// other file it had and matches no moved one.
+fn moves_out(
+    matrix: &Matrix,
+    tree: &globs::Tree,
+    tracked: &[std::borrow::Cow<'_, str>],
+    suggestions: &[Suggestion],
+) -> BTreeMap<String, (Vec<String>, Vec<String>)> {
+    let moved: Vec<(&str, &str)> = suggestions
+        .iter()
+        .filter_map(|s| Some((s.file.as_str(), s.proposal.as_ref()?)))
+        .filter(|(_, p)| p.asked)
+        .map(|(f, p)| (f, p.slug.as_str()))
+        .collect();
+    let mut out = BTreeMap::new();
+    let Some(mut ix) = OpIndex::new(matrix).ok().filter(|_| !moved.is_empty()) else {
+        return out;
+    };
+    // The (op, glob) pairs that hold a moved file in another op.
+    let mut leaving: BTreeMap<(usize, usize), Vec<&str>> = BTreeMap::new();
+    for &(file, to) in &moved {
+        for &(op, glob) in ix.all_hits(file.as_bytes()) {
+            if matrix.ops[op].slug.value != to {
+                leaving.insert((op, glob), Vec::new());
+            }
+        }
+    }
+    let is_moved = |p: &str| moved.iter().any(|(f, _)| *f == p);
+    let leaving_ops: std::collections::BTreeSet<usize> =
+        leaving.keys().map(|(op, _)| *op).collect();
+    // What each such glob matches besides moved files, and what each of
+    // those rows covers through its other globs (free to match again).
+    let mut kept_by_op: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+    for p in tracked {
+        if is_moved(p) {
+            continue;
+        }
+        for &(op, glob) in ix.all_hits(p.as_bytes()) {
+            match leaving.get_mut(&(op, glob)) {
+                Some(files) => files.push(p),
+                None if leaving_ops.contains(&op) => kept_by_op.entry(op).or_default().push(p),
+                None => {}
+            }
+        }
+    }
+    let every = |_: &str| true;
+    for ((op, glob), rest) in leaving {
+        let free = kept_by_op.get(&op).map_or(&[][..], Vec::as_slice);
+        let replacement = if rest.is_empty() {
+            Vec::new()
+        } else {
+            let opts = globs::Options {
                 whole_dirs: true,
                 ext_globs: false,
                 counts: &every,
-            },
-        );
-        for &i in members {
-            let file = suggestions[i].file.clone();
-            if let Some(p) = suggestions[i].proposal.as_mut() {
-                p.glob = add_files
-                    .iter()
-                    .find(|g| crate::glob::FileGlob::new(g).is_ok_and(|g| g.is_match(&file)))
-                    .cloned()
-                    .unwrap_or_else(|| globs::escape(&file));
-            }
-        }
-        let new_row = matrix.op(slug).is_none();
-        let cat = catalog.op(slug);
-        out.push(Edit {
-            title: cat.map_or_else(|| slug.clone(), |c| c.title.clone()),
-            sota: cat.map(|c| c.sota.clone()).unwrap_or_default(),
-            link: cat.and_then(|c| c.link.as_ref().map(|l| l.value.clone())),
-            papers: cat.map(|c| c.papers.clone()).unwrap_or_default(),
-            slug: slug.clone(),
-            new_row,
-            add_files,
-        });
+            };
+            tree.cover_beside(&rest, free, opts)
+        };
+        let row = &matrix.ops[op];
+        let entry: &mut (Vec<String>, Vec<String>) = out.entry(row.slug.value.clone()).or_default();
+        entry.0.push(row.files[glob].as_str().to_owned());
+        entry.1.extend(replacement);
     }
     out
 }
@@ -326,7 +559,11 @@ pub struct ApplyError(pub String);
 /// The matrix text with the edits applied: globs appended to `files` of the
 /// named rows (the array keeps its layout), new `[[op]]` rows appended at
 /// the end. Everything else is left byte for byte.
-pub fn apply(text: &str, edits: &[Edit]) -> Result<String, ApplyError> {
+pub fn apply(
+    text: &str,
+    edits: &[Edit],
+    ladders: &[crate::matrix::Ladder],
+) -> Result<String, ApplyError> {
     use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, Value};
     let mut doc: DocumentMut = text
         .parse()
@@ -342,7 +579,7 @@ pub fn apply(text: &str, edits: &[Edit]) -> Result<String, ApplyError> {
                 .find(|t| t.get("slug").and_then(Item::as_str) == Some(edit.slug.as_str()))
                 .ok_or_else(|| ApplyError(format!("no [[op]] with slug `{}`", edit.slug)))?;
             match table.get_mut("files").and_then(Item::as_array_mut) {
-                Some(files) => append(files, &edit.add_files),
+                Some(files) => replace(files, &edit.remove_files, &edit.add_files),
                 None => {
                     let mut files = Array::new();
                     for g in &edit.add_files {
@@ -372,9 +609,11 @@ pub fn apply(text: &str, edits: &[Edit]) -> Result<String, ApplyError> {
             }
             t.insert("papers", Item::Value(Value::Array(papers)));
         }
-        t.decor_mut().set_prefix(
-            "\n# Proposed by `sota suggest` from the catalog: decide `route` and `oracle`.\n",
-        );
+        t.decor_mut().set_prefix(if edit.custom {
+            "\n# A custom op, added by `sota suggest --op`: decide `route` and `oracle`.\n"
+        } else {
+            "\n# Proposed by `sota suggest` from the catalog: decide `route` and `oracle`.\n"
+        });
         match doc.get_mut("op").and_then(Item::as_array_of_tables_mut) {
             Some(tables) => tables.push(t),
             None => {
@@ -384,7 +623,68 @@ pub fn apply(text: &str, edits: &[Edit]) -> Result<String, ApplyError> {
             }
         }
     }
+    for ladder in ladders {
+        let t = ladder_table(ladder);
+        match doc.get_mut("ladder").and_then(Item::as_array_of_tables_mut) {
+            Some(tables) => tables.push(t),
+            None => {
+                let mut tables = ArrayOfTables::new();
+                tables.push(t);
+                doc.insert("ladder", Item::ArrayOfTables(tables));
+            }
+        }
+    }
     Ok(doc.to_string())
+}
+
+/// A catalog ladder as a `[[ladder]]` table of the matrix: the axis and
+/// every rung, no `reached` (the team claims a rung with a witness).
+pub fn ladder_table(ladder: &crate::matrix::Ladder) -> toml_edit::Table {
+    use toml_edit::{value, ArrayOfTables, Item, Table};
+    let mut t = Table::new();
+    t.insert("axis", value(ladder.axis.value.as_str()));
+    let mut rungs = ArrayOfTables::new();
+    for r in &ladder.rungs {
+        let mut rung = Table::new();
+        rung.insert("name", value(r.name.as_str()));
+        rung.insert("year", value(i64::from(r.year)));
+        rung.insert("summary", value(r.summary.as_str()));
+        if let Some(cite) = &r.cite {
+            rung.insert("cite", value(cite.as_str()));
+        }
+        if let Some(link) = &r.link {
+            rung.insert("link", value(link.as_str()));
+        }
+        rungs.push(rung);
+    }
+    t.insert("rung", Item::ArrayOfTables(rungs));
+    t.decor_mut().set_prefix(format!(
+        "\n# Brought in from the catalog by `sota suggest --ladder {}`: set `reached` and\n# its `witness` once a rung is shipped.\n",
+        ladder.axis.value
+    ));
+    t
+}
+
+/// Remove the globs in `remove` from an array and put `add` where the
+/// first removed one stood, in its layout (one per line when it was on a
+/// line of its own); with nothing removed, append.
+fn replace(files: &mut toml_edit::Array, remove: &[String], add: &[String]) {
+    let removed = |v: &toml_edit::Value| v.as_str().is_some_and(|g| remove.iter().any(|r| r == g));
+    let Some(at) = files.iter().position(removed) else {
+        return append(files, add);
+    };
+    let prefix = files
+        .get(at)
+        .and_then(|v| v.decor().prefix())
+        .and_then(|p| p.as_str())
+        .and_then(|p| p.rfind('\n').map(|i| p[i..].to_owned()));
+    files.retain(|v| !removed(v));
+    for (i, g) in add.iter().enumerate() {
+        files.insert(at + i, g.as_str());
+        if let (Some(prefix), Some(v)) = (&prefix, files.get_mut(at + i)) {
+            v.decor_mut().set_prefix(prefix.as_str());
+        }
+    }
 }
 
 /// Append strings to an array in the layout it already has: one per line
@@ -432,6 +732,8 @@ sota = "FlashAttention"
             slug: slug.into(),
             new_row,
             add_files: files.iter().map(|s| s.to_string()).collect(),
+            remove_files: vec![],
+            custom: false,
             title: "RMSNorm".into(),
             sota: "FlashInfer".into(),
             link: Some("https://github.com/flashinfer-ai/flashinfer".into()),
@@ -444,6 +746,7 @@ sota = "FlashAttention"
         let out = apply(
             WITH_COMMENTS,
             &[edit("fused-attention", false, &["kernels/fattn*"])],
+            &[],
         )
         .unwrap();
         let expected = WITH_COMMENTS.replace(
@@ -459,6 +762,7 @@ sota = "FlashAttention"
         let out = apply(
             WITH_COMMENTS,
             &[edit("normalization", true, &["kernels/norm.cu"])],
+            &[],
         )
         .unwrap();
         let block = "\n# Proposed by `sota suggest` from the catalog: decide `route` and `oracle`.\n\

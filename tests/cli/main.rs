@@ -29,5 +29,6 @@ mod report_html;
 mod reports;
 mod robustness;
 mod security;
+mod suggest_fix;
 mod suggest_globs;
 mod usability;
