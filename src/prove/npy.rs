@@ -5,7 +5,7 @@
 //! size the file claims.
 
 use super::dtype::{ByteOrder, DType};
-use super::tensor::{element_count, Layout, TensorMeta};
+use super::meta::{element_count, Layout, TensorMeta};
 
 const MAGIC: &[u8] = b"\x93NUMPY";
 

@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use super::dtype::{ByteOrder, DType};
-use super::tensor::{element_count, Layout, TensorMeta};
+use super::meta::{element_count, Layout, TensorMeta};
 
 /// The largest header the reference implementation accepts (100 MB).
 pub const MAX_HEADER: u64 = 100_000_000;
