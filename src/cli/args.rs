@@ -121,9 +121,9 @@ pub enum Command {
         check: bool,
     },
     /// Draft a sota.toml from the tracked kernel files and the built-in catalog
-    Init(super::init::InitArgs),
+    Init(InitArgs),
     /// Propose an op and the glob edit for kernel files no op covers
-    Suggest(super::init::SuggestArgs),
+    Suggest(SuggestArgs),
     /// Write a self-contained HTML page: the matrix, the ladders drawn, the scorecard, compliance over time
     Report {
         /// The page to write (no scripts, fonts or network: open it anywhere)
@@ -267,4 +267,53 @@ pub enum HookAction {
 pub(crate) fn parse_date(s: &str) -> Result<sota::matrix::Date, String> {
     sota::matrix::Date::parse(s)
         .ok_or_else(|| format!("`{s}` is not a date: write YYYY-MM-DD, e.g. 2026-06-26"))
+}
+
+#[derive(clap::Args, Debug)]
+pub struct InitArgs {
+    /// Print the drafted sota.toml instead of writing it
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Replace an existing matrix
+    #[arg(long)]
+    pub force: bool,
+    /// The project name (default: the directory's name)
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// The `reviewed` date to write (YYYY-MM-DD) instead of today
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
+    pub today: Option<sota::matrix::Date>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SuggestArgs {
+    /// Kernel files to place (relative to the current directory, or absolute)
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Every kernel file no op covers (the default without FILEs)
+    #[arg(long, conflicts_with = "files")]
+    pub uncovered: bool,
+    /// Apply the edits to sota.toml (comments and layout are kept)
+    #[arg(long)]
+    pub write: bool,
+    /// Place the FILEs in this op instead of the one the signals choose: a
+    /// row of the matrix, an op of the catalog (brought in as a new row), or
+    /// a custom op (with --title and --sota). A file another row covers
+    /// moves: each glob that matched it is replaced by the tightest globs
+    /// for the rest of what it matched
+    #[arg(long, value_name = "SLUG", requires = "files")]
+    pub op: Option<String>,
+    /// A custom op's title (with --op)
+    #[arg(long, value_name = "TEXT", requires = "op")]
+    pub title: Option<String>,
+    /// A custom op's reference to read first (with --op)
+    #[arg(long, value_name = "TEXT", requires = "op")]
+    pub sota: Option<String>,
+    /// A custom op's link (with --op)
+    #[arg(long, value_name = "URL", requires = "op")]
+    pub link: Option<String>,
+    /// Bring in the catalog's ladder on AXIS (`sota milestones --catalog`
+    /// lists them); no rung is claimed
+    #[arg(long, value_name = "AXIS")]
+    pub ladder: Option<String>,
 }

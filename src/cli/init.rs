@@ -1,5 +1,5 @@
-//! `sota init` and `sota suggest` on the command line: their clap
-//! arguments and the printing of their reports.
+//! `sota init` and `sota suggest` on the command line: the printing of
+//! their reports (their clap arguments are in `args.rs`).
 
 use sota::command::init::{InitReport, SuggestReport};
 use sota::outcome::Failure;
@@ -7,55 +7,6 @@ use sota::output::init as render;
 use sota::Context;
 
 use super::print;
-
-#[derive(clap::Args, Debug)]
-pub struct InitArgs {
-    /// Print the drafted sota.toml instead of writing it
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Replace an existing matrix
-    #[arg(long)]
-    pub force: bool,
-    /// The project name (default: the directory's name)
-    #[arg(long, value_name = "NAME")]
-    pub name: Option<String>,
-    /// The `reviewed` date to write (YYYY-MM-DD) instead of today
-    #[arg(long, value_name = "YYYY-MM-DD", value_parser = super::args::parse_date)]
-    pub today: Option<sota::matrix::Date>,
-}
-
-#[derive(clap::Args, Debug)]
-pub struct SuggestArgs {
-    /// Kernel files to place (relative to the current directory, or absolute)
-    #[arg(value_name = "FILE")]
-    pub files: Vec<String>,
-    /// Every kernel file no op covers (the default without FILEs)
-    #[arg(long, conflicts_with = "files")]
-    pub uncovered: bool,
-    /// Apply the edits to sota.toml (comments and layout are kept)
-    #[arg(long)]
-    pub write: bool,
-    /// Place the FILEs in this op instead of the one the signals choose: a
-    /// row of the matrix, an op of the catalog (brought in as a new row), or
-    /// a custom op (with --title and --sota). A file another row covers
-    /// moves: each glob that matched it is replaced by the tightest globs
-    /// for the rest of what it matched
-    #[arg(long, value_name = "SLUG", requires = "files")]
-    pub op: Option<String>,
-    /// A custom op's title (with --op)
-    #[arg(long, value_name = "TEXT", requires = "op")]
-    pub title: Option<String>,
-    /// A custom op's reference to read first (with --op)
-    #[arg(long, value_name = "TEXT", requires = "op")]
-    pub sota: Option<String>,
-    /// A custom op's link (with --op)
-    #[arg(long, value_name = "URL", requires = "op")]
-    pub link: Option<String>,
-    /// Bring in the catalog's ladder on AXIS (`sota milestones --catalog`
-    /// lists them); no rung is claimed
-    #[arg(long, value_name = "AXIS")]
-    pub ladder: Option<String>,
-}
 
 pub fn init(ctx: &Context, report: &InitReport) -> Result<(), Failure> {
     if report.refused {

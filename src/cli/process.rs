@@ -16,7 +16,7 @@ pub fn inputs(cli: &Cli) -> Result<Inputs, Failure> {
     let cwd = std::env::current_dir()?;
     let today = match &cli.command {
         Some(Command::Coverage { today: Some(d), .. }) => *d,
-        Some(Command::Init(super::init::InitArgs { today: Some(d), .. })) => *d,
+        Some(Command::Init(super::args::InitArgs { today: Some(d), .. })) => *d,
         _ => clock_today(),
     };
     let format = format(cli)?;
