@@ -6,7 +6,40 @@ use sota::outcome::Failure;
 use sota::output::init as render;
 use sota::Context;
 
+use super::args::{InitArgs, SuggestArgs};
 use super::print;
+
+/// `sota init`: draft the matrix, print what was drafted.
+pub fn run_init(ctx: &Context, args: InitArgs) -> Result<sota::Outcome, Failure> {
+    let report = sota::command::init::init(
+        ctx,
+        &sota::command::init::InitArgs {
+            dry_run: args.dry_run,
+            force: args.force,
+            name: args.name,
+        },
+    )?;
+    init(ctx, &report)?;
+    Ok(report.outcome())
+}
+
+/// `sota suggest`: propose (and write) the edits, print them.
+pub fn run_suggest(ctx: &Context, args: SuggestArgs) -> Result<sota::Outcome, Failure> {
+    let report = sota::command::init::suggest(
+        ctx,
+        &sota::command::init::SuggestArgs {
+            files: args.files,
+            write: args.write,
+            op: args.op,
+            title: args.title,
+            sota: args.sota,
+            link: args.link,
+            ladder: args.ladder,
+        },
+    )?;
+    suggest(ctx, &report)?;
+    Ok(report.outcome())
+}
 
 pub fn init(ctx: &Context, report: &InitReport) -> Result<(), Failure> {
     if report.refused {

@@ -79,24 +79,7 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
             print::out(sota::matrix::schema::JSON)?;
             Ok(Outcome::Done)
         }
-        Some(Command::Gate(args)) => {
-            let gate_args = GateArgs {
-                mode: args.mode()?,
-                strict: args.strict,
-            };
-            let run = command::gate::run(ctx, &gate_args)?;
-            if let Err(e) = print::gate(ctx, &run) {
-                // An advisory gate exits 0 always (SPEC 4), even when its
-                // advice cannot be written (a full disk, a closed pipe):
-                // it says so on stderr, as far as it can, and lets the
-                // commit through. Only `--strict` fails for it.
-                if gate_args.strict {
-                    return Err(e.into());
-                }
-                print::bare_failure(&Failure::Io(e));
-            }
-            Ok(run.outcome())
-        }
+        Some(Command::Gate(args)) => gate(ctx, &args),
         Some(Command::Coverage { check, .. }) => {
             let report = command::coverage::run(ctx, check)?;
             print::coverage(ctx, &report)?;
@@ -108,57 +91,21 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
             max_count,
             first_parent,
         }) => {
-            let args = AuditArgs {
-                range,
-                limits: LogLimits {
-                    since,
-                    max_count,
-                    first_parent,
-                },
+            let limits = LogLimits {
+                since,
+                max_count,
+                first_parent,
             };
-            let mut bar = process::ProgressBar::new(ctx.format() == Format::Human);
-            let report = command::audit::run(ctx, &args, &mut bar)?;
-            print::audit(ctx, &report)?;
-            Ok(report.outcome())
+            audit(ctx, AuditArgs { range, limits })
         }
         Some(Command::Render { file, check }) => {
             let report = command::render::run(ctx, &file, check)?;
             print::render(ctx, &report)?;
             Ok(report.outcome())
         }
-        Some(Command::Init(args)) => {
-            let report = command::init::init(
-                ctx,
-                &command::init::InitArgs {
-                    dry_run: args.dry_run,
-                    force: args.force,
-                    name: args.name,
-                },
-            )?;
-            init::init(ctx, &report)?;
-            Ok(report.outcome())
-        }
-        Some(Command::Suggest(args)) => {
-            let report = command::init::suggest(
-                ctx,
-                &command::init::SuggestArgs {
-                    files: args.files,
-                    write: args.write,
-                    op: args.op,
-                    title: args.title,
-                    sota: args.sota,
-                    link: args.link,
-                    ladder: args.ladder,
-                },
-            )?;
-            init::suggest(ctx, &report)?;
-            Ok(report.outcome())
-        }
-        Some(Command::Report { html }) => {
-            let page = command::report::write(ctx, &html)?;
-            print::report(&page)?;
-            Ok(page.outcome())
-        }
+        Some(Command::Init(args)) => init::run_init(ctx, args),
+        Some(Command::Suggest(args)) => init::run_suggest(ctx, args),
+        Some(Command::Report { html }) => report(ctx, &html),
         Some(Command::Hook { action }) => {
             let command = match action {
                 HookAction::Install { strict, no_chain } => {
@@ -178,11 +125,7 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
             print::out(&String::from_utf8_lossy(&buf))?;
             Ok(Outcome::Done)
         }
-        Some(Command::Prove(args)) => {
-            let report = command::prove::run(ctx, &args.to_command())?;
-            print::prove(ctx, &report)?;
-            Ok(report.outcome())
-        }
+        Some(Command::Prove(args)) => prove::run(ctx, &args),
         Some(Command::Man) => {
             let mut buf = Vec::new();
             clap_mangen::Man::new(Cli::command()).render(&mut buf)?;
@@ -190,6 +133,50 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
             Ok(Outcome::Done)
         }
     }
+}
+
+/// The gate, whose advice never blocks a commit unless `--strict`.
+fn gate(ctx: &Context, args: &args::GateArgs) -> Result<Outcome, Failure> {
+    let gate_args = GateArgs {
+        mode: args.mode()?,
+        strict: args.strict,
+    };
+    let run = command::gate::run(ctx, &gate_args)?;
+    if let Err(e) = print::gate(ctx, &run) {
+        // An advisory gate exits 0 always (SPEC 4), even when its advice
+        // cannot be written (a full disk, a closed pipe): it says so on
+        // stderr, as far as it can, and lets the commit through. Only
+        // `--strict` fails for it.
+        if gate_args.strict {
+            return Err(e.into());
+        }
+        print::bare_failure(&Failure::Io(e));
+    }
+    Ok(run.outcome())
+}
+
+fn audit(ctx: &Context, args: AuditArgs) -> Result<Outcome, Failure> {
+    let mut bar = process::ProgressBar::new(ctx.format() == Format::Human);
+    let report = command::audit::run(ctx, &args, &mut bar)?;
+    print::audit(ctx, &report)?;
+    Ok(report.outcome())
+}
+
+/// The report page: the library gathers it, `output::html` renders it,
+/// and it is written here, atomically.
+fn report(ctx: &Context, html: &std::path::Path) -> Result<Outcome, Failure> {
+    let page = command::report::page(ctx)?;
+    let text = sota::output::html::page(
+        page.matrix,
+        &page.coverage,
+        &page.ladders,
+        page.audit.as_ref(),
+    );
+    let shown = ctx.shown(html);
+    sota::repo::write::atomic(&ctx.absolute(html), text.as_bytes(), None)
+        .map_err(|e| Failure::Usage(format!("sota report: cannot write {shown}: {e}")))?;
+    print::report(&page, &shown)?;
+    Ok(page.outcome())
 }
 
 fn list(ctx: &Context) -> Result<Outcome, Failure> {

@@ -317,11 +317,11 @@ pub fn prove(ctx: &Context, report: &sota::command::prove::ProveReport) -> io::R
     }
 }
 
-pub fn report(page: &sota::command::report::ReportPage) -> io::Result<()> {
+pub fn report(page: &sota::command::report::ReportPage<'_>, shown: &str) -> io::Result<()> {
     if let Some(why) = &page.audit_error {
         err(&format!("sota report: no compliance chart: {why}"));
     }
-    out(&format!("wrote {}\n", quote(&page.shown)))
+    out(&format!("wrote {}\n", quote(shown)))
 }
 
 pub fn hooks(ctx: &Context, report: &HookReport) -> io::Result<()> {

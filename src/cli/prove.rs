@@ -62,6 +62,12 @@ pub struct ProveArgs {
 }
 
 impl ProveArgs {
+    /// Where to write the SVG histogram of the absolute error (the CLI
+    /// renders and writes it; the library call only returns the report).
+    pub(crate) fn histogram(&self) -> Option<&std::path::Path> {
+        self.histogram.as_deref()
+    }
+
     /// The library's arguments.
     pub(crate) fn to_command(&self) -> sota::command::prove::ProveArgs {
         sota::command::prove::ProveArgs {
@@ -74,7 +80,20 @@ impl ProveArgs {
             shape: self.shape.clone(),
             quantile: self.quantile,
             threads: self.threads,
-            histogram: self.histogram.clone(),
         }
     }
+}
+
+/// `sota prove`: compare, write the histogram when asked (rendered by
+/// `output::prove`), print the report.
+pub fn run(ctx: &sota::Context, args: &ProveArgs) -> Result<sota::Outcome, sota::Failure> {
+    let report = sota::command::prove::run(ctx, &args.to_command())?;
+    if let Some(path) = args.histogram() {
+        let svg = sota::output::prove::svg(&report.report);
+        sota::repo::write::atomic(&ctx.absolute(path), svg.as_bytes(), None).map_err(|e| {
+            sota::Failure::Usage(format!("sota prove: cannot write {}: {e}", path.display()))
+        })?;
+    }
+    super::print::prove(ctx, &report)?;
+    Ok(report.outcome())
 }

@@ -1,6 +1,7 @@
 //! `sota prove` as a library call: decide where the checks come from (the
 //! op's `check` list in the matrix, or explicit specs), compare the two
-//! tensors with `crate::prove`, and write the histogram if asked.
+//! tensors with `crate::prove`, and return the report (the front end
+//! renders it, and writes the histogram SVG when asked).
 
 use std::path::PathBuf;
 
@@ -26,8 +27,6 @@ pub struct ProveArgs {
     pub quantile: f64,
     /// Worker threads (0: every core).
     pub threads: usize,
-    /// Write an SVG histogram of the absolute error here.
-    pub histogram: Option<PathBuf>,
 }
 
 /// The comparison and its verdict.
@@ -112,10 +111,5 @@ pub fn run(ctx: &Context, args: &ProveArgs) -> Result<ProveReport, Failure> {
     // Shown as the user wrote them; opened from the context's directory.
     report.reference = args.reference.clone();
     report.candidate = args.candidate.clone();
-    if let Some(path) = &args.histogram {
-        let svg = crate::output::prove::svg(&report);
-        crate::repo::write::atomic(&ctx.absolute(path), svg.as_bytes(), None)
-            .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))?;
-    }
     Ok(ProveReport { report })
 }

@@ -1,34 +1,36 @@
 //! `sota report --html FILE` as a library call: score coverage, walk the
-//! history for the audit (a tree without git history still gets a page),
-//! draw the ladders, and return the self-contained page; [`write`] puts it
-//! on disk through `repo::write`.
-
-use std::path::Path;
+//! history for the audit (a tree without git history still gets a page)
+//! and draw the ladders; [`page`] returns that data, and the front end
+//! renders the self-contained page (`output::html`) and writes it.
 
 use crate::command::audit::{self, AuditArgs, Quiet};
 use crate::command::coverage;
 use crate::context::Context;
+use crate::matrix::Matrix;
 use crate::outcome::{Failure, Outcome};
-use crate::surface::milestones;
+use crate::surface::audit::Report as AuditReport;
+use crate::surface::coverage::Report as CoverageReport;
+use crate::surface::milestones::{self, LadderView};
 
-/// The page and where it went.
+/// What the page shows.
 #[derive(Debug)]
-pub struct ReportPage {
-    pub html: String,
-    /// The file as shown to the user (after [`write`]).
-    pub shown: String,
+pub struct ReportPage<'c> {
+    pub matrix: &'c Matrix,
+    pub coverage: CoverageReport,
+    pub ladders: Vec<LadderView<'c>>,
+    pub audit: Option<AuditReport>,
     /// Why the audit part is empty, when history could not be read.
     pub audit_error: Option<String>,
 }
 
-impl ReportPage {
+impl ReportPage<'_> {
     pub fn outcome(&self) -> Outcome {
         Outcome::Done
     }
 }
 
-/// Build the page for the project's matrix.
-pub fn page(ctx: &Context) -> Result<ReportPage, Failure> {
+/// Gather the page's data for the project's matrix.
+pub fn page(ctx: &Context) -> Result<ReportPage<'_>, Failure> {
     let cov = coverage::run(ctx, false)?;
     let matrix = cov.matrix;
     let (audit, audit_error) = match audit::run(ctx, &AuditArgs::default(), &mut Quiet) {
@@ -36,20 +38,11 @@ pub fn page(ctx: &Context) -> Result<ReportPage, Failure> {
         Err(e) => (None, Some(e.to_string())),
     };
     let ladders = milestones::overview(matrix);
-    let html = crate::output::html::page(matrix, &cov.report, &ladders, audit.as_ref());
     Ok(ReportPage {
-        html,
-        shown: String::new(),
+        matrix,
+        coverage: cov.report,
+        ladders,
+        audit,
         audit_error,
     })
-}
-
-/// Build the page and write it to `file` (atomically).
-pub fn write(ctx: &Context, file: &Path) -> Result<ReportPage, Failure> {
-    let mut page = page(ctx)?;
-    let path = ctx.absolute(file);
-    page.shown = ctx.shown(file);
-    crate::repo::write::atomic(&path, page.html.as_bytes(), None)
-        .map_err(|e| Failure::Usage(format!("sota report: cannot write {}: {e}", page.shown)))?;
-    Ok(page)
 }
