@@ -87,7 +87,10 @@ pub enum Command {
     /// in CI, where $CI is set). Silent when the repository has no
     /// sota.toml, when an added staged line mentions `Prior-art:`, or when
     /// the commit message carries a `Prior-art:` trailer that is not a
-    /// placeholder.
+    /// placeholder (a value must name something read: `yes`, `ok`, `done`,
+    /// `see above`, `n/a` name nothing). Under --strict every op the commit
+    /// touches must be named by some trailer (its slug, its reference or
+    /// its link); the block names the ops that lack one.
     Gate(GateArgs),
     /// The coverage scorecard: every kernel file covered, every row backed by the tree, one debt number
     Coverage {
@@ -171,7 +174,7 @@ pub struct GateArgs {
     /// Add the suggested trailers as comments to a commit message template (prepare-commit-msg hook)
     #[arg(long, value_name = "FILE", hide = true)]
     pub prepare_msg: Option<PathBuf>,
-    /// Block instead of advise: exit 1 on an advisory, 2 when the gate could not check
+    /// Block instead of advise: exit 1 on an advisory (or a touched op no trailer names by slug, reference or link), 2 when the gate could not check
     #[arg(long)]
     pub strict: bool,
     /// Files to check (as --paths), or with --commit-msg the message file;

@@ -31,3 +31,4 @@ mod robustness;
 mod security;
 mod suggest_globs;
 mod usability;
+mod week_one;
