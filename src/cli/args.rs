@@ -102,12 +102,21 @@ pub enum Command {
         today: Option<sota::matrix::Date>,
     },
     /// Trailer audit over history: which kernel commits carried a valid Prior-art trailer
+    ///
+    /// By default the history starts at adoption: `[project] adopted` in
+    /// sota.toml, else the first commit that added sota.toml (renames
+    /// followed), so commits from before the team used sota do not count
+    /// as unstamped. The header says where it starts; --all reads
+    /// everything, --since DATE or a range reads exactly what they name.
     Audit {
-        /// Revision range (default: everything reachable from HEAD)
+        /// Revision range (default: HEAD, from adoption on)
         range: Option<String>,
-        /// Only commits more recent than this date (as git log --since)
+        /// Only commits more recent than this date (as git log --since), instead of adoption
         #[arg(long, value_name = "DATE")]
         since: Option<String>,
+        /// Read all history, including commits from before adoption
+        #[arg(long, conflicts_with = "since")]
+        all: bool,
         /// At most this many commits
         #[arg(long, value_name = "N")]
         max_count: Option<usize>,
@@ -132,6 +141,9 @@ pub enum Command {
         /// The page to write (no scripts, fonts or network: open it anywhere)
         #[arg(long, value_name = "FILE")]
         html: PathBuf,
+        /// Report as of this date (YYYY-MM-DD) instead of today: freshness judged on it, commits after it left out
+        #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
+        today: Option<sota::matrix::Date>,
     },
     /// Install or remove the git hooks that run the gate
     Hook {

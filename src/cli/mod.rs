@@ -105,11 +105,14 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
         Some(Command::Audit {
             range,
             since,
+            all,
             max_count,
             first_parent,
         }) => {
             let args = AuditArgs {
                 range,
+                all,
+                until: None,
                 limits: LogLimits {
                     since,
                     max_count,
@@ -149,7 +152,7 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
             init::suggest(ctx, &report)?;
             Ok(report.outcome())
         }
-        Some(Command::Report { html }) => {
+        Some(Command::Report { html, .. }) => {
             let page = command::report::write(ctx, &html)?;
             print::report(&page)?;
             Ok(page.outcome())

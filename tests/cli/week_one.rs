@@ -162,3 +162,150 @@ link = "https://github.com/philipturner/metal-flash-attention"
         run.stdout
     );
 }
+
+/// Stage everything and commit as of `when` (author and committer date).
+fn dated_commit(p: &Sota, when: &str, message: &str) {
+    p.git(&["add", "-A"]).success();
+    p.clone_env("GIT_COMMITTER_DATE", when)
+        .git(&["commit", "-q", "--no-verify", "--date", when, "-m", message])
+        .success();
+}
+
+/// Two kernel commits before the matrix existed, the matrix added under
+/// another name and then renamed, then two kernel commits after: one
+/// stamped (February), one not (April), nothing in March.
+fn adopted_late() -> (Sota, String) {
+    let p = Sota::new()
+        .git_init()
+        .file("kernels/attn/flash.cu", "__global__ void flash_fwd() {}\n");
+    dated_commit(&p, "2025-01-15T10:00:00Z", "first kernel");
+    put(&p, "kernels/attn/flash.cu", "// 2\n");
+    dated_commit(&p, "2025-03-10T10:00:00Z", "tune kernel");
+    put(&p, "prior-art.toml", SMALL);
+    dated_commit(&p, "2025-12-01T10:00:00Z", "adopt sota");
+    let added = p.git(&["rev-parse", "HEAD"]).stdout.trim().to_owned();
+    p.git(&["mv", "prior-art.toml", "sota.toml"]).success();
+    dated_commit(&p, "2026-01-05T10:00:00Z", "rename the matrix");
+    put(&p, "kernels/attn/flash.cu", "// 3\n");
+    dated_commit(
+        &p,
+        "2026-02-03T10:00:00Z",
+        "faster attention\n\nPrior-art: FlashAttention-2 (Dao-AILab/flash-attention)",
+    );
+    put(&p, "kernels/attn/flash.cu", "// 4\n");
+    dated_commit(&p, "2026-04-20T10:00:00Z", "unstamped attention change");
+    (p, added)
+}
+
+#[test]
+fn audit_counts_history_since_adoption_and_says_so() {
+    let (p, added) = adopted_late();
+    let v = p.run(&["audit", "--json"]).json();
+    assert_eq!(v["summary"]["commits"], 2, "{v}");
+    assert_eq!(v["summary"]["stamped"], 1, "{v}");
+    assert_eq!(v["start"]["kind"], "matrix-added", "{v}");
+    assert_eq!(
+        v["start"]["date"], "2025-12-01",
+        "renames are followed: {v}"
+    );
+    assert_eq!(v["start"]["commit"], added.as_str(), "{v}");
+
+    let human = p.run(&["audit"]);
+    human.success();
+    let header: Vec<&str> = human.stdout.lines().take(2).collect();
+    assert!(
+        header[1].starts_with("history since adoption on 2025-12-01, when ")
+            && header[1].contains("added sota.toml; `--all` reads everything"),
+        "{header:?}"
+    );
+
+    let all = p.run(&["audit", "--all", "--json"]).json();
+    assert_eq!(all["summary"]["commits"], 4, "{all}");
+    assert_eq!(all["start"]["kind"], "all");
+    assert!(p
+        .run(&["audit", "--all"])
+        .stdout
+        .contains("all history (--all)"));
+
+    // A date the team records wins over the commit.
+    let with_date = SMALL.replace(
+        "reviewed = 2026-06-26",
+        "reviewed = 2026-06-26\nadopted = 2026-03-01",
+    );
+    put(&p, "sota.toml", &with_date);
+    let v = p.run(&["audit", "--json"]).json();
+    assert_eq!(v["summary"]["commits"], 1, "{v}");
+    assert_eq!(v["start"]["kind"], "adopted");
+    assert_eq!(v["start"]["date"], "2026-03-01");
+    assert!(p
+        .run(&["audit"])
+        .stdout
+        .contains("history since adoption on 2026-03-01 (`[project] adopted`)"));
+    // An explicit --since is taken as given.
+    let v = p.run(&["audit", "--since", "2025-01-01", "--json"]).json();
+    assert_eq!(v["summary"]["commits"], 4, "{v}");
+    assert_eq!(v["start"]["kind"], "since");
+}
+
+#[test]
+fn adopted_is_a_checked_matrix_key_in_the_schema() {
+    let p = Sota::new().file(
+        "sota.toml",
+        "[project]\nname = \"x\"\nadopted = \"next week\"\n",
+    );
+    let run = p.run(&["list"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("sota.toml:3:"), "{}", run.stderr);
+    assert!(run.stderr.contains("adopted"), "{}", run.stderr);
+    let schema = p.run(&["schema"]).json();
+    assert_eq!(
+        schema["properties"]["project"]["properties"]["adopted"]["format"],
+        "date"
+    );
+}
+
+#[test]
+fn the_report_counts_from_adoption_and_draws_month_gaps_as_gaps() {
+    let (p, _) = adopted_late();
+    p.run(&["report", "--html", "r.html"]).success();
+    let html = std::fs::read_to_string(p.path().join("r.html")).unwrap();
+    assert!(
+        html.contains("Counted: history since adoption on 2025-12-01"),
+        "the page says where history starts"
+    );
+    assert!(html.contains("of 2 kernel commits"), "only after adoption");
+    assert_eq!(html.matches("<g class=\"bar\">").count(), 2);
+    assert!(
+        html.contains("<g class=\"gap\"><title>2026-03: no kernel commits</title>"),
+        "March is a gap, not a joined bar"
+    );
+    assert_eq!(html.matches("<g class=\"gap\">").count(), 1);
+}
+
+#[test]
+fn report_today_reproduces_a_past_report() {
+    let (p, _) = adopted_late();
+    p.run(&["report", "--html", "r.html", "--today", "2026-03-01"])
+        .success();
+    let html = std::fs::read_to_string(p.path().join("r.html")).unwrap();
+    assert!(html.contains("as of 2026-03-01"), "the date used is shown");
+    assert!(
+        html.contains("of 1 kernel commits"),
+        "commits after the date are left out"
+    );
+    let again = {
+        p.run(&["report", "--html", "r2.html", "--today", "2026-03-01"])
+            .success();
+        std::fs::read_to_string(p.path().join("r2.html")).unwrap()
+    };
+    assert_eq!(html, again, "byte-identical for the same date");
+    let bad = p.run(&["report", "--html", "r.html", "--today", "March"]);
+    assert_eq!(bad.code, 2);
+}
+
+/// Write a file in the work tree (parents created).
+fn put(p: &Sota, rel: &str, text: &str) {
+    let full = p.path().join(rel);
+    std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+    std::fs::write(full, text).unwrap();
+}
