@@ -124,7 +124,7 @@ pub enum Command {
         #[arg(long)]
         first_parent: bool,
     },
-    /// Rewrite the sota:matrix and sota:milestones regions of a Markdown file from the matrix
+    /// Rewrite the sota:matrix, sota:milestones, sota:counts and sota:mcp-tools regions of a Markdown file from the matrix
     Render {
         /// The Markdown file with `<!-- sota:matrix -->` … `<!-- /sota:matrix -->` and/or `<!-- sota:milestones -->` … `<!-- /sota:milestones -->`
         file: PathBuf,

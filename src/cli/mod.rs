@@ -125,7 +125,15 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
             Ok(report.outcome())
         }
         Some(Command::Render { file, check }) => {
-            let report = command::render::run(ctx, &file, check)?;
+            // The MCP server's tools live in the binary: a README region
+            // lists them from the server's own list, never from memory.
+            let facts = sota::surface::render::Facts {
+                mcp_tools: crate::mcp::tools::list()
+                    .iter()
+                    .map(|t| t.name.to_string())
+                    .collect(),
+            };
+            let report = command::render::run(ctx, &file, check, &facts)?;
             print::render(ctx, &report)?;
             Ok(report.outcome())
         }

@@ -309,3 +309,35 @@ fn put(p: &Sota, rel: &str, text: &str) {
     std::fs::create_dir_all(full.parent().unwrap()).unwrap();
     std::fs::write(full, text).unwrap();
 }
+
+#[test]
+fn readme_figures_are_rendered_and_checked_by_the_tool() {
+    let readme = std::fs::read_to_string(crate::harness::repo_root().join("README.md")).unwrap();
+    let p = Sota::new().file("README.md", &readme);
+    let run = p.run(&["--catalog", "render", "README.md", "--check"]);
+    assert_eq!(run.code, 0, "README.md is current: {run:?}");
+    assert!(readme.contains("<!-- sota:counts -->\nThe built-in catalog holds **"));
+    assert!(readme.contains("<!-- sota:mcp-tools -->\nThe MCP server's "));
+    assert!(readme.contains("`ops_for_paths`"));
+
+    // A stale figure is caught, and rendering puts the tool's back.
+    let start = readme.find("The built-in catalog holds **").unwrap();
+    let line_end = start + readme[start..].find('\n').unwrap();
+    let stale = format!(
+        "{}The built-in catalog holds **13** ML-kernel operations and **5** milestone ladders.{}",
+        &readme[..start],
+        &readme[line_end..]
+    );
+    let p = Sota::new().file("README.md", &stale);
+    let check = p.run(&["--catalog", "render", "README.md", "--check"]);
+    assert_eq!(check.code, 1, "{check:?}");
+    assert!(
+        format!("{}{}", check.stdout, check.stderr).contains("counts"),
+        "{check:?}"
+    );
+    p.run(&["--catalog", "render", "README.md"]).success();
+    assert_eq!(
+        std::fs::read_to_string(p.path().join("README.md")).unwrap(),
+        readme
+    );
+}
