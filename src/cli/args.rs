@@ -87,7 +87,10 @@ pub enum Command {
     /// in CI, where $CI is set). Silent when the repository has no
     /// sota.toml, when an added staged line mentions `Prior-art:`, or when
     /// the commit message carries a `Prior-art:` trailer that is not a
-    /// placeholder.
+    /// placeholder (a value must name something read: `yes`, `ok`, `done`,
+    /// `see above`, `n/a` name nothing). Under --strict every op the commit
+    /// touches must be named by some trailer (its slug, its reference or
+    /// its link); the block names the ops that lack one.
     Gate(GateArgs),
     /// The coverage scorecard: every kernel file covered, every row backed by the tree, one debt number
     Coverage {
@@ -99,12 +102,21 @@ pub enum Command {
         today: Option<sota::matrix::Date>,
     },
     /// Trailer audit over history: which kernel commits carried a valid Prior-art trailer
+    ///
+    /// By default the history starts at adoption: `[project] adopted` in
+    /// sota.toml, else the first commit that added sota.toml (renames
+    /// followed), so commits from before the team used sota do not count
+    /// as unstamped. The header says where it starts; --all reads
+    /// everything, --since DATE or a range reads exactly what they name.
     Audit {
-        /// Revision range (default: everything reachable from HEAD)
+        /// Revision range (default: HEAD, from adoption on)
         range: Option<String>,
-        /// Only commits more recent than this date (as git log --since)
+        /// Only commits more recent than this date (as git log --since), instead of adoption
         #[arg(long, value_name = "DATE")]
         since: Option<String>,
+        /// Read all history, including commits from before adoption
+        #[arg(long, conflicts_with = "since")]
+        all: bool,
         /// At most this many commits
         #[arg(long, value_name = "N")]
         max_count: Option<usize>,
@@ -112,7 +124,7 @@ pub enum Command {
         #[arg(long)]
         first_parent: bool,
     },
-    /// Rewrite the sota:matrix and sota:milestones regions of a Markdown file from the matrix
+    /// Rewrite the sota:matrix, sota:milestones, sota:counts and sota:mcp-tools regions of a Markdown file from the matrix
     Render {
         /// The Markdown file with `<!-- sota:matrix -->` … `<!-- /sota:matrix -->` and/or `<!-- sota:milestones -->` … `<!-- /sota:milestones -->`
         file: PathBuf,
@@ -129,6 +141,9 @@ pub enum Command {
         /// The page to write (no scripts, fonts or network: open it anywhere)
         #[arg(long, value_name = "FILE")]
         html: PathBuf,
+        /// Report as of this date (YYYY-MM-DD) instead of today: freshness judged on it, commits after it left out
+        #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
+        today: Option<sota::matrix::Date>,
     },
     /// Install or remove the git hooks that run the gate
     Hook {
@@ -171,7 +186,7 @@ pub struct GateArgs {
     /// Add the suggested trailers as comments to a commit message template (prepare-commit-msg hook)
     #[arg(long, value_name = "FILE", hide = true)]
     pub prepare_msg: Option<PathBuf>,
-    /// Block instead of advise: exit 1 on an advisory, 2 when the gate could not check
+    /// Block instead of advise: exit 1 on an advisory (or a touched op no trailer names by slug, reference or link), 2 when the gate could not check
     #[arg(long)]
     pub strict: bool,
     /// Files to check (as --paths), or with --commit-msg the message file;

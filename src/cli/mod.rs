@@ -88,6 +88,7 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
         Some(Command::Audit {
             range,
             since,
+            all,
             max_count,
             first_parent,
         }) => {
@@ -96,16 +97,32 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
                 max_count,
                 first_parent,
             };
-            audit(ctx, AuditArgs { range, limits })
+            audit(
+                ctx,
+                AuditArgs {
+                    range,
+                    all,
+                    until: None,
+                    limits,
+                },
+            )
         }
         Some(Command::Render { file, check }) => {
-            let report = command::render::run(ctx, &file, check)?;
+            // The MCP server's tools live in the binary: a README region
+            // lists them from the server's own list, never from memory.
+            let facts = sota::surface::render::Facts {
+                mcp_tools: crate::mcp::tools::list()
+                    .iter()
+                    .map(|t| t.name.to_string())
+                    .collect(),
+            };
+            let report = command::render::run(ctx, &file, check, &facts)?;
             print::render(ctx, &report)?;
             Ok(report.outcome())
         }
         Some(Command::Init(args)) => init::run_init(ctx, args),
         Some(Command::Suggest(args)) => init::run_suggest(ctx, args),
-        Some(Command::Report { html }) => report(ctx, &html),
+        Some(Command::Report { html, .. }) => report(ctx, &html),
         Some(Command::Hook { action }) => {
             let command = match action {
                 HookAction::Install { strict, no_chain } => {

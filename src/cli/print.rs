@@ -119,101 +119,118 @@ pub fn milestones(ctx: &Context, report: &MilestonesReport<'_>) -> io::Result<()
 }
 
 pub fn gate(ctx: &Context, run: &GateRun<'_>) -> io::Result<()> {
-    use sota::output::gate as render;
     match run {
         GateRun::NoMatrix | GateRun::Prepared { .. } => Ok(()),
-        GateRun::Unchecked(u) => {
-            if ctx.json() {
-                out_json(&render::unchecked_json(u))?;
-            }
-            match ctx.format() {
-                Format::Github => out(&render::unchecked_github(u))?,
-                Format::Sarif => out_json(&sota::output::sarif::unchecked(u))?,
-                _ => {}
-            }
-            step_summary(ctx, || render::unchecked_summary(u));
-            if u.enforced {
-                if let Some(e) = &u.load_error {
-                    load_error(e);
-                }
-                let mut msg = format!("sota gate: could not check: {}", u.reason);
-                if let Some(fix) = &u.fix {
-                    msg.push_str(&format!("\n  fix: {fix}"));
-                }
-                msg.push_str(
-                    "\n  (the gate fails when it cannot check under --strict or in CI; a hook without --strict lets the commit through)",
-                );
-                err(&msg);
-            } else {
-                let mut msg = format!("sota gate: {}; PRIOR_ART gate skipped", u.reason);
-                if let Some(fix) = &u.fix {
-                    msg.push_str(&format!(" — {fix}"));
-                }
-                err(&msg);
-            }
-            Ok(())
-        }
-        GateRun::Change(c) => {
-            let format = ctx.format();
-            if c.report.touched.is_empty() && !matches!(format, Format::Json | Format::Sarif) {
-                step_summary(ctx, || render::summary(&c.report));
-                return Ok(());
-            }
-            match format {
-                Format::Human => out_fitted(ctx, &render::human(&c.report))?,
-                Format::Short => out(&render::short(&c.report))?,
-                Format::Json => out_json(&render::json(c.matrix, &c.report, c.mode, c.strict))?,
-                Format::Github => out(&render::github(&c.report, &c.repo_prefix, &c.lines))?,
-                Format::Sarif => out_json(&sota::output::sarif::gate(
-                    &c.report,
-                    &c.repo_prefix,
-                    &c.lines,
-                ))?,
-            }
-            step_summary(ctx, || render::summary(&c.report));
-            let blocked = c.report.advisories().len();
-            if c.strict && blocked > 0 {
-                let hook = if c.mode == ModeKind::Staged {
-                    "commit"
-                } else {
-                    "check"
-                };
-                err(&format!(
-                    "sota gate --strict: {hook} blocked: {blocked} kernel op{} without a valid `Prior-art:` trailer. Add the suggested trailer to the commit message, or bypass once with `git commit --no-verify`.",
-                    if blocked == 1 { "" } else { "s" }
-                ));
-            }
-            Ok(())
-        }
-        GateRun::Range(r) => {
-            match ctx.format() {
-                Format::Human => out_fitted(ctx, &render::range_human(&r.range, &r.findings))?,
-                Format::Short => out(&render::range_short(&r.findings))?,
-                Format::Json => out_json(&render::range_json(
-                    r.matrix,
-                    &r.range,
-                    r.strict,
-                    &r.findings,
-                ))?,
-                Format::Github => out(&render::range_github(&r.findings, &r.repo_prefix))?,
-                Format::Sarif => {
-                    out_json(&sota::output::sarif::range(&r.findings, &r.repo_prefix))?
-                }
-            }
-            step_summary(ctx, || render::range_summary(&r.range, &r.findings));
-            if r.strict && !r.findings.is_empty() {
-                let n = r.findings.len();
-                err(&format!(
-                    "sota gate --strict: {n} commit{} in {} lack{} a valid `Prior-art:` trailer; amend {} or record the prior art in a follow-up commit",
-                    if n == 1 { "" } else { "s" },
-                    r.range,
-                    if n == 1 { "s" } else { "" },
-                    if n == 1 { "it" } else { "them" },
-                ));
-            }
-            Ok(())
-        }
+        GateRun::Unchecked(u) => gate_unchecked(ctx, u),
+        GateRun::Change(c) => gate_change(ctx, c),
+        GateRun::Range(r) => gate_range(ctx, r),
     }
+}
+
+/// A gate that could not check: said on stderr (and in CI formats).
+fn gate_unchecked(ctx: &Context, u: &sota::command::gate::Unchecked) -> io::Result<()> {
+    use sota::output::gate as render;
+    if ctx.json() {
+        out_json(&render::unchecked_json(u))?;
+    }
+    match ctx.format() {
+        Format::Github => out(&render::unchecked_github(u))?,
+        Format::Sarif => out_json(&sota::output::sarif::unchecked(u))?,
+        _ => {}
+    }
+    step_summary(ctx, || render::unchecked_summary(u));
+    if u.enforced {
+        if let Some(e) = &u.load_error {
+            load_error(e);
+        }
+        let mut msg = format!("sota gate: could not check: {}", u.reason);
+        if let Some(fix) = &u.fix {
+            msg.push_str(&format!("\n  fix: {fix}"));
+        }
+        msg.push_str(
+            "\n  (the gate fails when it cannot check under --strict or in CI; a hook without --strict lets the commit through)",
+        );
+        err(&msg);
+    } else {
+        let mut msg = format!("sota gate: {}; PRIOR_ART gate skipped", u.reason);
+        if let Some(fix) = &u.fix {
+            msg.push_str(&format!(" — {fix}"));
+        }
+        err(&msg);
+    }
+    Ok(())
+}
+
+/// A judged change, and the block message under --strict.
+fn gate_change(ctx: &Context, c: &sota::command::gate::ChangeReport<'_>) -> io::Result<()> {
+    use sota::output::gate as render;
+    let format = ctx.format();
+    if c.report.touched.is_empty() && !matches!(format, Format::Json | Format::Sarif) {
+        step_summary(ctx, || render::summary(&c.report));
+        return Ok(());
+    }
+    match format {
+        Format::Human => out_fitted(ctx, &render::human(&c.report))?,
+        Format::Short => out(&render::short(&c.report))?,
+        Format::Json => out_json(&render::json(c.matrix, &c.report, c.mode, c.strict))?,
+        Format::Github => out(&render::github(&c.report, &c.repo_prefix, &c.lines))?,
+        Format::Sarif => out_json(&sota::output::sarif::gate(
+            &c.report,
+            &c.repo_prefix,
+            &c.lines,
+        ))?,
+    }
+    step_summary(ctx, || render::summary(&c.report));
+    let blocked = c.report.advisories().len();
+    if c.strict && blocked > 0 {
+        let hook = if c.mode == ModeKind::Staged {
+            "commit"
+        } else {
+            "check"
+        };
+        let why = if c.report.unnamed.is_empty() {
+            "without a valid `Prior-art:` trailer".to_owned()
+        } else {
+            format!(
+                "that no `Prior-art:` trailer names ({}; name each op's slug, reference or link)",
+                c.report.unnamed.join(", ")
+            )
+        };
+        err(&format!(
+            "sota gate --strict: {hook} blocked: {blocked} kernel op{} {why}. Add the suggested trailer to the commit message, or bypass once with `git commit --no-verify`.",
+            if blocked == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(())
+}
+
+/// A judged range, and the block message under --strict.
+fn gate_range(ctx: &Context, r: &sota::command::gate::RangeReport<'_>) -> io::Result<()> {
+    use sota::output::gate as render;
+    match ctx.format() {
+        Format::Human => out_fitted(ctx, &render::range_human(&r.range, &r.findings))?,
+        Format::Short => out(&render::range_short(&r.findings))?,
+        Format::Json => out_json(&render::range_json(
+            r.matrix,
+            &r.range,
+            r.strict,
+            &r.findings,
+        ))?,
+        Format::Github => out(&render::range_github(&r.findings, &r.repo_prefix))?,
+        Format::Sarif => out_json(&sota::output::sarif::range(&r.findings, &r.repo_prefix))?,
+    }
+    step_summary(ctx, || render::range_summary(&r.range, &r.findings));
+    if r.strict && !r.findings.is_empty() {
+        let n = r.findings.len();
+        err(&format!(
+            "sota gate --strict: {n} commit{} in {} lack{} a valid `Prior-art:` trailer; amend {} or record the prior art in a follow-up commit",
+            if n == 1 { "" } else { "s" },
+            r.range,
+            if n == 1 { "s" } else { "" },
+            if n == 1 { "it" } else { "them" },
+        ));
+    }
+    Ok(())
 }
 
 pub fn coverage(ctx: &Context, report: &CoverageReport<'_>) -> io::Result<()> {

@@ -17,6 +17,7 @@ pub fn inputs(cli: &Cli) -> Result<Inputs, Failure> {
     let today = match &cli.command {
         Some(Command::Coverage { today: Some(d), .. }) => *d,
         Some(Command::Init(super::args::InitArgs { today: Some(d), .. })) => *d,
+        Some(Command::Report { today: Some(d), .. }) => *d,
         _ => clock_today(),
     };
     let format = format(cli)?;

@@ -6,7 +6,7 @@ use crate::context::Context;
 use crate::matrix::Matrix;
 use crate::outcome::{Failure, Outcome};
 use crate::repo::git::{Git, LogLimits};
-use crate::surface::audit::{Auditor, Report};
+use crate::surface::audit::{Auditor, Report, Start};
 
 /// The audit's arguments.
 #[derive(Clone, Debug, Default)]
@@ -14,6 +14,10 @@ pub struct AuditArgs {
     /// Revision range (default: everything reachable from HEAD).
     pub range: Option<String>,
     pub limits: LogLimits,
+    /// Read all history, not only since adoption.
+    pub all: bool,
+    /// Only commits up to the end of this day (`sota report --today`).
+    pub until: Option<crate::matrix::Date>,
 }
 
 /// The audit with what it covered.
@@ -65,7 +69,10 @@ pub fn run<'c>(
     let matrix = ctx.project_matrix("audit")?;
     let git = Git::new(ctx.root(matrix));
     let range = args.range.clone().unwrap_or_else(|| "HEAD".to_owned());
-    let extra = args.limits.args();
+    let (start, since) = start(ctx, matrix, &git, args);
+    let mut extra = args.limits.args();
+    extra.extend(since);
+    extra.extend(args.until.map(|d| format!("--until={d}T23:59:59")));
     let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
 
     let mut auditor = Auditor::new(matrix, &git.comment_prefix());
@@ -86,10 +93,53 @@ pub fn run<'c>(
         progress.done();
         result?;
     }
+    let mut report = auditor.finish();
+    report.start = start;
     Ok(AuditReport {
         matrix,
         range,
         shallow,
-        report: auditor.finish(),
+        report,
     })
+}
+
+/// Where the history starts, and the `git log` option that cuts it there
+/// (SPEC 3.5): `--all`, `--since` or an explicit range as asked; else
+/// `[project] adopted`; else the first commit that added the matrix file.
+fn start(ctx: &Context, matrix: &Matrix, git: &Git, args: &AuditArgs) -> (Start, Option<String>) {
+    if args.all {
+        return (Start::All, None);
+    }
+    if let Some(since) = &args.limits.since {
+        return (Start::Since(since.clone()), None);
+    }
+    if args.range.is_some() {
+        return (Start::Range, None);
+    }
+    if let Some(d) = &matrix.project.adopted {
+        // A bare date would take git's time of day: start at midnight.
+        return (
+            Start::Adopted(d.value),
+            Some(format!("--since={}T00:00:00", d.value)),
+        );
+    }
+    let file = matrix_file(ctx, git.dir());
+    match git.first_commit_of(&file) {
+        Some((hash, committed, _)) => {
+            let date = committed.get(..10).unwrap_or(&committed).to_owned();
+            let since = format!("--since={committed}");
+            (Start::Added { hash, date, file }, Some(since))
+        }
+        None => (Start::Uncommitted { file }, None),
+    }
+}
+
+/// The matrix file relative to the root (absolute when outside it).
+fn matrix_file(ctx: &Context, root: &std::path::Path) -> String {
+    let Some(path) = ctx.source.path() else {
+        return "sota.toml".to_owned();
+    };
+    let full = crate::lexical::lexical(&ctx.absolute(path));
+    let shown = full.strip_prefix(root).unwrap_or(&full);
+    shown.to_string_lossy().replace('\\', "/")
 }

@@ -136,24 +136,8 @@ impl GateRun<'_> {
 /// everything the gate cannot check is a [`GateRun::Unchecked`].
 pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure> {
     let enforced = args.strict || ctx.inputs.ci;
-    let unchecked = |reason: String, fix: Option<String>| {
-        Ok(GateRun::Unchecked(Unchecked {
-            reason,
-            fix,
-            load_error: None,
-            enforced,
-        }))
-    };
-    let path = match &ctx.source {
-        // Nothing to check is not "could not check": a repository without
-        // sota.toml stays quiet even under --strict (a hook installed
-        // through a global core.hooksPath must not block it).
-        Source::Catalog(crate::context::CatalogReason::Asked) => {
-            return Err(Failure::CatalogNotAllowed { command: "gate" })
-        }
-        Source::Catalog(_) => return Ok(GateRun::NoMatrix),
-        Source::Nearest(p) if !inside_same_repo(p, ctx.cwd()) => return Ok(GateRun::NoMatrix),
-        source => source.path().expect("a matrix source").to_path_buf(),
+    let Some(path) = matrix_path(ctx)? else {
+        return Ok(GateRun::NoMatrix);
     };
 
     // Start git before loading the matrix: reading a large index and
@@ -164,159 +148,117 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
         GateMode::Staged | GateMode::CommitMsg(_) | GateMode::PrepareMsg(_)
     );
     // Only annotations carry line numbers, and only they need git's patch.
-    let detail = match ctx.format() {
-        crate::context::Format::Github | crate::context::Format::Sarif => StagedDetail::FirstLines,
-        _ => StagedDetail::Paths,
+    let annotating = matches!(
+        ctx.format(),
+        crate::context::Format::Github | crate::context::Format::Sarif
+    );
+    let detail = if annotating {
+        StagedDetail::FirstLines
+    } else {
+        StagedDetail::Paths
     };
     let likely_root = ctx.absolute(path.parent().unwrap_or(Path::new(".")));
     let pending = wants_staged.then(|| Git::new(&likely_root).spawn_staged(detail, trailer::KEY));
 
     let matrix = match ctx.matrix() {
         Ok(m) => m,
-        Err(Failure::Matrix(e)) => {
-            let (reason, fix) = match &e {
-                LoadError::Invalid(invalid) => {
-                    let n = invalid.problems.len();
-                    let first = invalid.one_line_summaries().swap_remove(0);
-                    (
-                        format!(
-                            "{} has {n} problem{}, first {first}",
-                            crate::quote::quote(&invalid.name),
-                            if n == 1 { "" } else { "s" }
-                        ),
-                        Some("run `sota list` to see them with their fixes".to_owned()),
-                    )
-                }
-                LoadError::Io { .. } | LoadError::Outside { .. } => (e.to_string(), None),
-            };
-            return Ok(GateRun::Unchecked(Unchecked {
-                reason,
-                fix,
-                load_error: Some(e),
-                enforced,
-            }));
-        }
+        Err(Failure::Matrix(e)) => return Ok(GateRun::Unchecked(load_failed(e, enforced))),
         Err(other) => return Err(other),
     };
-    let root = ctx.root(matrix);
-    let git = Git::new(&root);
+    let git = Git::new(ctx.root(matrix));
     let mut index = match OpIndex::new(matrix) {
         Ok(i) => i,
-        Err(e) => return unchecked(format!("cannot compile the matrix globs: {e}"), None),
+        Err(e) => {
+            let reason = format!("cannot compile the matrix globs: {e}");
+            return Ok(unchecked(reason, None, enforced));
+        }
     };
-    let repo_prefix = if matches!(
-        ctx.format(),
-        crate::context::Format::Github | crate::context::Format::Sarif
-    ) {
+    let repo_prefix = if annotating {
         repo_prefix(&git)
     } else {
         String::new()
     };
 
     if let GateMode::Range(range) = &args.mode {
-        let commits = match git.commits(range, &[], trailer::KEY) {
-            Ok(c) => c,
-            Err(e) => {
-                let fix = range_fix(&git, &e);
-                return unchecked(e.to_string(), fix);
-            }
-        };
-        let comment = git.comment_prefix();
-        let findings = gate::range_findings(matrix, &mut index, commits, &comment);
-        return Ok(GateRun::Range(RangeReport {
+        return Ok(run_range(
             matrix,
-            range: range.clone(),
-            strict: args.strict,
-            findings,
+            &git,
+            &mut index,
+            range,
+            args.strict,
             repo_prefix,
-        }));
+            enforced,
+        ));
     }
 
-    let mut lines = BTreeMap::new();
-    let (touched, staged_line, message) = if let GateMode::Paths(paths) = &args.mode {
+    match read_change(ctx, &args.mode, matrix, &git, &mut index, pending, detail) {
+        Ok(change) => Ok(judge_change(ctx, args, matrix, &git, change, repo_prefix)),
+        Err((reason, fix)) => Ok(unchecked(reason, fix, enforced)),
+    }
+}
+
+/// The change to judge: explicit paths, or the staged change (and the
+/// message file in the message modes).
+fn read_change<'m>(
+    ctx: &Context,
+    mode: &GateMode,
+    matrix: &'m Matrix,
+    git: &Git,
+    index: &mut OpIndex<'_>,
+    pending: Option<Result<crate::repo::git::PendingStaged, GitError>>,
+    detail: StagedDetail,
+) -> Result<Change<'m>, (String, Option<String>)> {
+    if let GateMode::Paths(paths) = mode {
         let rel = paths
             .iter()
-            .filter_map(|p| root_relative(p, ctx.cwd(), &root))
+            .filter_map(|p| root_relative(p, ctx.cwd(), git.dir()))
             .map(|p| GitPath::from_bytes(p.as_bytes()));
-        (gate::touched(matrix, &mut index, rel), false, None)
-    } else {
-        let staged = match pending {
-            Some(Ok(p)) if crate::lexical::same_dir(p.dir(), &root) => p.finish(),
-            Some(Err(e)) => Err(e),
-            _ => git.staged(detail, trailer::KEY),
-        };
-        let staged = match staged {
-            Ok(s) => s,
-            Err(e) => {
-                let fix = match e {
-                    GitError::Missing => Some("install git, or put it on PATH".to_owned()),
-                    _ => None,
-                };
-                return unchecked(e.to_string(), fix);
-            }
-        };
-        // A bare repository has no work tree: git compares an empty index
-        // with HEAD and every tracked file looks deleted. Nothing is staged
-        // there, so there is nothing to check (asked only when something
-        // looks staged and the root looks like a git directory itself).
-        if !staged.paths.is_empty() && looks_like_git_dir(&root) && git.is_bare() {
-            return unchecked(
-                "this is a bare repository: it has no work tree and nothing staged, so there is nothing to check".to_owned(),
-                Some("run the gate in a clone with a work tree, or check commits with `sota gate --range A..B`".to_owned()),
-            );
-        }
-        for (path, line) in staged.paths.iter().zip(&staged.first_lines) {
-            if let Some(line) = line {
-                lines.insert(path.display(), *line);
-            }
-        }
-        let touched = gate::touched(matrix, &mut index, staged.paths);
-        let message = match &args.mode {
-            GateMode::CommitMsg(file) | GateMode::PrepareMsg(file) => match std::fs::read(file) {
-                Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
-                Err(e) => return unchecked(format!("cannot read {}: {e}", file.display()), None),
-            },
-            _ => None,
-        };
-        (touched, staged.adds_prior_art, message)
+        return Ok(Change {
+            touched: gate::touched(matrix, index, rel),
+            staged_line: false,
+            message: None,
+            lines: BTreeMap::new(),
+        });
+    }
+    let staged = match pending {
+        Some(Ok(p)) if crate::lexical::same_dir(p.dir(), git.dir()) => p.finish(),
+        Some(Err(e)) => Err(e),
+        _ => git.staged(detail, trailer::KEY),
     };
+    staged_change(matrix, git, index, staged, mode)
+}
 
+/// Judge a change; in prepare-commit-msg mode, edit the template instead.
+fn judge_change<'m>(
+    ctx: &Context,
+    args: &GateArgs,
+    matrix: &'m Matrix,
+    git: &Git,
+    change: Change<'m>,
+    repo_prefix: String,
+) -> GateRun<'m> {
+    let Change {
+        touched,
+        staged_line,
+        message,
+        lines,
+    } = change;
     let comment = if message.is_some() && !touched.is_empty() {
         git.comment_prefix()
     } else {
         "#".to_owned()
     };
-    let mut report = gate::judge(touched, staged_line, message.as_deref(), &comment);
-
+    let mut report = gate::judge(
+        touched,
+        staged_line,
+        message.as_deref(),
+        &comment,
+        args.strict,
+    );
     if let GateMode::PrepareMsg(file) = &args.mode {
-        let mut added = false;
-        let setting = |key| {
-            (!report.advisories().is_empty())
-                .then(|| git.config(key))
-                .flatten()
-        };
-        let comment_setting = setting("core.commentString").or_else(|| setting("core.commentChar"));
-        let mode = setting("commit.cleanup");
-        let cleanup = gate::Cleanup {
-            comment: comment_setting.as_deref(),
-            mode: mode.as_deref(),
-        };
-        if let Some(text) = gate::with_suggestions(
-            message.as_deref().unwrap_or(""),
-            report.advisories(),
-            cleanup,
-        ) {
-            if let Err(e) = crate::repo::write::replace_existing(file, text.as_bytes()) {
-                return unchecked(format!("cannot write {}: {e}", file.display()), None);
-            }
-            added = true;
-        }
-        return Ok(GateRun::Prepared {
-            file: file.clone(),
-            added,
-        });
+        let enforced = args.strict || ctx.inputs.ci;
+        return prepare(git, &report, message.as_deref(), file, enforced);
     }
-
     if ctx.json() && !report.touched.is_empty() {
         if let Some(msg) = &message {
             report.git_sees_trailer = git
@@ -325,14 +267,182 @@ pub fn run<'c>(ctx: &'c Context, args: &GateArgs) -> Result<GateRun<'c>, Failure
                 .map(|t| !t.is_empty());
         }
     }
-    Ok(GateRun::Change(ChangeReport {
+    GateRun::Change(ChangeReport {
         matrix,
         mode: args.mode.kind(),
         strict: args.strict,
         report,
         repo_prefix,
         lines,
-    }))
+    })
+}
+
+/// The matrix the gate reads, or `None` when no `sota.toml` belongs to
+/// this repository. Nothing to check is not "could not check": a
+/// repository without sota.toml stays quiet even under --strict (a hook
+/// installed through a global core.hooksPath must not block it).
+fn matrix_path(ctx: &Context) -> Result<Option<PathBuf>, Failure> {
+    Ok(match &ctx.source {
+        Source::Catalog(crate::context::CatalogReason::Asked) => {
+            return Err(Failure::CatalogNotAllowed { command: "gate" })
+        }
+        Source::Catalog(_) => None,
+        Source::Nearest(p) if !inside_same_repo(p, ctx.cwd()) => None,
+        source => Some(source.path().expect("a matrix source").to_path_buf()),
+    })
+}
+
+/// A gate that could not check, for `reason`.
+fn unchecked<'m>(reason: String, fix: Option<String>, enforced: bool) -> GateRun<'m> {
+    GateRun::Unchecked(Unchecked {
+        reason,
+        fix,
+        load_error: None,
+        enforced,
+    })
+}
+
+/// The matrix did not load: one line naming the first problem.
+fn load_failed(e: LoadError, enforced: bool) -> Unchecked {
+    let (reason, fix) = match &e {
+        LoadError::Invalid(invalid) => {
+            let n = invalid.problems.len();
+            let first = invalid.one_line_summaries().swap_remove(0);
+            (
+                format!(
+                    "{} has {n} problem{}, first {first}",
+                    crate::quote::quote(&invalid.name),
+                    if n == 1 { "" } else { "s" }
+                ),
+                Some("run `sota list` to see them with their fixes".to_owned()),
+            )
+        }
+        LoadError::Io { .. } | LoadError::Outside { .. } => (e.to_string(), None),
+    };
+    Unchecked {
+        reason,
+        fix,
+        load_error: Some(e),
+        enforced,
+    }
+}
+
+/// `--range`: every commit of the range judged on its own message.
+fn run_range<'m>(
+    matrix: &'m Matrix,
+    git: &Git,
+    index: &mut OpIndex<'_>,
+    range: &str,
+    strict: bool,
+    repo_prefix: String,
+    enforced: bool,
+) -> GateRun<'m> {
+    let commits = match git.commits(range, &[], trailer::KEY) {
+        Ok(c) => c,
+        Err(e) => {
+            let fix = range_fix(git, &e);
+            return unchecked(e.to_string(), fix, enforced);
+        }
+    };
+    let comment = git.comment_prefix();
+    let findings = gate::range_findings(matrix, index, commits, &comment, strict);
+    GateRun::Range(RangeReport {
+        matrix,
+        range: range.to_owned(),
+        strict,
+        findings,
+        repo_prefix,
+    })
+}
+
+/// What a change holds, before it is judged.
+struct Change<'m> {
+    touched: Vec<gate::Advisory<'m>>,
+    staged_line: bool,
+    message: Option<String>,
+    lines: BTreeMap<String, usize>,
+}
+
+/// The staged change (and the message file, in the message modes); the
+/// reason and fix when it cannot be read.
+fn staged_change<'m>(
+    matrix: &'m Matrix,
+    git: &Git,
+    index: &mut OpIndex<'_>,
+    staged: Result<crate::repo::git::Staged, GitError>,
+    mode: &GateMode,
+) -> Result<Change<'m>, (String, Option<String>)> {
+    let staged = staged.map_err(|e| {
+        let fix = match e {
+            GitError::Missing => Some("install git, or put it on PATH".to_owned()),
+            _ => None,
+        };
+        (e.to_string(), fix)
+    })?;
+    // A bare repository has no work tree: git compares an empty index
+    // with HEAD and every tracked file looks deleted. Nothing is staged
+    // there, so there is nothing to check (asked only when something
+    // looks staged and the root looks like a git directory itself).
+    if !staged.paths.is_empty() && looks_like_git_dir(git.dir()) && git.is_bare() {
+        return Err((
+            "this is a bare repository: it has no work tree and nothing staged, so there is nothing to check".to_owned(),
+            Some("run the gate in a clone with a work tree, or check commits with `sota gate --range A..B`".to_owned()),
+        ));
+    }
+    let mut lines = BTreeMap::new();
+    for (path, line) in staged.paths.iter().zip(&staged.first_lines) {
+        if let Some(line) = line {
+            lines.insert(path.display(), *line);
+        }
+    }
+    let touched = gate::touched(matrix, index, staged.paths);
+    let message = match mode {
+        GateMode::CommitMsg(file) | GateMode::PrepareMsg(file) => match std::fs::read(file) {
+            Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(e) => return Err((format!("cannot read {}: {e}", file.display()), None)),
+        },
+        _ => None,
+    };
+    Ok(Change {
+        touched,
+        staged_line: staged.adds_prior_art,
+        message,
+        lines,
+    })
+}
+
+/// prepare-commit-msg: add the suggested trailers to the template as
+/// comments, where git will strip them.
+fn prepare<'m>(
+    git: &Git,
+    report: &GateReport<'_>,
+    message: Option<&str>,
+    file: &Path,
+    enforced: bool,
+) -> GateRun<'m> {
+    let advisories = report.advisories();
+    let setting = |key| (!advisories.is_empty()).then(|| git.config(key)).flatten();
+    let comment_setting = setting("core.commentString").or_else(|| setting("core.commentChar"));
+    let mode = setting("commit.cleanup");
+    let cleanup = gate::Cleanup {
+        comment: comment_setting.as_deref(),
+        mode: mode.as_deref(),
+    };
+    let mut added = false;
+    if let Some(text) = gate::with_suggestions(message.unwrap_or(""), &advisories, cleanup) {
+        if let Err(e) = crate::repo::write::replace_existing(file, text.as_bytes()) {
+            return unchecked(
+                format!("cannot write {}: {e}", file.display()),
+                None,
+                enforced,
+            );
+        }
+        added = true;
+    }
+    GateRun::Prepared {
+        file: file.to_path_buf(),
+        added,
+    }
 }
 
 /// What to do when a range could not be read.

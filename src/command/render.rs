@@ -34,8 +34,14 @@ impl RenderReport<'_> {
     }
 }
 
-/// Render `file` from the matrix; with `check`, change nothing.
-pub fn run<'c>(ctx: &'c Context, file: &Path, check: bool) -> Result<RenderReport<'c>, Failure> {
+/// Render `file` from the matrix (and `facts`, what only the front end
+/// knows); with `check`, change nothing.
+pub fn run<'c>(
+    ctx: &'c Context,
+    file: &Path,
+    check: bool,
+    facts: &render::Facts,
+) -> Result<RenderReport<'c>, Failure> {
     let matrix = ctx.matrix()?;
     let path = ctx.absolute(file);
     let shown = ctx.shown(file);
@@ -52,7 +58,7 @@ pub fn run<'c>(ctx: &'c Context, file: &Path, check: bool) -> Result<RenderRepor
             )))
         }
     };
-    let rendered = render::render(&text, matrix).map_err(|e| {
+    let rendered = render::render_with(&text, matrix, facts).map_err(|e| {
         Failure::Usage(match e.line {
             Some(line) => format!("sota render: {shown}:{line}: {}", e.message),
             None => format!("sota render: {shown}: {}", e.message),

@@ -29,11 +29,17 @@ impl ReportPage<'_> {
     }
 }
 
-/// Gather the page's data for the project's matrix.
+/// Gather the page's data for the project's matrix, as of `ctx.today()`:
+/// the scorecard judged on that date, the history from adoption to the end
+/// of that day (so `--today` reproduces a past report).
 pub fn page(ctx: &Context) -> Result<ReportPage<'_>, Failure> {
     let cov = coverage::run(ctx, false)?;
     let matrix = cov.matrix;
-    let (audit, audit_error) = match audit::run(ctx, &AuditArgs::default(), &mut Quiet) {
+    let args = AuditArgs {
+        until: Some(ctx.today()),
+        ..AuditArgs::default()
+    };
+    let (audit, audit_error) = match audit::run(ctx, &args, &mut Quiet) {
         Ok(a) => (Some(a.report), None),
         Err(e) => (None, Some(e.to_string())),
     };

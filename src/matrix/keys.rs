@@ -2,7 +2,14 @@
 //! and a test holds the JSON Schema to exactly these lists.
 
 pub const TOP: &[&str] = &["project", "kernels", "op", "ladder"];
-pub const PROJECT: &[&str] = &["name", "reviewed", "provenance", "fresh-days", "root"];
+pub const PROJECT: &[&str] = &[
+    "name",
+    "reviewed",
+    "provenance",
+    "fresh-days",
+    "root",
+    "adopted",
+];
 pub const KERNELS: &[&str] = &["include", "exclude"];
 pub const OP: &[&str] = &[
     "slug", "title", "files", "at", "where", "sota", "link", "route", "oracle", "check", "witness",

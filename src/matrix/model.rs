@@ -107,6 +107,9 @@ pub struct Project {
     pub reviewed: Option<Located<Date>>,
     pub provenance: Option<String>,
     pub fresh_days: u32,
+    /// When the team adopted sota: the audit and the report read history
+    /// from this date (else from the commit that added the matrix).
+    pub adopted: Option<Located<Date>>,
 }
 
 /// The default staleness window for `reviewed`, in days.

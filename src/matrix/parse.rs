@@ -420,6 +420,7 @@ impl Walker {
         self.forbid_in_catalog(t, "root", &ctx);
         let name = self.string(t, "name", &ctx, true, "\"my-project\"");
         let reviewed = self.date(t, "reviewed", &ctx);
+        let adopted = self.date(t, "adopted", &ctx);
         let provenance = self.string(t, "provenance", &ctx, false, "\"docs/notes/research.md\"");
         let fresh_days = match self.integer(t, "fresh-days", &ctx, "90") {
             Some(n) if (1..=3650).contains(&n.value) => n.value as u32,
@@ -452,6 +453,7 @@ impl Walker {
             reviewed,
             provenance: provenance.map(|p| p.value),
             fresh_days,
+            adopted,
         });
         (project, root)
     }

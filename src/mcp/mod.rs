@@ -8,7 +8,7 @@
 //! file, and only the transport writes to the protocol stream.
 
 mod resources;
-mod tools;
+pub(crate) mod tools;
 mod transport;
 
 use std::sync::Arc;

@@ -9,7 +9,7 @@ use super::json::SourceJson;
 use super::{cell, paint, role, stamp_phrase};
 use crate::matrix::Matrix;
 use crate::quote::quote;
-use crate::surface::audit::{Audited, Report, Tally};
+use crate::surface::audit::{Audited, Report, Start, Tally};
 
 /// How many recent unstamped commits the summary names.
 pub const RECENT: usize = 10;
@@ -18,16 +18,42 @@ fn pct(t: &Tally) -> String {
     format!("{:.0}%", t.compliance() * 100.0)
 }
 
+/// Where the history starts, as a sentence for the header (`None` for an
+/// explicit range, which the header names already).
+pub fn start_phrase(start: &Start) -> Option<String> {
+    const ALL: &str = "`--all` reads everything";
+    Some(match start {
+        Start::All => "all history (--all)".to_owned(),
+        Start::Range => return None,
+        Start::Since(s) => format!("history since {} (--since)", quote(s)),
+        Start::Adopted(d) => {
+            format!("history since adoption on {d} (`[project] adopted`); {ALL}")
+        }
+        Start::Added { hash, date, file } => format!(
+            "history since adoption on {date}, when {} added {}; {ALL}",
+            super::gate::short_hash(hash),
+            quote(file)
+        ),
+        Start::Uncommitted { file } => format!(
+            "all history: {} is in no commit yet, so adoption has no date",
+            quote(file)
+        ),
+    })
+}
+
 /// The job summary: compliance overall, by month and per op, and the
 /// recent commits without a valid trailer.
 pub fn summary(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> String {
-    use super::markdown::{cell as md, table};
+    use super::markdown::cell as md;
     let o = &report.overall;
     let mut out = format!(
         "## sota audit — {} ({})\n\n",
         md(&matrix.project.name),
         md(range)
     );
+    if let Some(start) = start_phrase(&report.start) {
+        let _ = writeln!(out, "{}\n", md(&start));
+    }
     if shallow {
         out.push_str("> **History is cut**: a shallow clone; older commits are not counted (`fetch-depth: 0` in actions/checkout).\n\n");
     }
@@ -45,6 +71,14 @@ pub fn summary(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> 
     if o.commits == 0 {
         return out;
     }
+    summary_tables(&mut out, report);
+    out.push('\n');
+    out
+}
+
+/// The summary's tables: by month, per op, recent unstamped commits.
+fn summary_tables(out: &mut String, report: &Report) {
+    use super::markdown::{cell as md, table};
     let tally_row = |key: String, t: &Tally| {
         vec![
             key,
@@ -100,8 +134,6 @@ pub fn summary(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> 
             &rows,
         ));
     }
-    out.push('\n');
-    out
 }
 
 pub fn human(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> String {
@@ -117,6 +149,9 @@ pub fn human(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> St
         if report.scanned == 1 { "" } else { "s" },
         o.commits
     );
+    if let Some(start) = start_phrase(&report.start) {
+        let _ = writeln!(out, "{}", paint(role::DIM, &start));
+    }
     if shallow {
         let _ = writeln!(
             out,
@@ -149,6 +184,13 @@ pub fn human(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> St
         o.placeholder,
         o.missing
     );
+    per_op_lines(&mut out, report);
+    month_and_recent_lines(&mut out, report);
+    out
+}
+
+/// The per-op table of the human audit.
+fn per_op_lines(out: &mut String, report: &Report) {
     let w = report
         .per_op
         .keys()
@@ -179,6 +221,10 @@ pub fn human(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> St
             pct(t)
         );
     }
+}
+
+/// The by-month bars and the most recent unstamped commits.
+fn month_and_recent_lines(out: &mut String, report: &Report) {
     let _ = writeln!(out, "\n  {}", paint(role::HEADING, "by month"));
     for (month, t) in &report.by_month {
         let bar = "#".repeat((t.compliance() * 20.0).round() as usize);
@@ -211,7 +257,6 @@ pub fn human(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> St
             );
         }
     }
-    out
 }
 
 #[derive(Serialize)]
@@ -271,11 +316,25 @@ impl<'a> CommitJson<'a> {
     }
 }
 
+/// Where the history starts (SPEC 3.5).
+#[derive(Serialize)]
+pub struct StartJson {
+    /// "matrix-added" (the default: the commit that added the matrix),
+    /// "adopted" (`[project] adopted`), "since", "range", "all" or
+    /// "uncommitted" (the matrix is in no commit: all history).
+    pub kind: &'static str,
+    /// The first day counted, when history is cut by date.
+    pub date: Option<String>,
+    /// The commit that added the matrix ("matrix-added").
+    pub commit: Option<String>,
+}
+
 #[derive(Serialize)]
 pub struct AuditJson<'a> {
     pub schema: crate::output::schema_id::SchemaId,
     pub source: SourceJson,
     pub range: &'a str,
+    pub start: StartJson,
     /// True when the repository is a shallow clone: history is cut.
     pub shallow: bool,
     pub scanned: usize,
@@ -304,6 +363,14 @@ pub fn json<'a>(
         schema: crate::output::schema_id::SchemaId::Audit,
         source: SourceJson::of(matrix),
         range,
+        start: StartJson {
+            kind: report.start.kind(),
+            date: report.start.date(),
+            commit: match &report.start {
+                Start::Added { hash, .. } => Some(hash.clone()),
+                _ => None,
+            },
+        },
         shallow,
         scanned: report.scanned,
         summary: TallyJson::of(&report.overall),

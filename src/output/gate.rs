@@ -32,7 +32,7 @@ fn field(out: &mut String, name: &str, value: &str) {
 pub fn human(report: &GateReport<'_>) -> String {
     let mut out = String::new();
     let advisories = report.advisories();
-    for a in advisories {
+    for a in &advisories {
         let _ = writeln!(
             out,
             "{} {} touches {} — {}",
@@ -75,6 +75,14 @@ pub fn human(report: &GateReport<'_>) -> String {
             paint(role::DEBT, "placeholder:"),
             quote(&p.value),
             p.line
+        );
+    }
+    if !report.unnamed.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} no `Prior-art:` trailer names {}: under --strict each touched op needs a trailer naming its slug, its reference or its link",
+            paint(role::DEBT, "unnamed:"),
+            report.unnamed.join(", ")
         );
     }
     if !advisories.is_empty() {
@@ -133,6 +141,13 @@ pub fn short(report: &GateReport<'_>) -> String {
                 SHORT_MAX
             )
         );
+    }
+    if !report.unnamed.is_empty() {
+        let line = format!(
+            "PRIOR_ART unnamed: no Prior-art: trailer names {}",
+            report.unnamed.join(", ")
+        );
+        let _ = writeln!(out, "{}", clip(&line, SHORT_MAX));
     }
     out
 }
@@ -239,6 +254,9 @@ pub struct GateJson {
     pub git_sees_trailer: Option<bool>,
     /// What to print: empty when silenced.
     pub advisories: Vec<AdvisoryJson>,
+    /// `--strict` with a valid trailer: the touched ops no trailer names
+    /// (by slug, reference or link); empty otherwise.
+    pub unnamed: Vec<String>,
 }
 
 pub fn json(
@@ -275,7 +293,12 @@ pub fn json(
             line: t.line,
         }),
         git_sees_trailer: report.git_sees_trailer,
-        advisories: report.advisories().iter().map(AdvisoryJson::of).collect(),
+        advisories: report
+            .advisories()
+            .into_iter()
+            .map(AdvisoryJson::of)
+            .collect(),
+        unnamed: report.unnamed.clone(),
     }
 }
 
@@ -341,11 +364,17 @@ pub(crate) fn short_hash(h: &str) -> &str {
 }
 
 fn slugs(f: &Finding<'_>) -> String {
-    f.touched
+    let all = f
+        .touched
         .iter()
         .map(|a| a.op.slug.value.as_str())
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    if f.unnamed.is_empty() {
+        all
+    } else {
+        format!("{all} (no trailer names {})", f.unnamed.join(", "))
+    }
 }
 
 pub fn range_human(range: &str, findings: &[Finding<'_>]) -> String {
@@ -501,11 +530,14 @@ pub fn range_summary(range: &str, findings: &[Finding<'_>]) -> String {
 pub struct FindingJson {
     pub hash: String,
     pub subject: String,
-    /// "placeholder" or "missing".
+    /// "placeholder" or "missing"; "valid" under `--strict` when a
+    /// trailer leaves some op unnamed.
     pub stamp: &'static str,
     pub trailer: Option<String>,
     pub git_trailers: Vec<String>,
     pub ops: Vec<AdvisoryJson>,
+    /// Under `--strict`: the touched ops no trailer names.
+    pub unnamed: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -537,6 +569,7 @@ pub fn range_json(
                 trailer: f.stamp.trailer().map(|t| t.value.clone()),
                 git_trailers: f.commit.git_trailers.clone(),
                 ops: f.touched.iter().map(AdvisoryJson::of).collect(),
+                unnamed: f.unnamed.clone(),
             })
             .collect(),
     }

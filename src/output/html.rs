@@ -51,6 +51,14 @@ h1 { font-size: 1.6rem; margin: 0 0 .25rem; } h2 { font-size: 1.25rem; margin-to
 .meta { color: var(--dim); margin: 0 0 1rem; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
+/* The matrix table fits the page at any width: fixed columns, and long
+   references, links and oracles wrap anywhere rather than push the oracle
+   column behind a scrollbar. */
+table.matrix { table-layout: fixed; }
+table.matrix col.op { width: 16%; } table.matrix col.title { width: 17%; }
+table.matrix col.route { width: 9%; } table.matrix col.sota { width: 33%; }
+table.matrix col.oracle { width: 25%; }
+table.matrix th, table.matrix td { overflow-wrap: anywhere; word-break: break-word; }
 caption { text-align: left; font-weight: 600; padding: .25rem 0; }
 th, td { border: 1px solid var(--line); padding: .35rem .5rem; text-align: left; vertical-align: top; }
 thead th { background: var(--band); }
@@ -135,7 +143,8 @@ fn scorecard(out: &mut String, c: &Coverage) {
 fn matrix_table(out: &mut String, m: &Matrix) {
     out.push_str(
         "<section aria-labelledby=\"matrix\">\n<h2 id=\"matrix\">Prior-art matrix</h2>\n\
-         <div class=\"scroll\"><table>\n<caption>Every op: what to read, the route, the oracle</caption>\n\
+         <div class=\"scroll\"><table class=\"matrix\">\n<caption>Every op: what to read, the route, the oracle</caption>\n\
+         <colgroup><col class=\"op\"><col class=\"title\"><col class=\"route\"><col class=\"sota\"><col class=\"oracle\"></colgroup>\n\
          <thead><tr><th scope=\"col\">op</th><th scope=\"col\">title</th><th scope=\"col\">route</th>\
          <th scope=\"col\">state of the art</th><th scope=\"col\">oracle</th></tr></thead>\n<tbody>\n",
     );
@@ -246,21 +255,38 @@ fn ladders_section(out: &mut String, ladders: &[LadderView<'_>]) {
     out.push_str("</div>\n</section>\n");
 }
 
-fn audit_section(out: &mut String, audit: Option<&Audit>) {
-    out.push_str(
-        "<section aria-labelledby=\"audit\">\n<h2 id=\"audit\">Prior-art trailer compliance</h2>\n",
-    );
-    let Some(a) = audit.filter(|a| !a.by_month.is_empty()) else {
-        out.push_str(
-            "<p>No kernel commit in the history (or no git history) to audit.</p>\n</section>\n",
-        );
-        return;
+/// Every month from the first to the last with kernel commits, in order,
+/// with its tally (`None`: a month without kernel commits, drawn as a gap);
+/// keys that are not `YYYY-MM` come last.
+fn month_slots(a: &Audit) -> Vec<(String, Option<&crate::surface::audit::Tally>)> {
+    let parse = |k: &str| -> Option<(i32, u32)> {
+        let (y, m) = k.split_once('-')?;
+        let (y, m) = (y.parse().ok()?, m.parse().ok()?);
+        (k.len() == 7 && (1..=12).contains(&m)).then_some((y, m))
     };
-    let months: Vec<(&String, f64, usize)> = a
-        .by_month
-        .iter()
-        .map(|(m, t)| (m, t.compliance() * 100.0, t.commits))
-        .collect();
+    let dated: Vec<(i32, u32)> = a.by_month.keys().filter_map(|k| parse(k)).collect();
+    let mut slots = Vec::new();
+    if let (Some(&first), Some(&last)) = (dated.first(), dated.last()) {
+        let (mut y, mut m) = first;
+        while (y, m) <= last {
+            let key = format!("{y:04}-{m:02}");
+            let tally = a.by_month.get(&key);
+            slots.push((key, tally));
+            (y, m) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+        }
+    }
+    for (k, t) in &a.by_month {
+        if parse(k).is_none() {
+            slots.push((k.clone(), Some(t)));
+        }
+    }
+    slots
+}
+
+/// The compliance chart: one bar per month with kernel commits; a month
+/// without any is an empty, labelled slot, so gaps show as gaps.
+fn chart(out: &mut String, a: &Audit) {
+    let months = month_slots(a);
     const H: f64 = 160.0;
     const LEFT: f64 = 40.0;
     let bar = 36.0;
@@ -269,14 +295,11 @@ fn audit_section(out: &mut String, audit: Option<&Audit>) {
     let total_h = H + 50.0;
     let _ = write!(
         out,
-        "<p>Overall <strong>{:.0}%</strong> of {} kernel commits carry a valid <code>Prior-art:</code> trailer.</p>\n\
-         <figure><svg class=\"chart\" viewBox=\"0 0 {w:.0} {total_h:.0}\" width=\"{w:.0}\" height=\"{total_h:.0}\" \
+        "<figure><svg class=\"chart\" viewBox=\"0 0 {w:.0} {total_h:.0}\" width=\"{w:.0}\" height=\"{total_h:.0}\" \
          role=\"img\" aria-labelledby=\"ct cd\"><title id=\"ct\">Compliance by month</title>\
-         <desc id=\"cd\">Share of kernel commits with a valid trailer, per month, {} to {}; the table below holds the same data.</desc>",
-        a.overall.compliance() * 100.0,
-        a.overall.commits,
-        esc(months.first().map_or("", |m| m.0)),
-        esc(months.last().map_or("", |m| m.0)),
+         <desc id=\"cd\">Share of kernel commits with a valid trailer, per month, {} to {}; months without kernel commits are left empty; the table below holds the same data.</desc>",
+        esc(months.first().map_or("", |m| m.0.as_str())),
+        esc(months.last().map_or("", |m| m.0.as_str())),
     );
     for pct in [0, 50, 100] {
         let y = 10.0 + H - H * f64::from(pct) / 100.0;
@@ -288,22 +311,61 @@ fn audit_section(out: &mut String, audit: Option<&Audit>) {
             y + 4.0
         );
     }
-    for (i, (m, pct, commits)) in months.iter().enumerate() {
+    for (i, (m, tally)) in months.iter().enumerate() {
         let x = LEFT + gap + i as f64 * (bar + gap);
+        let label = format!(
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            x + bar / 2.0,
+            10.0 + H + 18.0,
+            esc(m.get(2..).unwrap_or(m))
+        );
+        let Some(t) = tally else {
+            let _ = write!(
+                out,
+                "<g class=\"gap\"><title>{}: no kernel commits</title>{label}</g>",
+                esc(m)
+            );
+            continue;
+        };
+        let pct = t.compliance() * 100.0;
         let bh = (H * pct / 100.0).max(1.0);
         let y = 10.0 + H - bh;
         let _ = write!(
             out,
             "<g class=\"bar\"><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{bar}\" height=\"{bh:.1}\" fill=\"#1b6e2e\">\
-             <title>{}: {pct:.0}% of {commits}</title></rect>\
-             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text></g>",
+             <title>{}: {pct:.0}% of {}</title></rect>{label}</g>",
             esc(m),
-            x + bar / 2.0,
-            10.0 + H + 18.0,
-            esc(m.get(2..).unwrap_or(m))
+            t.commits,
         );
     }
-    out.push_str("</svg><figcaption>Compliance by month (YY-MM)</figcaption></figure>\n");
+    out.push_str("</svg><figcaption>Compliance by month (YY-MM); an empty month had no kernel commits</figcaption></figure>\n");
+}
+
+fn audit_section(out: &mut String, audit: Option<&Audit>) {
+    out.push_str(
+        "<section aria-labelledby=\"audit\">\n<h2 id=\"audit\">Prior-art trailer compliance</h2>\n",
+    );
+    let Some(a) = audit.filter(|a| !a.by_month.is_empty()) else {
+        let start = audit
+            .and_then(|a| crate::output::audit::start_phrase(&a.start))
+            .map(|s| format!(" ({})", esc(&s)))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "<p>No kernel commit in the history{start} (or no git history) to audit.</p>\n</section>"
+        );
+        return;
+    };
+    if let Some(start) = crate::output::audit::start_phrase(&a.start) {
+        let _ = writeln!(out, "<p class=\"meta\">Counted: {}.</p>", esc(&start));
+    }
+    let _ = writeln!(
+        out,
+        "<p>Overall <strong>{:.0}%</strong> of {} kernel commits carry a valid <code>Prior-art:</code> trailer.</p>",
+        a.overall.compliance() * 100.0,
+        a.overall.commits,
+    );
+    chart(out, a);
     out.push_str(
         "<div class=\"scroll\"><table>\n<caption>Compliance by month</caption>\n<thead><tr>\
          <th scope=\"col\">month</th><th scope=\"col\" class=\"num\">commits</th>\

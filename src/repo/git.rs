@@ -681,6 +681,30 @@ impl Git {
     }
 
     /// Whether HEAD exists (a repository with no commits yet has none).
+    /// The commit that first added `path` (root-relative), following
+    /// renames (`git log --follow`): its hash, committer date (strict ISO
+    /// 8601, for `--since`) and author date (`YYYY-MM-DD`). `None` when no
+    /// commit reachable from HEAD holds the file (or there is no history).
+    pub fn first_commit_of(&self, path: &str) -> Option<(String, String, String)> {
+        let out = self
+            .output(&[
+                "log",
+                "--follow",
+                "--no-color",
+                "--format=%H%x00%cI%x00%as",
+                "--end-of-options",
+                "HEAD",
+                "--",
+                path,
+            ])
+            .ok()?;
+        let text = String::from_utf8_lossy(&out);
+        let last = text.lines().rfind(|l| !l.trim().is_empty())?;
+        let mut parts = last.split('\0');
+        let (hash, committed, authored) = (parts.next()?, parts.next()?, parts.next()?);
+        Some((hash.to_owned(), committed.to_owned(), authored.to_owned()))
+    }
+
     pub fn has_commits(&self) -> bool {
         self.output(&["rev-parse", "--verify", "--quiet", "HEAD"])
             .is_ok()

@@ -55,9 +55,60 @@ impl Tally {
     }
 }
 
+/// Where the audited history starts (SPEC 3.5): by default at adoption,
+/// so commits from before the team used sota do not count as unstamped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Start {
+    /// `--all`: everything reachable.
+    #[default]
+    All,
+    /// An explicit revision range: exactly the commits it names.
+    Range,
+    /// `--since DATE`, as given.
+    Since(String),
+    /// `[project] adopted` in the matrix.
+    Adopted(crate::matrix::Date),
+    /// The first commit that added the matrix file (renames followed).
+    Added {
+        hash: String,
+        /// Its committer date, `YYYY-MM-DD`.
+        date: String,
+        /// The matrix file, root-relative.
+        file: String,
+    },
+    /// The matrix file is in no commit yet: everything is read.
+    Uncommitted { file: String },
+}
+
+impl Start {
+    /// Stable name for JSON.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Start::All => "all",
+            Start::Range => "range",
+            Start::Since(_) => "since",
+            Start::Adopted(_) => "adopted",
+            Start::Added { .. } => "matrix-added",
+            Start::Uncommitted { .. } => "uncommitted",
+        }
+    }
+
+    /// The first day counted, when the history is cut by date.
+    pub fn date(&self) -> Option<String> {
+        match self {
+            Start::Since(s) => Some(s.clone()),
+            Start::Adopted(d) => Some(d.to_string()),
+            Start::Added { date, .. } => Some(date.clone()),
+            Start::All | Start::Range | Start::Uncommitted { .. } => None,
+        }
+    }
+}
+
 /// The audit.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
+    /// Where the history starts.
+    pub start: Start,
     /// Commits read from history.
     pub scanned: usize,
     /// The kernel-touching commits, newest first.

@@ -40,15 +40,25 @@ pub struct GateReport<'m> {
     /// Whether git's own trailer parser sees a `Prior-art` trailer (only
     /// known when a message was checked and git could be asked).
     pub git_sees_trailer: Option<bool>,
+    /// Under `--strict`, with a valid trailer in the message: the touched
+    /// ops (slugs, sorted) that no trailer names by slug, reference or
+    /// link. The advisories are then these ops only.
+    pub unnamed: Vec<String>,
 }
 
-impl GateReport<'_> {
-    /// The advisories to print: the touched ops, unless silenced.
-    pub fn advisories(&self) -> &[Advisory<'_>] {
+impl<'m> GateReport<'m> {
+    /// The advisories to print: the touched ops, unless silenced; under
+    /// `--strict` with a trailer that names only some ops, the others.
+    pub fn advisories(&self) -> Vec<&Advisory<'m>> {
         if self.silenced.is_some() {
-            &[]
+            Vec::new()
+        } else if self.unnamed.is_empty() {
+            self.touched.iter().collect()
         } else {
-            &self.touched
+            self.touched
+                .iter()
+                .filter(|a| self.unnamed.contains(&a.op.slug.value))
+                .collect()
         }
     }
 }
@@ -86,22 +96,30 @@ where
 }
 
 /// Judge one change: the ops it touches, and whether an added staged line
-/// or the commit message (when known) records the prior art.
+/// or the commit message (when known) records the prior art. Under
+/// `strict`, a message's trailers must name every touched op (SPEC 3.3):
+/// one naming only some leaves the others as advisories.
 pub fn judge<'m>(
     touched: Vec<Advisory<'m>>,
     staged_line: bool,
     message: Option<&str>,
     comment: &str,
+    strict: bool,
 ) -> GateReport<'m> {
     let stamp = message.map(|m| trailer::stamp(m, comment));
     let placeholder = match &stamp {
         Some(Stamp::Placeholder(t)) => Some(t.clone()),
         _ => None,
     };
+    let mut unnamed = Vec::new();
     let silenced = if staged_line {
         Some(Silence::StagedLine)
     } else if let Some(Stamp::Valid(t)) = stamp {
-        Some(Silence::Trailer(t))
+        if strict {
+            let ops: Vec<&Op> = touched.iter().map(|a| a.op).collect();
+            unnamed = unnamed_ops(&ops, message.unwrap_or(""), comment);
+        }
+        unnamed.is_empty().then_some(Silence::Trailer(t))
     } else {
         None
     };
@@ -110,24 +128,113 @@ pub fn judge<'m>(
         silenced,
         placeholder,
         git_sees_trailer: None,
+        unnamed,
     }
 }
 
-/// A commit of a range that touches matched files without a valid trailer.
+/// The slugs of `ops` that no real `Prior-art:` trailer of `message`
+/// names (by [`names_op`]), in the order given.
+pub fn unnamed_ops(ops: &[&Op], message: &str, comment: &str) -> Vec<String> {
+    let values: Vec<String> = trailer::find(message, comment)
+        .into_iter()
+        .filter(|t| !t.placeholder)
+        .map(|t| t.value)
+        .collect();
+    ops.iter()
+        .filter(|op| !values.iter().any(|v| names_op(v, op)))
+        .map(|op| op.slug.value.clone())
+        .collect()
+}
+
+/// Whether a trailer value names an op (SPEC 3.3, strict mode), ignoring
+/// case: its slug; its link (the URL, `owner/repo`, or the repository
+/// name of four or more characters, ignoring `-`, `_`, `.`); or its
+/// reference — one of the items of `sota` (split at `;`, `,`, ` / `,
+/// ` + `), whole or by its leading name (first word, three or more
+/// characters, not a filler word), ignoring punctuation and spaces.
+/// `Prior-art: FlashAttention-2 tiling` names an op whose `sota` is
+/// "FlashAttention; FlashInfer" or whose link is
+/// `github.com/Dao-AILab/flash-attention`.
+pub fn names_op(value: &str, op: &Op) -> bool {
+    let lower = value.to_lowercase();
+    let folded = fold(value);
+    if lower.contains(&op.slug.value.to_lowercase()) {
+        return true;
+    }
+    if let Some(link) = &op.link {
+        let short = short_link(&link.value).to_lowercase();
+        let repo = short.rsplit('/').next().map(fold).unwrap_or_default();
+        if lower.contains(&link.value.to_lowercase())
+            || lower.contains(&short)
+            || (repo.len() >= 4 && folded.contains(&repo))
+        {
+            return true;
+        }
+    }
+    reference_names(&op.sota)
+        .iter()
+        .any(|name| folded.contains(name.as_str()))
+}
+
+/// The folded names a trailer may use for a `sota` text: each item whole,
+/// and its leading word.
+fn reference_names(sota: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for item in sota
+        .split([';', ','])
+        .flat_map(|i| i.split(" / "))
+        .flat_map(|i| i.split(" + "))
+    {
+        let whole = fold(item);
+        if whole.len() >= 3 {
+            names.push(whole);
+        }
+        let lead = item
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .find(|w| !w.is_empty());
+        if let Some(lead) = lead {
+            let f = fold(lead);
+            let filler = trailer::FILLER_WORDS
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case(lead));
+            if f.len() >= 3 && !filler {
+                names.push(f);
+            }
+        }
+    }
+    names
+}
+
+/// Lowercase letters and digits only.
+fn fold(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A commit of a range that touches matched files without a valid trailer
+/// (or, under `--strict`, with trailers that leave some op unnamed).
 #[derive(Debug)]
 pub struct Finding<'m> {
     pub commit: Commit,
     pub stamp: Stamp,
     pub touched: Vec<Advisory<'m>>,
+    /// Under `--strict` with a valid trailer: the touched ops no trailer
+    /// names (slugs); empty otherwise.
+    pub unnamed: Vec<String>,
 }
 
 /// `--range`: every commit that touches a matched file and lacks a valid
-/// `Prior-art:` trailer, newest first.
+/// `Prior-art:` trailer, newest first; under `strict`, also every commit
+/// whose trailers do not name each touched op.
 pub fn range_findings<'m>(
     matrix: &'m Matrix,
     index: &mut OpIndex<'_>,
     commits: Vec<Commit>,
     comment: &str,
+    strict: bool,
 ) -> Vec<Finding<'m>> {
     commits
         .into_iter()
@@ -137,10 +244,17 @@ pub fn range_findings<'m>(
                 return None;
             }
             let stamp = trailer::stamp(&commit.message, comment);
-            (!stamp.is_valid()).then_some(Finding {
+            let unnamed = if stamp.is_valid() && strict {
+                let ops: Vec<&Op> = touched.iter().map(|a| a.op).collect();
+                unnamed_ops(&ops, &commit.message, comment)
+            } else {
+                Vec::new()
+            };
+            (!stamp.is_valid() || !unnamed.is_empty()).then_some(Finding {
                 commit,
                 stamp,
                 touched,
+                unnamed,
             })
         })
         .collect()
@@ -162,6 +276,8 @@ pub fn suggest_trailer(op: &Op) -> String {
         // Pair the link only with the reference it belongs to: the one
         // item that names its repository (or owner), or the only item.
         Some(short) => match items.iter().find(|item| names_link(item, &short)) {
+            // The item may already carry its repository: never twice.
+            Some(item) if item.to_lowercase().contains(&short.to_lowercase()) => s.push_str(item),
             Some(item) => s.push_str(&format!("{item} ({short})")),
             None if items.len() <= 1 => s.push_str(&format!("{first} ({short})")),
             None => s.push_str(first),
@@ -321,12 +437,18 @@ link = "https://example.org/moe-survey"
         let m = Matrix::from_str(TOML, "sota.toml").unwrap();
         let mut idx = OpIndex::new(&m).unwrap();
         let mk = |idx: &mut OpIndex<'_>| touched(&m, idx, paths(&["k/attn/a.cu"]));
-        let r = judge(mk(&mut idx), false, None, "#");
+        let r = judge(mk(&mut idx), false, None, "#", false);
         assert_eq!(r.advisories().len(), 1);
-        let r = judge(mk(&mut idx), true, None, "#");
+        let r = judge(mk(&mut idx), true, None, "#", false);
         assert_eq!(r.silenced, Some(Silence::StagedLine));
         assert!(r.advisories().is_empty());
-        let r = judge(mk(&mut idx), false, Some("fix\n\nPrior-art: n/a\n"), "#");
+        let r = judge(
+            mk(&mut idx),
+            false,
+            Some("fix\n\nPrior-art: n/a\n"),
+            "#",
+            false,
+        );
         assert!(r.silenced.is_none());
         assert_eq!(r.placeholder.as_ref().unwrap().value, "n/a");
         let r = judge(
@@ -334,8 +456,68 @@ link = "https://example.org/moe-survey"
             false,
             Some("fix\n\nPrior-art: none found - novel X; oracle cpuref cosine ≥ 0.999\n"),
             "#",
+            false,
         );
         assert!(matches!(r.silenced, Some(Silence::Trailer(_))));
+    }
+
+    #[test]
+    fn a_trailer_that_already_carries_the_repository_does_not_repeat_it() {
+        let m = Matrix::from_str(
+            r#"
+[project]
+name = "t"
+
+[[op]]
+slug = "metal-attn"
+title = "Metal attention"
+sota = "FlashAttention-2 tiling on Apple GPUs (philipturner/metal-flash-attention); MLX sdpa"
+link = "https://github.com/philipturner/metal-flash-attention"
+"#,
+            "sota.toml",
+        )
+        .unwrap();
+        assert_eq!(
+            suggest_trailer(&m.ops[0]),
+            "Prior-art: FlashAttention-2 tiling on Apple GPUs (philipturner/metal-flash-attention)"
+        );
+    }
+
+    #[test]
+    fn strict_needs_every_touched_op_named_by_slug_reference_or_link() {
+        let m = Matrix::from_str(TOML, "sota.toml").unwrap();
+        let (gemm, attn) = (&m.ops[0], &m.ops[1]);
+        for v in [
+            "int4-gemm",
+            "Marlin",
+            "marlin mixed-precision int4 kernel",
+            "AutoAWQ port",
+            "IST-DASLab/marlin",
+            "https://github.com/IST-DASLab/marlin",
+        ] {
+            assert!(names_op(v, gemm), "{v:?} names int4-gemm");
+        }
+        for v in ["FlashAttention-2", "a naive loop", "ok"] {
+            assert!(!names_op(v, gemm), "{v:?} does not name int4-gemm");
+        }
+        assert!(names_op("FlashAttention-2 tiling", attn));
+        let mut idx = OpIndex::new(&m).unwrap();
+        let both = |idx: &mut OpIndex<'_>| touched(&m, idx, paths(&["k/attn/a.cu", "k/w_int4.cu"]));
+        let msg = "fix\n\nPrior-art: FlashAttention-2 (Dao-AILab/flash-attention)\n";
+        let lenient = judge(both(&mut idx), false, Some(msg), "#", false);
+        assert!(lenient.silenced.is_some(), "advisory mode stays lenient");
+        let strict = judge(both(&mut idx), false, Some(msg), "#", true);
+        assert!(strict.silenced.is_none());
+        assert_eq!(strict.unnamed, ["int4-gemm"]);
+        let left: Vec<&str> = strict
+            .advisories()
+            .iter()
+            .map(|a| a.op.slug.value.as_str())
+            .collect();
+        assert_eq!(left, ["int4-gemm"]);
+        let msg = "fix\n\nPrior-art: FlashAttention-2\nPrior-art: Marlin; oracle cosine\n";
+        let strict = judge(both(&mut idx), false, Some(msg), "#", true);
+        assert!(strict.silenced.is_some() && strict.unnamed.is_empty());
     }
 
     #[test]
@@ -425,7 +607,7 @@ fn comment_of(template: &str, setting: Option<&str>) -> Option<String> {
 /// there is nothing to add or no place where git would remove it.
 pub fn with_suggestions(
     message: &str,
-    advisories: &[Advisory<'_>],
+    advisories: &[&Advisory<'_>],
     cleanup: Cleanup<'_>,
 ) -> Option<String> {
     if advisories.is_empty() || message.contains("PRIOR_ART: this commit touches") {
@@ -504,7 +686,8 @@ mod template_tests {
         )
         .unwrap();
         let mut idx = OpIndex::new(&m).unwrap();
-        let adv = touched(&m, &mut idx, [GitPath::from_bytes(b"k/x.cu")]);
+        let owned = touched(&m, &mut idx, [GitPath::from_bytes(b"k/x.cu")]);
+        let adv: Vec<&Advisory<'_>> = owned.iter().collect();
         let template = "\n# Please enter the commit message for your changes.\n#\n";
         let out = with_suggestions(template, &adv, Cleanup::default()).unwrap();
         assert_eq!(

@@ -1,8 +1,11 @@
 //! Docs rendering (SPEC 3.6): rewrite the regions between
 //! `<!-- sota:matrix -->` … `<!-- /sota:matrix -->` and
 //! `<!-- sota:milestones -->` … `<!-- /sota:milestones -->` in a Markdown
-//! file with tables rendered from the matrix. Pure: text in, text out; bytes
-//! outside the markers (line endings included) are kept exactly.
+//! file with tables rendered from the matrix, and the figures prose would
+//! otherwise let drift: `<!-- sota:counts -->` (how many ops and ladders)
+//! and `<!-- sota:mcp-tools -->` (the MCP server's tools, which the front
+//! end supplies as [`Facts`]). Pure: text in, text out; bytes outside the
+//! markers (line endings included) are kept exactly.
 
 use crate::matrix::{Matrix, Origin};
 use crate::surface::milestones::LadderView;
@@ -13,15 +16,26 @@ use crate::surface::milestones::LadderView;
 pub enum Region {
     Matrix,
     Milestones,
+    /// One line: how many ops and ladders the matrix holds.
+    Counts,
+    /// One line: the MCP server's tools, by name.
+    McpTools,
 }
 
 impl Region {
-    const ALL: [Region; 2] = [Region::Matrix, Region::Milestones];
+    const ALL: [Region; 4] = [
+        Region::Matrix,
+        Region::Milestones,
+        Region::Counts,
+        Region::McpTools,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Region::Matrix => "matrix",
             Region::Milestones => "milestones",
+            Region::Counts => "counts",
+            Region::McpTools => "mcp-tools",
         }
     }
 
@@ -59,85 +73,33 @@ pub struct Rendered {
     pub changes: Vec<Change>,
 }
 
-/// Render every region of `text` from `matrix`.
+/// What a region may need that the matrix does not hold, supplied by the
+/// front end (the library cannot see the binary's MCP server).
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    /// The MCP server's tool names, in its order (`sota:mcp-tools`).
+    pub mcp_tools: Vec<String>,
+}
+
+/// A marker line: its region, whether it opens, the byte range of the line
+/// (end of line included), its 1-based number, and its text.
+type Marker<'t> = (Region, bool, usize, usize, usize, &'t str);
+
+/// Render every region of `text` from `matrix` (no [`Facts`]: a
+/// `sota:mcp-tools` region is an error).
 pub fn render(text: &str, matrix: &Matrix) -> Result<Rendered, MarkerError> {
-    // Find marker lines: (region, is_open, byte range of the line incl. EOL, line number).
+    render_with(text, matrix, &Facts::default())
+}
+
+/// Render every region of `text` from `matrix` and `facts`.
+pub fn render_with(text: &str, matrix: &Matrix, facts: &Facts) -> Result<Rendered, MarkerError> {
     if let Some(at) = lone_cr(text) {
         return Err(MarkerError {
             line: Some(text[..at].matches('\n').count() + 1),
             message: "has a carriage return that does not end a CRLF line (classic Mac line endings); convert the file to LF or CRLF line endings, then render again".to_owned(),
         });
     }
-    let mut markers = Vec::new();
-    let mut offset = 0;
-    let mut fence: Option<(char, usize)> = None;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        let trimmed = line.trim();
-        // Inside a fenced code block a marker is an example, not a region.
-        if let Some(open) = fence_of(line) {
-            match fence {
-                None => fence = Some(open),
-                Some((c, n)) if open.0 == c && open.1 >= n && trimmed.len() == open.1 => {
-                    fence = None
-                }
-                Some(_) => {}
-            }
-            offset += line.len();
-            continue;
-        }
-        if fence.is_some() {
-            offset += line.len();
-            continue;
-        }
-        for region in Region::ALL {
-            if trimmed == region.open() {
-                markers.push((region, true, offset, offset + line.len(), i + 1, line));
-            } else if trimmed == region.close() {
-                markers.push((region, false, offset, offset + line.len(), i + 1, line));
-            } else if trimmed.contains(&format!("sota:{}", region.name()))
-                && trimmed.starts_with("<!--")
-            {
-                return Err(MarkerError {
-                    line: Some(i + 1),
-                    message: format!(
-                        "`{trimmed}` is not a marker: write `{}` or `{}` alone on its line",
-                        region.open(),
-                        region.close()
-                    ),
-                });
-            }
-        }
-        if trimmed.starts_with("<!--")
-            && trimmed.contains("sota:")
-            && !Region::ALL.iter().any(|r| {
-                trimmed == r.open()
-                    || trimmed == r.close()
-                    || trimmed.contains(&format!("sota:{}", r.name()))
-            })
-        {
-            let written = trimmed
-                .split("sota:")
-                .nth(1)
-                .unwrap_or("")
-                .trim_end_matches("-->")
-                .trim();
-            let names = Region::ALL.map(Region::name);
-            let dym = crate::did_you_mean::did_you_mean(written, names.iter().copied());
-            let hint = match dym.first() {
-                Some(name) => format!("did you mean `<!-- sota:{name} -->`?"),
-                None => format!(
-                    "the markers are `{}` and `{}`",
-                    Region::Matrix.open(),
-                    Region::Milestones.open()
-                ),
-            };
-            return Err(MarkerError {
-                line: Some(i + 1),
-                message: format!("`{trimmed}` is not a sota marker; {hint}"),
-            });
-        }
-        offset += line.len();
-    }
+    let markers = markers(text)?;
     if markers.is_empty() {
         return Err(MarkerError {
             line: None,
@@ -154,55 +116,17 @@ pub fn render(text: &str, matrix: &Matrix) -> Result<Rendered, MarkerError> {
     let mut changes = Vec::new();
     let mut seen = Vec::new();
     let mut cursor = 0;
-    let mut i = 0;
-    while i < markers.len() {
-        let (region, is_open, _start, end, line, open_line) = markers[i];
-        if !is_open {
-            return Err(MarkerError {
-                line: Some(line),
-                message: format!("`{}` closes a region that was never opened", region.close()),
-            });
-        }
-        if seen.contains(&region) {
-            return Err(MarkerError {
-                line: Some(line),
-                message: format!(
-                    "`{}` appears a second time: one region of each kind per file",
-                    region.open()
-                ),
-            });
-        }
-        let Some(&(close_region, close_is_open, close_start, _, close_line, _)) =
-            markers.get(i + 1)
-        else {
-            return Err(MarkerError {
-                line: Some(line),
-                message: format!(
-                    "`{}` is never closed: add `{}` after it",
-                    region.open(),
-                    region.close()
-                ),
-            });
-        };
-        if close_is_open || close_region != region {
-            return Err(MarkerError {
-                line: Some(close_line),
-                message: format!(
-                    "expected `{}` (to close line {line}) before another marker",
-                    region.close()
-                ),
-            });
-        }
+    for pair in 0..markers.len().div_ceil(2) {
+        let i = pair * 2;
+        let (region, _, _, end, line, open_line) = markers[i];
+        let close_start = closing(&markers, i, &seen)?;
         seen.push(region);
         let eol = if open_line.ends_with("\r\n") {
             "\r\n"
         } else {
             "\n"
         };
-        let body = match region {
-            Region::Matrix => matrix_table(matrix),
-            Region::Milestones => milestones_table(matrix),
-        };
+        let body = body(region, matrix, facts, line)?;
         let new: String = body.lines().map(|l| format!("{l}{eol}")).collect();
         let old = &text[end..close_start];
         out.push_str(&text[cursor..end]);
@@ -216,10 +140,179 @@ pub fn render(text: &str, matrix: &Matrix) -> Result<Rendered, MarkerError> {
             });
         }
         cursor = close_start;
-        i += 2;
     }
     out.push_str(&text[cursor..]);
     Ok(Rendered { text: out, changes })
+}
+
+/// The rendered content of one region.
+fn body(
+    region: Region,
+    matrix: &Matrix,
+    facts: &Facts,
+    line: usize,
+) -> Result<String, MarkerError> {
+    Ok(match region {
+        Region::Matrix => matrix_table(matrix),
+        Region::Milestones => milestones_table(matrix),
+        Region::Counts => counts(matrix),
+        Region::McpTools if facts.mcp_tools.is_empty() => {
+            return Err(MarkerError {
+                line: Some(line),
+                message: format!(
+                    "`{}` lists the MCP server's tools, which only the sota binary knows: render it with `sota render`",
+                    Region::McpTools.open()
+                ),
+            })
+        }
+        Region::McpTools => mcp_tools(&facts.mcp_tools),
+    })
+}
+
+/// The opening marker at `i` is well formed and closed by the next one:
+/// the byte offset where the closing marker's line starts.
+fn closing(markers: &[Marker<'_>], i: usize, seen: &[Region]) -> Result<usize, MarkerError> {
+    let (region, is_open, _, _, line, _) = markers[i];
+    if !is_open {
+        return Err(MarkerError {
+            line: Some(line),
+            message: format!("`{}` closes a region that was never opened", region.close()),
+        });
+    }
+    if seen.contains(&region) {
+        return Err(MarkerError {
+            line: Some(line),
+            message: format!(
+                "`{}` appears a second time: one region of each kind per file",
+                region.open()
+            ),
+        });
+    }
+    let Some(&(close_region, close_is_open, close_start, _, close_line, _)) = markers.get(i + 1)
+    else {
+        return Err(MarkerError {
+            line: Some(line),
+            message: format!(
+                "`{}` is never closed: add `{}` after it",
+                region.open(),
+                region.close()
+            ),
+        });
+    };
+    if close_is_open || close_region != region {
+        return Err(MarkerError {
+            line: Some(close_line),
+            message: format!(
+                "expected `{}` (to close line {line}) before another marker",
+                region.close()
+            ),
+        });
+    }
+    Ok(close_start)
+}
+
+/// Every marker line outside code fences, in order; a line that looks
+/// like a marker but is not one is an error naming it.
+fn markers(text: &str) -> Result<Vec<Marker<'_>>, MarkerError> {
+    let mut markers = Vec::new();
+    let mut offset = 0;
+    let mut fence: Option<(char, usize)> = None;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim();
+        // Inside a fenced code block a marker is an example, not a region.
+        if let Some(open) = fence_of(line) {
+            match fence {
+                None => fence = Some(open),
+                Some((c, n)) if open.0 == c && open.1 >= n && trimmed.len() == open.1 => {
+                    fence = None
+                }
+                Some(_) => {}
+            }
+        } else if fence.is_none() {
+            if let Some(marker) = marker(trimmed, i + 1)? {
+                markers.push((marker.0, marker.1, offset, offset + line.len(), i + 1, line));
+            }
+        }
+        offset += line.len();
+    }
+    Ok(markers)
+}
+
+/// One trimmed line as a marker (region, opens), `None` for ordinary text.
+fn marker(trimmed: &str, line: usize) -> Result<Option<(Region, bool)>, MarkerError> {
+    if !trimmed.starts_with("<!--") || !trimmed.contains("sota:") {
+        return Ok(None);
+    }
+    for region in Region::ALL {
+        if trimmed == region.open() {
+            return Ok(Some((region, true)));
+        }
+        if trimmed == region.close() {
+            return Ok(Some((region, false)));
+        }
+    }
+    let written = trimmed
+        .split("sota:")
+        .nth(1)
+        .unwrap_or("")
+        .trim_end_matches("-->")
+        .trim();
+    if let Some(region) = Region::ALL
+        .into_iter()
+        .find(|r| trimmed.contains(&format!("sota:{}", r.name())))
+    {
+        return Err(MarkerError {
+            line: Some(line),
+            message: format!(
+                "`{trimmed}` is not a marker: write `{}` or `{}` alone on its line",
+                region.open(),
+                region.close()
+            ),
+        });
+    }
+    let names = Region::ALL.map(Region::name);
+    let dym = crate::did_you_mean::did_you_mean(written, names.iter().copied());
+    let hint = match dym.first() {
+        Some(name) => format!("did you mean `<!-- sota:{name} -->`?"),
+        None => format!(
+            "the markers are {}",
+            Region::ALL.map(|r| format!("`{}`", r.open())).join(", ")
+        ),
+    };
+    Err(MarkerError {
+        line: Some(line),
+        message: format!("`{trimmed}` is not a sota marker; {hint}"),
+    })
+}
+
+/// `sota:counts`: how many ops and ladders, as one line of prose.
+pub fn counts(matrix: &Matrix) -> String {
+    let (n, l) = (matrix.ops.len(), matrix.ladders.len());
+    let who = if matrix.origin == Origin::Catalog {
+        "The built-in catalog holds".to_owned()
+    } else {
+        format!("`{}` maps", matrix.project.name.replace('`', "'"))
+    };
+    format!(
+        "{who} **{n}** ML-kernel operation{} and **{l}** milestone ladder{}.\n",
+        if n == 1 { "" } else { "s" },
+        if l == 1 { "" } else { "s" }
+    )
+}
+
+/// `sota:mcp-tools`: the tool names, as one line.
+pub fn mcp_tools(tools: &[String]) -> String {
+    let names: Vec<String> = tools.iter().map(|t| format!("`{t}`")).collect();
+    let list = match names.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    format!(
+        "The MCP server's {} tool{}: {list}.\n",
+        names.len(),
+        if names.len() == 1 { "" } else { "s" }
+    )
 }
 
 /// Where a file uses lone `\r` as its line ending (classic Mac), so
@@ -367,6 +460,22 @@ mod tests {
         assert_eq!(r.changes[0].line, 6);
         let e = render("a\r<!-- sota:matrix -->\r<!-- /sota:matrix -->\r", &m()).unwrap_err();
         assert!(e.message.contains("carriage return"), "{e:?}");
+    }
+
+    #[test]
+    fn counts_and_mcp_tools_render_from_the_matrix_and_the_facts() {
+        let text = "a\n<!-- sota:counts -->\n13 ops\n<!-- /sota:counts -->\n<!-- sota:mcp-tools -->\n<!-- /sota:mcp-tools -->\n";
+        let facts = Facts {
+            mcp_tools: vec!["lookup".into(), "coverage".into(), "suggest".into()],
+        };
+        let r = render_with(text, &m(), &facts).unwrap();
+        assert_eq!(
+            r.text,
+            "a\n<!-- sota:counts -->\n`t` maps **1** ML-kernel operation and **1** milestone ladder.\n<!-- /sota:counts -->\n<!-- sota:mcp-tools -->\nThe MCP server's 3 tools: `lookup`, `coverage` and `suggest`.\n<!-- /sota:mcp-tools -->\n"
+        );
+        let e = render(text, &m()).unwrap_err();
+        assert_eq!(e.line, Some(5), "{e:?}");
+        assert!(e.message.contains("only the sota binary knows"), "{e:?}");
     }
 
     #[test]

@@ -16,6 +16,90 @@ pub const KEY: &str = "Prior-art";
 /// Compared ignoring case, surrounding quotes and one trailing period.
 pub const PLACEHOLDERS: &[&str] = &["n/a", "na", "none", "-", "todo", "tbd", "?", ""];
 
+/// Words that name nothing read. A trailer value counts only when it has
+/// at least one *name-like token* outside this list (SPEC 3.3: "a trailer
+/// must name something that was read"): `Prior-art: yes`, `ok, done`,
+/// `see above`, `true`, `checked` are placeholders; `Marlin`,
+/// `IST-DASLab/marlin`, a link, a slug or `none found - novel X; oracle
+/// cpuref` are not. Tokens are the value split on whitespace and
+/// `,;:()[]{}<>"'`!?` with leading/trailing punctuation trimmed; a token
+/// with no letter or digit (`-`, `—`, `✓`) names nothing either.
+pub const FILLER_WORDS: &[&str] = &[
+    "n/a",
+    "n.a",
+    "na",
+    "none",
+    "nothing",
+    "nil",
+    "null",
+    "no",
+    "not",
+    "applicable",
+    "todo",
+    "tbd",
+    "tba",
+    "fixme",
+    "wip",
+    "yes",
+    "y",
+    "yep",
+    "yup",
+    "yeah",
+    "sure",
+    "ok",
+    "okay",
+    "k",
+    "fine",
+    "good",
+    "done",
+    "true",
+    "false",
+    "checked",
+    "check",
+    "read",
+    "reviewed",
+    "looked",
+    "considered",
+    "consulted",
+    "see",
+    "above",
+    "below",
+    "same",
+    "as",
+    "per",
+    "ditto",
+    "here",
+    "there",
+    "the",
+    "a",
+    "an",
+    "it",
+    "this",
+    "that",
+    "is",
+    "was",
+    "and",
+    "or",
+    "lgtm",
+    "ack",
+    "acked",
+    "+1",
+    "x",
+    "found",
+    "prior",
+    "art",
+    "previous",
+    "earlier",
+    "commit",
+    "pr",
+    "etc",
+    "misc",
+    "various",
+    "later",
+    "skip",
+    "skipped",
+];
+
 /// One `Prior-art:` line found in a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trailer {
@@ -147,7 +231,17 @@ pub fn is_placeholder(value: &str) -> bool {
         }
     }
     let v = v.strip_suffix('.').unwrap_or(v).trim();
-    PLACEHOLDERS.iter().any(|p| v.eq_ignore_ascii_case(p))
+    PLACEHOLDERS.iter().any(|p| v.eq_ignore_ascii_case(p)) || !names_something(v)
+}
+
+/// Whether a value has a name-like token: one with a letter or digit that
+/// is not in [`FILLER_WORDS`].
+fn names_something(value: &str) -> bool {
+    value
+        .split(|c: char| c.is_whitespace() || ",;:()[]{}<>\"'`!?".contains(c))
+        .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric() && c != '+'))
+        .filter(|t| t.chars().any(char::is_alphanumeric))
+        .any(|t| !FILLER_WORDS.iter().any(|f| t.eq_ignore_ascii_case(f)))
 }
 
 #[cfg(test)]
@@ -196,12 +290,45 @@ mod tests {
             "none found - novel X; oracle cpuref cosine ≥ 0.999",
             "Marlin",
             "n/a.x",
+            "fused-attention",
+            "IST-DASLab/marlin",
+            "https://github.com/IST-DASLab/marlin",
+            "see FlashInfer",
+            "read the FA-2 paper",
         ] {
             assert!(!is_placeholder(v), "{v:?} is real");
         }
         let mixed = "subj\n\nPrior-art: n/a\nPrior-art: FlashInfer\n";
         assert_eq!(stamp(mixed, "#").trailer().unwrap().value, "FlashInfer");
         assert_eq!(stamp("subj\n\nbody only\n", "#"), Stamp::Missing);
+    }
+
+    #[test]
+    fn a_value_that_names_nothing_read_is_a_placeholder() {
+        for v in [
+            "yes",
+            "ok",
+            "OK.",
+            "done",
+            "true",
+            "-",
+            "—",
+            "see above",
+            "See above.",
+            "ok, done",
+            "yes - see above",
+            "✓",
+            "\"yes\"",
+            "nothing found",
+            "checked",
+            "n/a (see above)",
+            "LGTM",
+            "+1",
+        ] {
+            assert!(is_placeholder(v), "{v:?} names nothing read");
+            let msg = format!("subj\n\nPrior-art: {v}\n");
+            assert_eq!(stamp(&msg, "#").kind(), "placeholder", "{msg:?}");
+        }
     }
 
     #[test]

@@ -32,3 +32,4 @@ mod security;
 mod suggest_fix;
 mod suggest_globs;
 mod usability;
+mod week_one;

@@ -194,3 +194,77 @@ fn a_real_browser_draws_the_page_without_console_errors() {
         );
     }
 }
+
+/// A real-size matrix: forty ops with the long references, unbroken links
+/// and long oracles real matrices carry.
+fn real_size_matrix() -> String {
+    let mut m = String::from("[project]\nname = \"real size\"\nreviewed = 2026-06-26\n");
+    for i in 0..40 {
+        m.push_str(&format!(
+            r#"
+[[op]]
+slug = "paged-attention-decode-split-k-fp8-kv-cache-{i}"
+title = "Paged attention decode with split-K over an FP8 KV cache, variant {i}"
+files = ["kernels/op{i}/"]
+sota = "FlashInfer batch decode with paged KV and cascade inference; vLLM PagedAttention v2 (vllm-project/vllm) csrc/attention/paged_attention_v2_kernel.cu; FlashAttention-3 FP8 (Dao-AILab/flash-attention)"
+link = "https://github.com/flashinfer-ai/flashinfer/blob/main/include/flashinfer/attention/decode_kernel_with_paged_kv_cache_and_split_k_{i}.cuh"
+route = "borrow"
+oracle = "naive_f32_attention_over_every_batch_head_and_query_position_against_torch.nn.functional.scaled_dot_product_attention (cosine >= 0.999, max-abs <= 1e-3)"
+"#
+        ));
+    }
+    m
+}
+
+#[test]
+fn the_matrix_table_fits_1280_pixels_on_a_real_size_matrix() {
+    if chromium().is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install chromium (.ci/run: apt-get install -y chromium)"
+        );
+        eprintln!("SKIPPED: chromium is not installed (apt-get install -y chromium)");
+        return;
+    }
+    let p = Sota::new()
+        .git_init()
+        .file("sota.toml", &real_size_matrix());
+    p.commit("initial");
+    p.run(&["report", "--html", "report.html"]).success();
+    // The page has no scripts; a copy with one measuring probe appended
+    // asks the browser where the matrix table ends at 1280 px.
+    let page = std::fs::read_to_string(p.path().join("report.html")).unwrap();
+    let probe = r#"<script>
+const t = [...document.querySelectorAll('table')].find(t => t.caption && t.caption.textContent.startsWith('Every op'));
+const w = t.parentElement;
+document.body.setAttribute('data-fit', [Math.ceil(t.getBoundingClientRect().right), document.documentElement.clientWidth, w.scrollWidth, w.clientWidth].join(' '));
+</script></body>"#;
+    let probed = p.path().join("probed.html");
+    std::fs::write(&probed, page.replace("</body>", probe)).unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let out = headless(profile.path())
+        .args(["--window-size=1280,900", "--dump-dom"])
+        .arg(format!("file://{}", probed.display()))
+        .output()
+        .expect("run chromium");
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let fit: Vec<i64> = dom
+        .split("data-fit=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .unwrap_or_else(|| panic!("no measurement in the DOM: {dom}"))
+        .split(' ')
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let [right, viewport, scroll, client] = fit[..] else {
+        panic!("{fit:?}")
+    };
+    assert!(
+        right <= viewport,
+        "the matrix table ends at {right} px, past the {viewport} px viewport"
+    );
+    assert!(
+        scroll <= client,
+        "the matrix table scrolls: {scroll} px of content in a {client} px box (the oracle column hidden)"
+    );
+}
