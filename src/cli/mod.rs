@@ -107,38 +107,15 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
                 },
             )
         }
-        Some(Command::Render { file, check }) => {
-            // The MCP server's tools live in the binary: a README region
-            // lists them from the server's own list, never from memory.
-            let facts = sota::surface::render::Facts {
-                mcp_tools: crate::mcp::tools::list()
-                    .iter()
-                    .map(|t| t.name.to_string())
-                    .collect(),
-            };
-            let report = command::render::run(ctx, &file, check, &facts)?;
-            print::render(ctx, &report)?;
-            Ok(report.outcome())
-        }
+        Some(Command::Render { file, check }) => render(ctx, &file, check),
         Some(Command::Init(args)) => init::run_init(ctx, args),
         Some(Command::Suggest(args)) => init::run_suggest(ctx, args),
         Some(Command::Report { html, .. }) => report(ctx, &html),
-        Some(Command::Hook { action }) => {
-            let command = match action {
-                HookAction::Install { strict, no_chain } => {
-                    HookCommand::Install(InstallOptions { strict, no_chain })
-                }
-                HookAction::Uninstall => HookCommand::Uninstall,
-            };
-            let report = command::hook::run(ctx, command)?;
-            print::hooks(ctx, &report)?;
-            Ok(report.outcome())
-        }
+        Some(Command::Hook { action }) => hook(ctx, action),
         Some(Command::Mcp { verbose }) => mcp::run(ctx.inputs.clone(), verbose),
         Some(Command::Completions { shell }) => {
-            let mut cmd = Cli::command();
             let mut buf = Vec::new();
-            clap_complete::generate(shell, &mut cmd, "sota", &mut buf);
+            clap_complete::generate(shell, &mut Cli::command(), "sota", &mut buf);
             print::out(&String::from_utf8_lossy(&buf))?;
             Ok(Outcome::Done)
         }
@@ -150,6 +127,32 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
             Ok(Outcome::Done)
         }
     }
+}
+
+fn render(ctx: &Context, file: &std::path::Path, check: bool) -> Result<Outcome, Failure> {
+    // The MCP server's tools live in the binary: a README region lists
+    // them from the server's own list, never from memory.
+    let facts = sota::surface::render::Facts {
+        mcp_tools: crate::mcp::tools::list()
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect(),
+    };
+    let report = command::render::run(ctx, file, check, &facts)?;
+    print::render(ctx, &report)?;
+    Ok(report.outcome())
+}
+
+fn hook(ctx: &Context, action: HookAction) -> Result<Outcome, Failure> {
+    let command = match action {
+        HookAction::Install { strict, no_chain } => {
+            HookCommand::Install(InstallOptions { strict, no_chain })
+        }
+        HookAction::Uninstall => HookCommand::Uninstall,
+    };
+    let report = command::hook::run(ctx, command)?;
+    print::hooks(ctx, &report)?;
+    Ok(report.outcome())
 }
 
 /// The gate, whose advice never blocks a commit unless `--strict`.
