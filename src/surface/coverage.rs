@@ -54,6 +54,8 @@ pub enum Kpi {
     DeadGlobs,
     BorrowWitness,
     AnchorDrift,
+    Overlap,
+    BroadGlob,
     Freshness,
 }
 
@@ -73,7 +75,9 @@ impl Kpi {
             | Kpi::LadderWitness
             | Kpi::DeadGlobs
             | Kpi::BorrowWitness
-            | Kpi::AnchorDrift => Group::Honest,
+            | Kpi::AnchorDrift
+            | Kpi::Overlap
+            | Kpi::BroadGlob => Group::Honest,
             Kpi::Freshness => Group::Fresh,
         }
     }
@@ -103,6 +107,10 @@ impl Kpi {
             Kpi::DeadGlobs => "every op glob matches some tracked file",
             Kpi::BorrowWitness => "every borrow op has an existing witness",
             Kpi::AnchorDrift => "every `:LINE#symbol` anchor is within ±10 lines of its symbol",
+            Kpi::Overlap => "every kernel file is covered by one op, not two",
+            Kpi::BroadGlob => {
+                "no glob covers most of the population or many ops' worth of directories"
+            }
             Kpi::Freshness => "`reviewed` is within `fresh-days` of today",
         }
     }
@@ -214,6 +222,9 @@ pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
     })
 }
 
+/// `file:line:col` of a span of the matrix, for an item's `at`.
+type Loc<'a> = &'a dyn Fn(&std::ops::Range<usize>) -> Option<String>;
+
 /// The scorecard, with the tree scan handed in as a closure (called once,
 /// after the anchor checks).
 fn score_with(
@@ -226,9 +237,75 @@ fn score_with(
         let (l, c) = lines.line_col(span.start);
         Some(format!("{}:{l}:{c}", matrix.display_name()))
     };
+    let loc: Loc<'_> = &loc;
     let files = FileCache::new(&matrix.root, input.tracked);
 
     // ── complete ────────────────────────────────────────────────────────
+    let (at_items, drift_items) = anchor_items(matrix, &files, loc);
+    let [link_items, oracle_items, route_items] = missing_items(matrix, loc);
+
+    // ── honest: population, coverage, dead globs, overlap, broad globs ─
+    let population = population_kind(matrix);
+    let scan = scan();
+    let coverage_items: Vec<Item> = scan
+        .uncovered
+        .lossy()
+        .map(|p| Item {
+            owner: None,
+            subject: p.into_owned(),
+            why: "no op's `files` match this kernel file".into(),
+            at: None,
+        })
+        .collect();
+    let dead_items = dead_glob_items(matrix, &scan.glob_hit, loc);
+    let overlap = overlap_items(matrix, &scan);
+    let broad = broad_glob_items(matrix, &scan, loc);
+
+    // ── honest: witnesses ───────────────────────────────────────────────
+    let ladder_items = ladder_items(matrix, &files, loc);
+    let borrow_items = borrow_items(matrix, &files, loc);
+
+    // ── fresh ───────────────────────────────────────────────────────────
+    let fresh_items = fresh_items(matrix, input.today, loc);
+
+    let mut kpis = kpi_results(
+        matrix,
+        scan.kernel_files.len(),
+        [
+            at_items,
+            link_items,
+            oracle_items,
+            route_items,
+            coverage_items,
+            ladder_items,
+            dead_items,
+            borrow_items,
+            drift_items,
+            overlap,
+            broad,
+            fresh_items,
+        ],
+    );
+    for k in &mut kpis {
+        k.items.sort();
+    }
+    let sota_debt = kpis.iter().map(|k| k.debt).sum();
+    let hard_debt = kpis.iter().filter(|k| k.kpi.hard()).map(|k| k.debt).sum();
+    Report {
+        today: input.today,
+        population,
+        tracked_from: input.tracked_from,
+        tracked_files: input.tracked.len(),
+        kernel_files: scan.kernel_files,
+        uncovered: scan.uncovered,
+        kpis,
+        sota_debt,
+        hard_debt,
+    }
+}
+
+/// `at_exists` and `anchor_drift`: each `at` entry checked against the tree.
+fn anchor_items(matrix: &Matrix, files: &FileCache<'_>, loc: Loc<'_>) -> (Vec<Item>, Vec<Item>) {
     let mut at_items = Vec::new();
     let mut drift_items = Vec::new();
     for op in &matrix.ops {
@@ -262,6 +339,11 @@ fn score_with(
             }
         }
     }
+    (at_items, drift_items)
+}
+
+/// `has_link`, `has_oracle`, `has_route`: the ops that leave each out.
+fn missing_items(matrix: &Matrix, loc: Loc<'_>) -> [Vec<Item>; 3] {
     let missing =
         |what: &str, pick: &dyn Fn(&crate::matrix::Op) -> bool, why: &'static str| -> Vec<Item> {
             matrix
@@ -292,21 +374,11 @@ fn score_with(
         "no route: decide borrow, bind or stay-minimal",
     );
 
-    // ── honest: population, coverage, dead globs ───────────────────────
-    let population = population_kind(matrix);
-    let scan = scan();
-    let glob_hit = scan.glob_hit;
-    let kernel_files = scan.kernel_files;
-    let uncovered = scan.uncovered;
-    let coverage_items: Vec<Item> = uncovered
-        .lossy()
-        .map(|p| Item {
-            owner: None,
-            subject: p.into_owned(),
-            why: "no op's `files` match this kernel file".into(),
-            at: None,
-        })
-        .collect();
+    [link_items, oracle_items, route_items]
+}
+
+/// `dead_globs`: op globs that matched no tracked file.
+fn dead_glob_items(matrix: &Matrix, glob_hit: &[Vec<bool>], loc: Loc<'_>) -> Vec<Item> {
     let mut dead_items = Vec::new();
     for (op_i, op) in matrix.ops.iter().enumerate() {
         for (g_i, glob) in op.files.iter().enumerate() {
@@ -321,7 +393,102 @@ fn score_with(
         }
     }
 
-    // ── honest: witnesses ───────────────────────────────────────────────
+    dead_items
+}
+
+/// `overlap`: kernel files two or more ops cover (the gate then asks for
+/// each op's reference on every edit).
+fn overlap_items(matrix: &Matrix, scan: &Scan) -> Vec<Item> {
+    scan.overlaps
+        .iter()
+        .map(|(path, ops)| {
+            let mut slugs: Vec<&str> = ops
+                .iter()
+                .map(|&o| matrix.ops[o].slug.value.as_str())
+                .collect();
+            slugs.sort_unstable();
+            Item {
+                owner: None,
+                subject: path.clone(),
+                why: format!(
+                    "covered by {} ops ({}): keep it in the one whose code it is, and narrow the other globs",
+                    slugs.len(),
+                    slugs.join(", ")
+                )
+                .into(),
+                at: None,
+            }
+        })
+        .collect()
+}
+
+/// `broad_glob`: an op glob that covers far more than one op's code —
+/// more than half the population with files another op also covers, or
+/// kernel files in [`BROAD_DIRS`] or more directories and
+/// [`BROAD_FACTOR`] times the median op's (SPEC 3.4; docs/coverage.md).
+fn broad_glob_items(matrix: &Matrix, scan: &Scan, loc: Loc<'_>) -> Vec<Item> {
+    if matrix.ops.len() < 2 {
+        return Vec::new();
+    }
+    let population = scan.kernel_files.len();
+    let mut shared = vec![false; matrix.ops.len()];
+    for (_, ops) in &scan.overlaps {
+        for &o in ops {
+            shared[o] = true;
+        }
+    }
+    let mut spans: Vec<usize> = scan
+        .glob_spread
+        .iter()
+        .map(|globs| {
+            let mut dirs: Vec<u32> = globs.iter().flat_map(|g| g.1.iter().copied()).collect();
+            dirs.sort_unstable();
+            dirs.dedup();
+            dirs.len()
+        })
+        .filter(|&n| n > 0)
+        .collect();
+    spans.sort_unstable();
+    let median = spans.get(spans.len() / 2).copied().unwrap_or(1).max(1);
+    let wide_at = BROAD_DIRS.max(BROAD_FACTOR * median);
+    let mut items = Vec::new();
+    for (op_i, op) in matrix.ops.iter().enumerate() {
+        for (glob, (files, dirs)) in op.files.iter().zip(&scan.glob_spread[op_i]) {
+            let files = *files as usize;
+            let most = population >= BROAD_MIN_POPULATION && files * 2 > population && shared[op_i];
+            let wide = dirs.len() >= wide_at;
+            if !most && !wide {
+                continue;
+            }
+            let mut why = Vec::new();
+            if most {
+                why.push(format!(
+                    "matches {files} of {population} kernel files, more than half, and its op shares files with another op"
+                ));
+            }
+            if wide {
+                why.push(format!(
+                    "spans {} directories (a typical op here spans {median})",
+                    dirs.len()
+                ));
+            }
+            items.push(Item {
+                owner: Some(op.slug.value.clone()),
+                subject: glob.value.as_str().to_owned(),
+                why: format!(
+                    "{}: it covers other ops' code; narrow it to this op's files",
+                    why.join("; ")
+                )
+                .into(),
+                at: loc(&glob.span),
+            });
+        }
+    }
+    items
+}
+
+/// `ladder_witness`: reached rungs whose witness the tree does not back.
+fn ladder_items(matrix: &Matrix, files: &FileCache<'_>, loc: Loc<'_>) -> Vec<Item> {
     let mut ladder_items = Vec::new();
     // One map for every ladder: `matrix.op` per ladder scans the ops, and
     // ladders grow with ops (L × N string comparisons on a large matrix).
@@ -369,6 +536,11 @@ fn score_with(
             });
         }
     }
+    ladder_items
+}
+
+/// `borrow_witness`: borrow ops with no existing witness.
+fn borrow_items(matrix: &Matrix, files: &FileCache<'_>, loc: Loc<'_>) -> Vec<Item> {
     let mut borrow_items = Vec::new();
     for op in matrix
         .ops
@@ -395,18 +567,22 @@ fn score_with(
         }
     }
 
-    // ── fresh ───────────────────────────────────────────────────────────
+    borrow_items
+}
+
+/// `freshness`: the review date against today.
+fn fresh_items(matrix: &Matrix, today: Date, loc: Loc<'_>) -> Vec<Item> {
     let mut fresh_items = Vec::new();
     let fresh_days = matrix.project.fresh_days;
     match &matrix.project.reviewed {
         None => fresh_items.push(Item {
             owner: None,
             subject: "reviewed".into(),
-            why: format!("no `reviewed` date: add `reviewed = {}` to [project] once the rows are checked against the field", input.today).into(),
+            why: format!("no `reviewed` date: add `reviewed = {}` to [project] once the rows are checked against the field", today).into(),
             at: None,
         }),
         Some(Located { value: reviewed, span }) => {
-            let age = input.today.days_since_epoch() - reviewed.days_since_epoch();
+            let age = today.days_since_epoch() - reviewed.days_since_epoch();
             if age > i64::from(fresh_days) {
                 fresh_items.push(Item {
                     owner: None,
@@ -418,6 +594,12 @@ fn score_with(
         }
     }
 
+    fresh_items
+}
+
+/// Every KPI's result, in [`Kpi::ALL`] order, from its items.
+fn kpi_results(matrix: &Matrix, kernel_files: usize, items: [Vec<Item>; 12]) -> Vec<KpiResult> {
+    let fresh_days = matrix.project.fresh_days;
     let n_ops = matrix.ops.len();
     let n_at: usize = matrix.ops.iter().map(|o| o.at.len().max(1)).sum();
     let n_globs: usize = matrix.ops.iter().map(|o| o.files.len()).sum();
@@ -437,60 +619,35 @@ fn score_with(
         .flat_map(|o| &o.at)
         .filter(|a| a.value.line.is_some() && a.value.symbol.is_some())
         .count();
-    let mut kpis = vec![
-        result(Kpi::AtExists, at_items, format!("of {n_at} `at` entries")),
-        result(Kpi::HasLink, link_items, format!("of {n_ops} ops")),
-        result(Kpi::HasOracle, oracle_items, format!("of {n_ops} ops")),
-        result(Kpi::HasRoute, route_items, format!("of {n_ops} ops")),
-        result(
-            Kpi::TreeCoverage,
-            coverage_items,
-            format!("of {} kernel files", kernel_files.len()),
-        ),
-        result(
-            Kpi::LadderWitness,
-            ladder_items,
-            format!("of {n_reached} reached rungs"),
-        ),
-        result(Kpi::DeadGlobs, dead_items, format!("of {n_globs} globs")),
-        result(
-            Kpi::BorrowWitness,
-            borrow_items,
-            format!("of {n_borrow} borrow ops"),
-        ),
-        result(
-            Kpi::AnchorDrift,
-            drift_items,
-            format!("of {n_anchors} :LINE#symbol anchors"),
-        ),
-        result(
-            Kpi::Freshness,
-            fresh_items,
-            match &matrix.project.reviewed {
-                Some(r) => format!(
-                    "of 1 review date (reviewed {}, fresh-days {fresh_days})",
-                    r.value
-                ),
-                None => "of 1 review date (none recorded)".to_owned(),
-            },
-        ),
+    let per_file = format!("of {kernel_files} kernel files");
+    let per_glob = format!("of {n_globs} globs");
+    let per_op = format!("of {n_ops} ops");
+    let of = [
+        format!("of {n_at} `at` entries"),
+        per_op.clone(),
+        per_op.clone(),
+        per_op,
+        per_file.clone(),
+        format!("of {n_reached} reached rungs"),
+        per_glob.clone(),
+        format!("of {n_borrow} borrow ops"),
+        format!("of {n_anchors} :LINE#symbol anchors"),
+        per_file,
+        per_glob,
+        match &matrix.project.reviewed {
+            Some(r) => format!(
+                "of 1 review date (reviewed {}, fresh-days {fresh_days})",
+                r.value
+            ),
+            None => "of 1 review date (none recorded)".to_owned(),
+        },
     ];
-    for k in &mut kpis {
-        k.items.sort();
-    }
-    let sota_debt = kpis.iter().map(|k| k.debt).sum();
-    let hard_debt = kpis.iter().filter(|k| k.kpi.hard()).map(|k| k.debt).sum();
-    Report {
-        today: input.today,
-        population,
-        tracked_from: input.tracked_from,
-        tracked_files: input.tracked.len(),
-        kernel_files,
-        uncovered,
-        kpis,
-        sota_debt,
-        hard_debt,
-    }
+    Kpi::ALL
+        .iter()
+        .zip(items)
+        .zip(of)
+        .map(|((&kpi, items), of)| result(kpi, items, of))
+        .collect()
 }
 
 fn result(kpi: Kpi, items: Vec<Item>, of: String) -> KpiResult {
@@ -510,6 +667,71 @@ struct Scan {
     /// Both in byte order, as the tracked files are.
     kernel_files: PathList,
     uncovered: PathList,
+    /// Per op, per glob: the kernel files it matches, and the distinct
+    /// directories they sit in (ids, sorted).
+    glob_spread: Vec<Vec<(u32, Vec<u32>)>>,
+    /// Kernel files two or more ops cover, with those ops (indices).
+    overlaps: Vec<(String, Vec<usize>)>,
+}
+
+/// `broad_glob` (SPEC 3.4), "most of the population": a glob matching more
+/// than half the kernel files, some of which another op also covers, in a
+/// population of at least this many files (below it, one op owning most of
+/// a small tree is normal).
+pub const BROAD_MIN_POPULATION: usize = 10;
+
+/// `broad_glob`, "many ops' worth of directories": a glob whose kernel
+/// files sit in at least this many directories …
+pub const BROAD_DIRS: usize = 8;
+
+/// … and in at least this many times as many directories as the median
+/// op's files do (an op's code lives in a few directories; a glob spread
+/// four times wider than a typical op covers a subtree of several ops).
+pub const BROAD_FACTOR: usize = 4;
+
+/// Kernel files as the op globs see them, gathered during the scan.
+struct KernelHits<'t> {
+    /// Per glob id: kernel files matched.
+    files: Vec<u32>,
+    /// Per glob id: directory ids of those files (consecutive duplicates
+    /// dropped; sorted and deduplicated at the end).
+    dirs: Vec<Vec<u32>>,
+    /// Tracked index of each kernel file in two or more ops, and the ops.
+    overlaps: Vec<(usize, Vec<usize>)>,
+    dir_ids: rustc_hash::FxHashMap<&'t [u8], u32>,
+}
+
+impl<'t> KernelHits<'t> {
+    fn new(globs: usize) -> Self {
+        KernelHits {
+            files: vec![0; globs],
+            dirs: vec![Vec::new(); globs],
+            overlaps: Vec::new(),
+            dir_ids: rustc_hash::FxHashMap::default(),
+        }
+    }
+
+    /// One kernel file (tracked index `i`) and the op glob ids it matched.
+    fn add(&mut self, i: usize, path: &'t [u8], ids: &[u32], op_of: &[usize]) {
+        let dir = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
+        let next = self.dir_ids.len() as u32;
+        let d = *self.dir_ids.entry(dir).or_insert(next);
+        let mut ops: Vec<usize> = Vec::new();
+        for &id in ids {
+            let id = id as usize;
+            self.files[id] += 1;
+            if self.dirs[id].last() != Some(&d) {
+                self.dirs[id].push(d);
+            }
+            if !ops.contains(&op_of[id]) {
+                ops.push(op_of[id]);
+            }
+        }
+        if ops.len() > 1 {
+            ops.sort_unstable();
+            self.overlaps.push((i, ops));
+        }
+    }
 }
 
 /// What the scan found for one path ([`scan_paths`]).
@@ -533,17 +755,27 @@ fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Sc
             _ => OP_GLOB,
         })
         .collect();
+    let op_of: Vec<usize> = (0..index.len() as u32)
+        .map(|id| index.owner(id).0)
+        .collect();
     let mut kinds = vec![NOT_KERNEL; n];
     let mut hit = vec![false; index.len()];
+    let mut hits = KernelHits::new(index.len());
     let by_extension = matrix.kernels.is_none();
     scan_paths(
         &mut index.matcher(),
-        &roles,
+        (&roles, &op_of),
         by_extension,
         tracked,
         &mut kinds,
         &mut hit,
+        &mut hits,
     );
+    let mut glob_spread: Vec<Vec<(u32, Vec<u32>)>> = matrix
+        .ops
+        .iter()
+        .map(|op| vec![(0, Vec::new()); op.files.len()])
+        .collect();
     let mut glob_hit: Vec<Vec<bool>> = matrix
         .ops
         .iter()
@@ -553,8 +785,22 @@ fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Sc
         if role == OP_GLOB && hit[id] {
             let (op, glob) = index.owner(id as u32);
             glob_hit[op][glob] = true;
+            let mut dirs = std::mem::take(&mut hits.dirs[id]);
+            dirs.sort_unstable();
+            dirs.dedup();
+            glob_spread[op][glob] = (hits.files[id], dirs);
         }
     }
+    let overlaps = hits
+        .overlaps
+        .iter()
+        .map(|(i, ops)| {
+            (
+                String::from_utf8_lossy(tracked.get(*i)).into_owned(),
+                ops.clone(),
+            )
+        })
+        .collect();
     let count = |kind: &dyn Fn(u8) -> bool| kinds.iter().filter(|&&k| kind(k)).count();
     let kernel_files = tracked.subset(
         (0..n).filter(|&i| kinds[i] != NOT_KERNEL),
@@ -568,6 +814,8 @@ fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Sc
         glob_hit,
         kernel_files,
         uncovered,
+        glob_spread,
+        overlaps,
     }
 }
 
@@ -604,25 +852,29 @@ fn scan_index(matrix: &Matrix) -> OpIndex<'_> {
 /// Match every path, one per entry of `kinds`: whether each is a kernel
 /// file and covered (`kinds`), and which globs matched some path (`hit`,
 /// by glob id; `roles` says what each glob is for).
-fn scan_paths(
+fn scan_paths<'t>(
     matcher: &mut crate::index::Matcher<'_, '_>,
-    roles: &[u8],
+    (roles, op_of): (&[u8], &[usize]),
     by_extension: bool,
-    tracked: &PathList,
+    tracked: &'t PathList,
     kinds: &mut [u8],
     hit: &mut [bool],
+    hits: &mut KernelHits<'t>,
 ) {
+    let mut ids: Vec<u32> = Vec::new();
     for (i, kind) in kinds.iter_mut().enumerate() {
         let path = tracked.get(i);
-        let (mut covered, mut included, mut excluded) = (false, false, false);
+        let (mut included, mut excluded) = (false, false);
+        ids.clear();
         matcher.each_hit(path, |id| match roles[id as usize] {
             INCLUDE_GLOB => included = true,
             EXCLUDE_GLOB => excluded = true,
             _ => {
                 hit[id as usize] = true;
-                covered = true;
+                ids.push(id);
             }
         });
+        let covered = !ids.is_empty();
         let kernel = if by_extension {
             has_kernel_extension(path)
         } else {
@@ -630,6 +882,9 @@ fn scan_paths(
         };
         if kernel {
             *kind = if covered { COVERED } else { UNCOVERED };
+            if covered {
+                hits.add(i, path, &ids, op_of);
+            }
         }
     }
 }

@@ -118,6 +118,8 @@ fn a_clean_matrix_has_no_debt_and_grade_a() {
             "dead_globs",
             "borrow_witness",
             "anchor_drift",
+            "overlap",
+            "broad_glob",
             "freshness"
         ]
     );

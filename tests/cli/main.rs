@@ -7,6 +7,7 @@ mod audit;
 mod catalog;
 mod contract;
 mod coverage;
+mod coverage_spread;
 mod discovery;
 mod fak_example;
 mod fuzz_replay;
