@@ -1,5 +1,6 @@
 """The example suite: kernels proven against their oracle with sota."""
 
+import ctypes
 import json
 import os
 import subprocess
@@ -127,6 +128,72 @@ def test_bfloat16_candidate_against_a_bfloat16_reference(logits):
     assert result.passed, result.report
     # bf16's torch tolerances (rtol 1.6e-2) are what allclose applied.
     assert result.checks[0]["params"]["rtol"] == pytest.approx(1.6e-2)
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("device", _DLDevice),
+        ("ndim", ctypes.c_int32),
+        ("dtype", _DLDataType),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("byte_offset", ctypes.c_uint64),
+    ]
+
+
+class _DLManagedTensor(ctypes.Structure):
+    _fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+
+
+class BFloat16DLPack:
+    """A bfloat16 tensor offered only through DLPack (dtype code 4), as a
+    CPU torch tensor offers one: numpy's from_dlpack cannot hold it."""
+
+    def __init__(self, bits):
+        self._bits = np.ascontiguousarray(bits, dtype=np.uint16)
+        self._shape = (ctypes.c_int64 * bits.ndim)(*bits.shape)
+        self._managed = _DLManagedTensor(
+            _DLTensor(
+                self._bits.ctypes.data, _DLDevice(1, 0), bits.ndim, _DLDataType(4, 16, 1), self._shape, None, 0
+            ),
+            None,
+            None,
+        )
+
+    def __dlpack__(self, **kwargs):
+        new = ctypes.pythonapi.PyCapsule_New
+        new.restype = ctypes.py_object
+        new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        return new(ctypes.addressof(self._managed), b"dltensor", None)
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+def test_bfloat16_through_dlpack_is_read_in_place(logits):
+    """What numpy cannot take from DLPack (bf16) sota reads from the capsule
+    itself: the same figures as the same bits held by ml_dtypes."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    ref = softmax.reference(logits).astype(ml_dtypes.bfloat16)
+    cand = softmax.online_planted_bug(logits).astype(ml_dtypes.bfloat16)
+    with pytest.raises(Exception):
+        np.from_dlpack(BFloat16DLPack(ref.view(np.uint16)))
+    via_dlpack = sota.prove(BFloat16DLPack(ref.view(np.uint16)), BFloat16DLPack(cand.view(np.uint16)), op="softmax")
+    via_numpy = sota.prove(ref, cand, op="softmax")
+    assert via_dlpack.tensor["dtype"] == "bf16" and via_dlpack.verdict == "fail"
+    assert via_dlpack.copied == (False, False)
+    for r in (via_dlpack, via_numpy):
+        del r.payload["reference"], r.payload["candidate"]
+    assert via_dlpack.payload == via_numpy.payload
 
 
 def test_unsupported_input_is_refused_with_what_works():

@@ -22,7 +22,9 @@ use sota::context::{Format, Inputs};
 use sota::matrix::Date;
 use sota::output::json;
 use sota::prove::memory::MemoryTensor;
-use sota::prove::{spec, Layout};
+use sota::prove::{spec, ByteOrder, DType, Layout};
+
+mod dlpack;
 use sota::surface::lookup::Lookup;
 use sota::{Context, Failure};
 
@@ -51,54 +53,79 @@ fn failure(f: Failure) -> PyErr {
     PyValueError::new_err(f.to_string())
 }
 
-/// One side as the Python layer hands it over: a C-contiguous byte buffer
-/// holding the elements in memory order, the dtype name (`f32`, `>f64`,
-/// `bf16`, …), the logical shape, and whether memory order is Fortran's.
-struct Side {
-    buffer: PyBuffer<u8>,
-    dtype: String,
-    shape: Vec<usize>,
-    fortran: bool,
+/// What keeps a side's memory alive and unmoved for the whole call: held,
+/// never read; dropping it releases the memory.
+#[allow(dead_code)]
+enum Owner<'py> {
+    /// A buffer export (numpy and anything with the buffer protocol).
+    Buffer(PyBuffer<u8>),
+    /// A DLPack capsule, not consumed: its producer frees it with the
+    /// capsule.
+    Capsule(Bound<'py, PyAny>),
 }
 
-impl Side {
+/// One side: where its elements are and how to read them.
+struct Side<'py> {
+    _owner: Owner<'py>,
+    data: *const u8,
+    len: usize,
+    dtype: DType,
+    order: ByteOrder,
+    shape: Vec<usize>,
+    layout: Layout,
+}
+
+impl<'py> Side<'py> {
+    /// The Python layer hands over either a C-contiguous byte buffer of
+    /// the elements in memory order with their dtype name (`f32`, `>f64`,
+    /// `bf16`, …), shape and order, or (dtype `dlpack`) a DLPack capsule
+    /// that numpy could not take (bfloat16, float8 from torch).
     fn new(
-        buffer: &Bound<'_, PyAny>,
+        obj: Bound<'py, PyAny>,
         dtype: String,
         shape: Vec<usize>,
         fortran: bool,
-    ) -> PyResult<Side> {
-        let buffer = PyBuffer::<u8>::get(buffer)?;
+    ) -> PyResult<Side<'py>> {
+        if dtype == "dlpack" {
+            return dlpack::side(obj);
+        }
+        let buffer = PyBuffer::<u8>::get(&obj)?;
         if !buffer.is_c_contiguous() {
             return Err(PyValueError::new_err(
                 "sota._native.prove takes contiguous byte buffers (sota.prove prepares them)",
             ));
         }
+        let (dtype, order) =
+            spec::parse_dtype(&dtype).map_err(|e| PyValueError::new_err(format!("dtype {e}")))?;
         Ok(Side {
-            buffer,
+            data: buffer.buf_ptr() as *const u8,
+            len: buffer.len_bytes(),
+            _owner: Owner::Buffer(buffer),
             dtype,
+            order,
             shape,
-            fortran,
+            layout: if fortran { Layout::F } else { Layout::C },
         })
     }
 
-    fn tensor(&self) -> PyResult<MemoryTensor<'_>> {
-        let (dtype, order) = spec::parse_dtype(&self.dtype)
-            .map_err(|e| PyValueError::new_err(format!("dtype {e}")))?;
-        // SAFETY: the buffer export (held in `self.buffer` for the whole
-        // call) keeps the memory alive and unresizable; it is only read.
-        // Another Python thread writing the array meanwhile changes what is
-        // read, as a concurrent writer of a mapped file would.
-        let data = unsafe {
-            std::slice::from_raw_parts(self.buffer.buf_ptr() as *const u8, self.buffer.len_bytes())
+    fn tensor(&self) -> MemoryTensor<'_> {
+        // SAFETY: `_owner` (a buffer export, or the DLPack capsule) keeps
+        // the memory alive and in place for as long as `self` lives; it is
+        // only read. Another Python thread writing the array meanwhile
+        // changes what is read, as a concurrent writer of a mapped file
+        // would.
+        let data = if self.len == 0 {
+            &[][..]
+        } else {
+            unsafe { std::slice::from_raw_parts(self.data, self.len) }
         };
-        Ok(MemoryTensor {
+        MemoryTensor {
             data,
-            dtype,
-            order,
+            dtype: self.dtype,
+            order: self.order,
             shape: &self.shape,
-            layout: if self.fortran { Layout::F } else { Layout::C },
-        })
+            layout: self.layout,
+        }
     }
 }
 
@@ -106,10 +133,10 @@ impl Side {
 #[pyfunction]
 #[pyo3(signature = (reference, candidate, *, op=None, checks=Vec::new(), matrix=None, quantile=sota::prove::DEFAULT_QUANTILE, threads=0, labels=(String::from("reference"), String::from("candidate")), cwd=None))]
 #[allow(clippy::too_many_arguments)]
-fn prove(
-    py: Python<'_>,
-    reference: (Bound<'_, PyAny>, String, Vec<usize>, bool),
-    candidate: (Bound<'_, PyAny>, String, Vec<usize>, bool),
+fn prove<'py>(
+    py: Python<'py>,
+    reference: (Bound<'py, PyAny>, String, Vec<usize>, bool),
+    candidate: (Bound<'py, PyAny>, String, Vec<usize>, bool),
     op: Option<String>,
     checks: Vec<String>,
     matrix: Option<PathBuf>,
@@ -118,16 +145,16 @@ fn prove(
     labels: (String, String),
     cwd: Option<PathBuf>,
 ) -> PyResult<(String, String, &'static str)> {
-    let a = Side::new(&reference.0, reference.1, reference.2, reference.3)?;
-    let b = Side::new(&candidate.0, candidate.1, candidate.2, candidate.3)?;
+    let a = Side::new(reference.0, reference.1, reference.2, reference.3)?;
+    let b = Side::new(candidate.0, candidate.1, candidate.2, candidate.3)?;
     let ctx = context(cwd, matrix, Format::Json)?;
     let args = MemoryArgs {
         slug: op,
         checks,
         quantile,
         threads,
-        reference: a.tensor()?,
-        candidate: b.tensor()?,
+        reference: a.tensor(),
+        candidate: b.tensor(),
         labels,
     };
     let report = py.detach(|| run_in_memory(&ctx, &args)).map_err(failure)?;
