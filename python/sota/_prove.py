@@ -9,7 +9,6 @@ protocol as bytes plus dtype, shape and memory order. Only a strided
 
 from __future__ import annotations
 
-import json
 import sys
 
 from . import _native
@@ -168,6 +167,8 @@ def prove(
     The metrics, checks and report are those of ``sota prove`` on the same
     data in files: one implementation, in Rust.
     """
+    import json
+
     import numpy as np
 
     a, ca = _side(reference, np, "reference")
