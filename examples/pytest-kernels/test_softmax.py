@@ -31,6 +31,20 @@ def test_the_planted_bug_fails_with_the_report(sota_prove, logits):
     assert "first differs at row [63]" in report
 
 
+def test_the_matrix_is_found_as_the_cli_finds_it(tmp_path, logits, monkeypatch):
+    ref, cand = softmax.reference(logits), softmax.online_planted_bug(logits)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    # No sota.toml at or above `elsewhere`: the op cannot be found...
+    with pytest.raises(ValueError, match="no sota.toml at or above"):
+        sota.prove(ref, cand, op="softmax", cwd=elsewhere)
+    # ...unless named by matrix= or $SOTA_MATRIX, as with the CLI.
+    matrix = os.path.join(HERE, "sota.toml")
+    assert sota.prove(ref, cand, op="softmax", cwd=elsewhere, matrix=matrix).verdict == "fail"
+    monkeypatch.setenv("SOTA_MATRIX", matrix)
+    assert sota.prove(ref, cand, op="softmax", cwd=elsewhere).verdict == "fail"
+
+
 def test_checks_given_to_the_call_replace_the_ops(logits):
     ref, cand = softmax.reference(logits), softmax.online(logits)
     loose = sota.prove(ref, cand, checks="cosine>=0.9")
