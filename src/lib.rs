@@ -47,6 +47,9 @@ mod test_rng;
 pub mod fuzzing;
 
 pub use context::{Context, Inputs};
+
+/// This build's version (the CLI's `--version`, the Python package's).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub use index::OpIndex;
 pub use matrix::{LoadError, Matrix};
 pub use outcome::{Failure, Outcome};

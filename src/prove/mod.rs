@@ -9,6 +9,7 @@ pub mod dtype;
 pub mod histogram;
 pub mod kernel;
 pub mod meta;
+pub mod memory;
 pub mod metrics;
 pub mod npy;
 pub mod release;
@@ -28,7 +29,7 @@ pub use metrics::Metrics;
 pub use tensor::{Format, Layout, RawSpec};
 pub use verdict::CheckResult;
 
-use tensor::{TensorFile, TensorMeta};
+use tensor::{TensorFile, TensorMeta, TensorView};
 
 /// The default quantile reported beside the median (Polygraphy's default).
 pub const DEFAULT_QUANTILE: f64 = 0.99;
@@ -138,37 +139,18 @@ impl Report {
 
 /// Compare the tensors `req` names and judge its checks.
 pub fn run(req: &Request) -> Result<Report, ProveError> {
-    if !(0.0..=1.0).contains(&req.quantile) {
-        return Err(ProveError::Usage(format!(
-            "--quantile {} is outside [0, 1]",
-            req.quantile
-        )));
-    }
+    check_quantile(req.quantile)?;
     let a = TensorFile::open(&req.reference, req.raw.as_ref())?;
     let b = TensorFile::open(&req.candidate, req.raw.as_ref())?;
     let (pairs, only_a, only_b) = pair_up(&a, &b, req.tensor.as_deref())?;
     for (ta, tb) in &pairs {
         compatible(ta, tb)?;
     }
-    let threads = if req.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        req.threads
-    };
-    let mut out = Vec::new();
-    for (ta, tb) in pairs {
-        let tols = verdict::tolerances(&req.checks, ta.dtype);
-        let metrics = metrics::compare(a.view(ta), b.view(tb), &tols, req.quantile, threads);
-        let checks = verdict::judge(&req.checks, &metrics, ta.dtype);
-        out.push(PairReport {
-            name: ta.name.clone(),
-            dtype: ta.dtype,
-            shape: ta.shape.clone(),
-            layouts: (ta.layout, tb.layout),
-            metrics,
-            checks,
-        });
-    }
+    let threads = threads(req.threads);
+    let out = pairs
+        .into_iter()
+        .map(|(ta, tb)| compare_pair(a.view(ta), b.view(tb), req, threads))
+        .collect();
     Ok(Report {
         reference: req.reference.clone(),
         candidate: req.candidate.clone(),
@@ -179,6 +161,43 @@ pub fn run(req: &Request) -> Result<Report, ProveError> {
         only_in_candidate: only_b,
         quantile: req.quantile,
     })
+}
+
+fn check_quantile(q: f64) -> Result<(), ProveError> {
+    if (0.0..=1.0).contains(&q) {
+        Ok(())
+    } else {
+        Err(ProveError::Usage(format!(
+            "--quantile {q} is outside [0, 1]"
+        )))
+    }
+}
+
+/// Worker threads for a request's `threads` (0: every available core).
+fn threads(asked: usize) -> usize {
+    if asked == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        asked
+    }
+}
+
+/// Measure one pair of tensors and judge the checks on it: the one
+/// comparison behind [`run`] (files) and [`memory::run`] (a caller's
+/// buffers).
+fn compare_pair(a: TensorView, b: TensorView, req: &Request, threads: usize) -> PairReport {
+    let (ta, tb) = (a.meta, b.meta);
+    let tols = verdict::tolerances(&req.checks, ta.dtype);
+    let metrics = metrics::compare(a, b, &tols, req.quantile, threads);
+    let checks = verdict::judge(&req.checks, &metrics, ta.dtype);
+    PairReport {
+        name: ta.name.clone(),
+        dtype: ta.dtype,
+        shape: ta.shape.clone(),
+        layouts: (ta.layout, tb.layout),
+        metrics,
+        checks,
+    }
 }
 
 type Pairs<'a> = (

@@ -28,6 +28,8 @@ pub enum Format {
     Npy,
     Safetensors,
     Raw,
+    /// Tensors a caller holds in memory (the Python package's buffers).
+    Memory,
 }
 
 impl Format {
@@ -36,6 +38,7 @@ impl Format {
             Format::Npy => "npy",
             Format::Safetensors => "safetensors",
             Format::Raw => "raw",
+            Format::Memory => "memory",
         }
     }
 }
@@ -137,6 +140,17 @@ impl TensorFile {
             map,
             tensors,
         })
+    }
+
+    /// The owner [`TensorView::file`] names for tensors a caller holds in
+    /// memory: no file, nothing mapped, so nothing is ever released.
+    pub fn in_memory(label: PathBuf) -> TensorFile {
+        TensorFile {
+            path: label,
+            format: Format::Memory,
+            map: None,
+            tensors: Vec::new(),
+        }
     }
 
     /// The whole mapped file.
