@@ -43,6 +43,7 @@ pub enum Code {
     ControlChar,
     OutsideRepo,
     TooLarge,
+    RungOrder,
 }
 
 impl Code {
@@ -80,6 +81,7 @@ impl Code {
             Code::ControlChar => "control-char",
             Code::OutsideRepo => "outside-repo",
             Code::TooLarge => "too-large",
+            Code::RungOrder => "rung-order",
         }
     }
 
@@ -111,6 +113,9 @@ impl Code {
             Code::ControlChar => "a key or string holds a control or bidi character",
             Code::OutsideRepo => "`[project] root` resolves outside the repository",
             Code::TooLarge => "the file is larger than the largest matrix sota reads",
+            Code::RungOrder => {
+                "a catalog rung older than the rung below it, without an `order-note`"
+            }
         }
     }
 }

@@ -654,48 +654,128 @@ impl Walker {
                     seen.insert(slug.value.clone(), slug.span.clone());
                 }
             }
-            let title = self.string(t, "title", &ctx, true, "\"AWQ 4-bit GEMV/GEMM\"");
-            let sota = self.string(
-                t,
-                "sota",
-                &ctx,
-                true,
-                "\"Marlin mixed-precision INT4 kernel\"",
-            );
-            let files = self.globs(t, "files", &ctx);
-            let at = self.anchors(t, "at", &ctx);
-            let where_ = self.string(t, "where", &ctx, false, "\"cuda.go (AWQMatMul)\"");
-            let link = self.link(t, "link", &ctx);
-            let route = self.route(t, &ctx);
-            let oracle = self.string(t, "oracle", &ctx, false, "\"cpuref f32 (cosine ≥ 0.999)\"");
-            let check = self.checks(t, &ctx);
-            let witness = self.anchors(t, "witness", &ctx);
-            let papers = self.strings(
-                t,
-                "papers",
-                &ctx,
-                "[\"AWQ (Lin et al., 2023) arXiv:2306.00978\"]",
-            );
-            let note = self.string(t, "note", &ctx, false, "\"…\"");
-            if let (Some(slug), Some(title), Some(sota)) = (slug, title, sota) {
-                ops.push(Op {
-                    slug,
-                    title: title.value,
-                    files,
-                    at,
-                    where_: where_.map(|w| w.value),
-                    sota: sota.value,
-                    link,
-                    route,
-                    oracle: oracle.map(|o| o.value),
-                    check,
-                    witness,
-                    papers: papers.into_iter().map(|p| p.value).collect(),
-                    note: note.map(|n| n.value),
-                });
+            if let Some(op) = self.op_fields(t, &ctx, slug) {
+                ops.push(op);
             }
         }
         ops
+    }
+
+    /// The fields of one `[[op]]` after its slug.
+    fn op_fields(
+        &mut self,
+        t: &DeTable<'_>,
+        ctx: &Ctx,
+        slug: Option<Located<String>>,
+    ) -> Option<Op> {
+        let title = self.string(t, "title", ctx, true, "\"AWQ 4-bit GEMV/GEMM\"");
+        let sota = self.string(
+            t,
+            "sota",
+            ctx,
+            true,
+            "\"Marlin mixed-precision INT4 kernel\"",
+        );
+        let files = self.globs(t, "files", ctx);
+        let at = self.anchors(t, "at", ctx);
+        let where_ = self.string(t, "where", ctx, false, "\"cuda.go (AWQMatMul)\"");
+        let link = self.link(t, "link", ctx);
+        let route = self.route(t, ctx);
+        let oracle = self.string(t, "oracle", ctx, false, "\"cpuref f32 (cosine ≥ 0.999)\"");
+        let check = self.checks(t, ctx);
+        let witness = self.anchors(t, "witness", ctx);
+        let papers = self.strings(
+            t,
+            "papers",
+            ctx,
+            "[\"AWQ (Lin et al., 2023) arXiv:2306.00978\"]",
+        );
+        let note = self.string(t, "note", ctx, false, "\"…\"");
+        let checked = self.checked(t, ctx);
+        let superseded = self.superseded(t, ctx);
+        let (slug, title, sota) = (slug?, title?, sota?);
+        Some(Op {
+            slug,
+            title: title.value,
+            files,
+            at,
+            where_: where_.map(|w| w.value),
+            sota: sota.value,
+            link,
+            route,
+            oracle: oracle.map(|o| o.value),
+            check,
+            witness,
+            papers: papers.into_iter().map(|p| p.value).collect(),
+            note: note.map(|n| n.value),
+            checked,
+            superseded,
+            team: None,
+        })
+    }
+
+    /// `checked`: a date, required in a catalog (every catalog row says
+    /// when it was last checked against the field).
+    fn checked(&mut self, t: &DeTable<'_>, ctx: &Ctx) -> Option<Located<Date>> {
+        if self.origin == Origin::Catalog && !t.contains_key("checked") {
+            self.push(
+                Problem::new(
+                    Code::MissingField,
+                    ctx.header.clone(),
+                    format!("missing `checked` in {}: a catalog entry says when it was last checked against the field", ctx.name),
+                )
+                .label("this catalog entry needs `checked`")
+                .help("add `checked = YYYY-MM-DD`, the day its links, ids and years were last verified"),
+            );
+        }
+        self.date(t, "checked", ctx)
+    }
+
+    /// `superseded = [{ link = "…", by = "…" }]`.
+    fn superseded(&mut self, t: &DeTable<'_>, ctx: &Ctx) -> Vec<Superseded> {
+        let Some(v) = t.get("superseded") else {
+            return Vec::new();
+        };
+        let example =
+            "[{ link = \"https://github.com/old/repo\", by = \"https://github.com/new/repo\" }]";
+        let DeValue::Array(items) = v.get_ref() else {
+            self.wrong_type("superseded", v, "an array of tables", ctx, example);
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for item in items.iter() {
+            let DeValue::Table(st) = item.get_ref() else {
+                self.push(
+                    Problem::new(
+                        Code::WrongType,
+                        item.span(),
+                        format!("each `superseded` entry in {} must be a table", ctx.name),
+                    )
+                    .label("expected { link = ..., by = ... }")
+                    .help(format!("write it as `superseded = {example}`")),
+                );
+                continue;
+            };
+            let sctx = Ctx {
+                name: format!("a `superseded` entry of {}", ctx.name),
+                header: item.span(),
+            };
+            self.check_keys(st, keys::SUPERSEDED, &sctx);
+            for key in keys::SUPERSEDED {
+                if !st.contains_key(*key) {
+                    self.missing(key, &sctx, "\"https://github.com/owner/repo\"");
+                }
+            }
+            let link = self.link(st, "link", &sctx);
+            let by = self.link(st, "by", &sctx);
+            if let (Some(link), Some(by)) = (link, by) {
+                out.push(Superseded {
+                    link: link.value,
+                    by: by.value,
+                });
+            }
+        }
+        out
     }
 
     fn kebab(&mut self, what: &str, name: &Located<String>) {
@@ -922,60 +1002,74 @@ impl Walker {
                 }
             }
             let rungs = self.rungs(t, &ctx);
-            let reached_name = self.string(t, "reached", &ctx, false, "\"FlashAttention-1\"");
-            let witness = self.string(t, "witness", &ctx, false, "\"fused-attention\"");
+            let (reached, reached_span, witness) = self.reached(t, &ctx, &rungs);
             let next_note = self.string(t, "next-note", &ctx, false, "\"…\"");
-
-            let mut reached = None;
-            if let Some(r) = &reached_name {
-                reached = rungs.iter().position(|rung| rung.name == r.value);
-                if reached.is_none() && !rungs.is_empty() {
-                    let names: Vec<&str> = rungs.iter().map(|r| r.name.as_str()).collect();
-                    let dym = did_you_mean::phrase(&r.value, names.iter().copied());
-                    self.push(
-                        Problem::new(
-                            Code::UnknownRung,
-                            r.span.clone(),
-                            format!("`reached = \"{}\"` names no rung of {}", r.value, ctx.name),
-                        )
-                        .label("no such rung")
-                        .help(format!(
-                            "{}rungs: {}",
-                            dym.map(|d| format!("{d} ")).unwrap_or_default(),
-                            names.join(", ")
-                        )),
-                    );
-                }
-                if witness.is_none() && !t.contains_key("witness") {
-                    self.push(
-                        Problem::new(Code::ReachedWithoutWitness, r.span.clone(), format!("{} claims `reached = \"{}\"` without a witness", ctx.name, r.value))
-                            .label("claimed here")
-                            .help("add `witness = \"<op-slug>\"` (an op whose `at` paths exist) or a path in the tree that backs the claim"),
-                    );
-                }
-            } else if let Some(w) = &witness {
-                self.push(
-                    Problem::new(
-                        Code::WitnessWithoutReached,
-                        w.span.clone(),
-                        format!("{} names a witness but no `reached` rung", ctx.name),
-                    )
-                    .label("witness of nothing")
-                    .help("set `reached = \"<rung name>\"`, or remove `witness`"),
-                );
-            }
+            let checked = self.checked(t, &ctx);
             if let Some(axis) = axis {
                 ladders.push(Ladder {
                     axis,
                     reached,
-                    reached_span: reached_name.map(|r| r.span),
+                    reached_span,
                     witness,
                     next_note: next_note.map(|n| n.value),
                     rungs,
+                    checked,
+                    team: None,
                 });
             }
         }
         ladders
+    }
+
+    /// `reached` and `witness` of a ladder, checked against its rungs.
+    fn reached(
+        &mut self,
+        t: &DeTable<'_>,
+        ctx: &Ctx,
+        rungs: &[Rung],
+    ) -> (Option<usize>, Option<Range<usize>>, Option<Located<String>>) {
+        let reached_name = self.string(t, "reached", ctx, false, "\"FlashAttention-1\"");
+        let witness = self.string(t, "witness", ctx, false, "\"fused-attention\"");
+
+        let mut reached = None;
+        if let Some(r) = &reached_name {
+            reached = rungs.iter().position(|rung| rung.name == r.value);
+            if reached.is_none() && !rungs.is_empty() {
+                let names: Vec<&str> = rungs.iter().map(|r| r.name.as_str()).collect();
+                let dym = did_you_mean::phrase(&r.value, names.iter().copied());
+                self.push(
+                    Problem::new(
+                        Code::UnknownRung,
+                        r.span.clone(),
+                        format!("`reached = \"{}\"` names no rung of {}", r.value, ctx.name),
+                    )
+                    .label("no such rung")
+                    .help(format!(
+                        "{}rungs: {}",
+                        dym.map(|d| format!("{d} ")).unwrap_or_default(),
+                        names.join(", ")
+                    )),
+                );
+            }
+            if witness.is_none() && !t.contains_key("witness") {
+                self.push(
+                    Problem::new(Code::ReachedWithoutWitness, r.span.clone(), format!("{} claims `reached = \"{}\"` without a witness", ctx.name, r.value))
+                        .label("claimed here")
+                        .help("add `witness = \"<op-slug>\"` (an op whose `at` paths exist) or a path in the tree that backs the claim"),
+                );
+            }
+        } else if let Some(w) = &witness {
+            self.push(
+                Problem::new(
+                    Code::WitnessWithoutReached,
+                    w.span.clone(),
+                    format!("{} names a witness but no `reached` rung", ctx.name),
+                )
+                .label("witness of nothing")
+                .help("set `reached = \"<rung name>\"`, or remove `witness`"),
+            );
+        }
+        (reached, reached_name.map(|r| r.span), witness)
     }
 
     fn rungs(&mut self, t: &DeTable<'_>, ctx: &Ctx) -> Vec<Rung> {
@@ -989,6 +1083,7 @@ impl Walker {
         }
         let mut rungs = Vec::new();
         let mut seen: FxHashMap<String, Range<usize>> = FxHashMap::default();
+        let mut prev_year = None;
         for (n, (rt, header)) in self
             .table_array(t, "rung", "[[ladder.rung]]\nname = \"…\"")
             .into_iter()
@@ -1000,25 +1095,15 @@ impl Walker {
             };
             self.check_keys(rt, keys::RUNG, &rctx);
             let name = self.string(rt, "name", &rctx, true, "\"FlashAttention-2\"");
-            let year = self.integer(rt, "year", &rctx, "2023");
-            if year.is_none() && !rt.contains_key("year") {
-                self.missing("year", &rctx, "2023");
-            }
-            let year = year.and_then(|y| {
-                if (1900..=2100).contains(&y.value) {
-                    Some(y.value as u16)
-                } else {
-                    self.push(
-                        Problem::new(Code::BadNumber, y.span, format!("`year = {}` in {} is not a plausible year", y.value, rctx.name))
-                            .label("out of range")
-                            .help("the year of first public appearance (code, blog or paper), e.g. `year = 2023`"),
-                    );
-                    None
-                }
-            });
+            let year = self.rung_year(rt, &rctx);
             let summary = self.string(rt, "summary", &rctx, true, "\"better warp partitioning\"");
             let cite = self.string(rt, "cite", &rctx, false, "\"arXiv:2307.08691\"");
             let link = self.link(rt, "link", &rctx);
+            let order_note = self.string(rt, "order-note", &rctx, false, "\"…\"");
+            if let Some(year) = &year {
+                self.rung_order(prev_year, year, order_note.as_ref(), &rctx);
+                prev_year = Some(year.value);
+            }
             if let Some(name) = &name {
                 if let Some(first) = seen.get(&name.value) {
                     self.push(
@@ -1038,14 +1123,81 @@ impl Walker {
             if let (Some(name), Some(year), Some(summary)) = (name, year, summary) {
                 rungs.push(Rung {
                     name: name.value,
-                    year,
+                    year: year.value,
                     summary: summary.value,
                     cite: cite.map(|c| c.value),
                     link: link.map(|l| l.value),
+                    order_note: order_note.map(|n| n.value),
                 });
             }
         }
         rungs
+    }
+    /// A rung's `year`: required, and plausible.
+    fn rung_year(&mut self, rt: &DeTable<'_>, rctx: &Ctx) -> Option<Located<u16>> {
+        let year = self.integer(rt, "year", rctx, "2023");
+        if year.is_none() && !rt.contains_key("year") {
+            self.missing("year", rctx, "2023");
+        }
+        let year = year?;
+        if (1900..=2100).contains(&year.value) {
+            return Some(Located::new(year.value as u16, year.span));
+        }
+        self.push(
+            Problem::new(
+                Code::BadNumber,
+                year.span,
+                format!(
+                    "`year = {}` in {} is not a plausible year",
+                    year.value, rctx.name
+                ),
+            )
+            .label("out of range")
+            .help("the year of first public appearance (code, blog or paper), e.g. `year = 2023`"),
+        );
+        None
+    }
+
+    /// In a catalog, rungs go in the order the field moved: a rung older
+    /// than the one below it says why in `order-note`, and an `order-note`
+    /// on a rung in date order is a stale justification.
+    fn rung_order(
+        &mut self,
+        prev_year: Option<u16>,
+        year: &Located<u16>,
+        order_note: Option<&Located<String>>,
+        rctx: &Ctx,
+    ) {
+        if self.origin != Origin::Catalog {
+            return;
+        }
+        let older = prev_year.is_some_and(|prev| year.value < prev);
+        match (older, order_note) {
+            (true, None) => self.push(
+                Problem::new(
+                    Code::RungOrder,
+                    year.span.clone(),
+                    format!(
+                        "{} ({}) is older than the rung below it ({})",
+                        rctx.name,
+                        year.value,
+                        prev_year.unwrap_or_default()
+                    ),
+                )
+                .label("out of date order")
+                .help("a ladder climbs in the order the field moved: move this rung below the newer one, or say why it sits here in `order-note = \"…\"`"),
+            ),
+            (false, Some(note)) => self.push(
+                Problem::new(
+                    Code::RungOrder,
+                    note.span.clone(),
+                    format!("`order-note` on {}, which is not older than the rung below it", rctx.name),
+                )
+                .label("nothing to justify")
+                .help("remove `order-note`: it is only for a rung placed above a newer one"),
+            ),
+            _ => {}
+        }
     }
 }
 
