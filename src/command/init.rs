@@ -60,7 +60,7 @@ pub fn init(ctx: &Context, args: &InitArgs) -> Result<InitReport, Failure> {
     let exists = target.exists();
     let (paths, _) = tracked::list(&root, ctx.inputs.git_env_overrides).map_err(Failure::Git)?;
     let name = args.name.clone().unwrap_or_else(|| dir_name(&root));
-    let catalog = Matrix::catalog();
+    let catalog = ctx.catalog()?;
     let plan = init::plan(
         &catalog,
         &init::Input {
@@ -163,7 +163,7 @@ pub fn suggest(ctx: &Context, args: &SuggestArgs) -> Result<SuggestReport, Failu
         }
         files
     };
-    let catalog = Matrix::catalog();
+    let catalog = ctx.catalog()?;
     let report = suggest::suggest(
         matrix,
         &catalog,

@@ -2,7 +2,14 @@
 //! and a test holds the JSON Schema to exactly these lists.
 
 pub const TOP: &[&str] = &["project", "kernels", "op", "ladder"];
-pub const PROJECT: &[&str] = &["name", "reviewed", "provenance", "fresh-days", "root"];
+pub const PROJECT: &[&str] = &[
+    "name",
+    "reviewed",
+    "provenance",
+    "fresh-days",
+    "root",
+    "catalog",
+];
 pub const KERNELS: &[&str] = &["include", "exclude"];
 pub const OP: &[&str] = &[
     "slug",
@@ -31,6 +38,7 @@ pub const CHECK: &[&str] = &["metric", "min", "max", "rtol", "atol"];
 pub const PROJECT_BINDINGS: &[(&str, &str)] = &[
     ("kernels", "top"),
     ("root", "project"),
+    ("catalog", "project"),
     ("files", "op"),
     ("at", "op"),
     ("witness", "op"),

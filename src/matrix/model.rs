@@ -61,6 +61,9 @@ pub struct Matrix {
     pub ops: Vec<Op>,
     /// Ladders in file order.
     pub ladders: Vec<Ladder>,
+    /// The team catalog merged over the built-in one, when one was
+    /// (its rows carry it too, in [`Op::team`] and [`Ladder::team`]).
+    pub team: Option<Arc<TeamSource>>,
 }
 
 impl Matrix {
@@ -107,6 +110,9 @@ pub struct Project {
     pub reviewed: Option<Located<Date>>,
     pub provenance: Option<String>,
     pub fresh_days: u32,
+    /// `catalog`: the team catalog file, relative to the matrix root
+    /// (confined to the repository like the matrix).
+    pub catalog: Option<Located<String>>,
 }
 
 /// The default staleness window for `reviewed`, in days.

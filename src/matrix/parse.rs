@@ -61,8 +61,9 @@ pub(crate) fn parse(
         problems: Vec::new(),
     };
     let top = doc.get_ref();
-    if origin == Origin::Project {
-        // The built-in catalog is ours (checked by a unit test instead).
+    if origin == Origin::Project || text != crate::catalog::TEXT {
+        // The built-in catalog is ours (checked by a unit test instead); a
+        // team catalog is not.
         super::text_safety::check_document(text, top, &mut w.problems);
     }
     w.check_keys(top, keys::TOP, &Ctx::top());
@@ -101,6 +102,7 @@ pub(crate) fn parse(
         kernels,
         ops,
         ladders,
+        team: None,
     })
 }
 
@@ -418,6 +420,7 @@ impl Walker {
         };
         self.check_keys(t, keys::PROJECT, &ctx);
         self.forbid_in_catalog(t, "root", &ctx);
+        self.forbid_in_catalog(t, "catalog", &ctx);
         let name = self.string(t, "name", &ctx, true, "\"my-project\"");
         let reviewed = self.date(t, "reviewed", &ctx);
         let provenance = self.string(t, "provenance", &ctx, false, "\"docs/notes/research.md\"");
@@ -447,13 +450,29 @@ impl Walker {
                 );
             }
         }
+        let catalog = self.team_catalog_key(t, &ctx);
         let project = name.map(|name| Project {
             name: name.value,
             reviewed,
             provenance: provenance.map(|p| p.value),
             fresh_days,
+            catalog,
         });
         (project, root)
+    }
+
+    /// `[project] catalog`: a relative path with `/` separators.
+    fn team_catalog_key(&mut self, t: &DeTable<'_>, ctx: &Ctx) -> Option<Located<String>> {
+        let c = self.string(t, "catalog", ctx, false, "\"tools/team-catalog.toml\"")?;
+        if Path::new(&c.value).is_absolute() || c.value.starts_with('/') || c.value.contains('\\') {
+            self.push(
+                Problem::new(Code::BadRoot, c.span.clone(), format!("`catalog = \"{}\"` is not a relative path", c.value))
+                    .label("expected a path relative to the matrix root")
+                    .help("write the team catalog's path relative to the matrix root, with `/` separators, e.g. `catalog = \"tools/team-catalog.toml\"`"),
+            );
+            return None;
+        }
+        Some(c)
     }
 
     fn date(&mut self, table: &DeTable<'_>, key: &str, ctx: &Ctx) -> Option<Located<Date>> {

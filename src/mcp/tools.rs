@@ -346,7 +346,11 @@ fn names_a_path(query: &str, cwd: &Path) -> bool {
 /// "no sota.toml here: the catalog answers", as the CLI says it.
 fn catalog_notice(ctx: &Context) -> String {
     if ctx.source == Source::Catalog(CatalogReason::NoMatrix) {
-        let mut s = text::catalog_notice(ctx.cwd());
+        let team = ctx
+            .catalog()
+            .ok()
+            .and_then(|c| c.team.as_ref().map(|t| t.name.clone()));
+        let mut s = text::catalog_notice(ctx.cwd(), team.as_deref());
         if !s.ends_with('\n') {
             s.push('\n');
         }

@@ -508,9 +508,13 @@ pub fn unknown_axis(axis: &str, did_you_mean: &[&str], axes: &[&str]) -> String 
     msg
 }
 
-pub fn catalog_notice(searched_from: &std::path::Path) -> String {
+/// `team`: the team catalog merged over the built-in one, if any.
+pub fn catalog_notice(searched_from: &std::path::Path, team: Option<&str>) -> String {
+    let team = team
+        .map(|t| format!(" and the team catalog {}", quote(t)))
+        .unwrap_or_default();
     format!(
-        "sota: no sota.toml at or above {}; answering from the built-in catalog (`sota init` drafts one for this repository)",
+        "sota: no sota.toml at or above {}; answering from the built-in catalog{team} (`sota init` drafts one for this repository)",
         searched_from.display()
     )
 }

@@ -30,4 +30,5 @@ mod reports;
 mod robustness;
 mod security;
 mod suggest_globs;
+mod team_catalog;
 mod usability;

@@ -29,11 +29,12 @@ fn project() -> Sota {
     s
 }
 
-fn server_command(dir: &Path) -> tokio::process::Command {
+pub(crate) fn server_command(dir: &Path) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_sota"));
     cmd.arg("mcp")
         .current_dir(dir)
         .env_remove("SOTA_MATRIX")
+        .env_remove("SOTA_CATALOG")
         .env_remove("CI")
         .env_remove("GITHUB_ACTIONS")
         .env("NO_COLOR", "1")
@@ -41,7 +42,7 @@ fn server_command(dir: &Path) -> tokio::process::Command {
     cmd
 }
 
-async fn connect(dir: &Path) -> Client {
+pub(crate) async fn connect(dir: &Path) -> Client {
     let (transport, _stderr) = TokioChildProcess::builder(server_command(dir))
         .stderr(Stdio::null())
         .spawn()
@@ -49,7 +50,7 @@ async fn connect(dir: &Path) -> Client {
     ().serve(transport).await.expect("initialize")
 }
 
-async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
+pub(crate) async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
     let Value::Object(args) = args else {
         panic!("arguments are an object")
     };
@@ -59,20 +60,20 @@ async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
         .unwrap_or_else(|e| panic!("{tool}: {e}"))
 }
 
-fn structured(r: &CallToolResult) -> &Value {
+pub(crate) fn structured(r: &CallToolResult) -> &Value {
     r.structured_content
         .as_ref()
         .unwrap_or_else(|| panic!("no structured content: {r:?}"))
 }
 
-fn text(r: &CallToolResult) -> String {
+pub(crate) fn text(r: &CallToolResult) -> String {
     r.content
         .iter()
         .filter_map(|c| c.as_text().map(|t| t.text.clone()))
         .collect()
 }
 
-fn rt() -> tokio::runtime::Runtime {
+pub(crate) fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
