@@ -37,22 +37,7 @@ pub(crate) fn parse(
     let text = shared.as_str();
     let (doc, syntax_errors) = DeTable::parse_recoverable(text);
     if !syntax_errors.is_empty() {
-        let problems = syntax_errors
-            .iter()
-            .map(|e| {
-                let span = e.span().unwrap_or(0..0);
-                let message = e.message().trim();
-                if message.starts_with("invalid date") || message.starts_with("invalid time") {
-                    // toml rejects impossible calendar dates while parsing.
-                    return Problem::new(Code::BadDate, span, message.to_owned())
-                        .label("not a calendar date")
-                        .help("write a real date as YYYY-MM-DD, e.g. `reviewed = 2026-06-26`");
-                }
-                Problem::new(Code::TomlSyntax, span, format!("invalid TOML: {message}"))
-                    .label("cannot parse this")
-                    .help("fix the TOML syntax; `sota schema` prints the format for editor completion")
-            })
-            .collect();
+        let problems = syntax_problems(&syntax_errors);
         return Err(LoadError::invalid(name, text, problems));
     }
 
@@ -104,6 +89,26 @@ pub(crate) fn parse(
         ladders,
         team: None,
     })
+}
+
+/// toml's syntax errors as located problems.
+fn syntax_problems(errors: &[toml::de::Error]) -> Vec<Problem> {
+    errors
+        .iter()
+        .map(|e| {
+            let span = e.span().unwrap_or(0..0);
+            let message = e.message().trim();
+            if message.starts_with("invalid date") || message.starts_with("invalid time") {
+                // toml rejects impossible calendar dates while parsing.
+                return Problem::new(Code::BadDate, span, message.to_owned())
+                    .label("not a calendar date")
+                    .help("write a real date as YYYY-MM-DD, e.g. `reviewed = 2026-06-26`");
+            }
+            Problem::new(Code::TomlSyntax, span, format!("invalid TOML: {message}"))
+                .label("cannot parse this")
+                .help("fix the TOML syntax; `sota schema` prints the format for editor completion")
+        })
+        .collect()
 }
 
 /// Lexically resolve `.` and `..` so roots print cleanly.
