@@ -14,7 +14,7 @@ pub const PSEUDO_PATH: &str = "<built-in catalog>";
 
 #[cfg(test)]
 mod tests {
-    use crate::matrix::{Matrix, Origin};
+    use crate::matrix::{Date, Matrix, Origin};
 
     #[test]
     fn catalog_loads_and_covers_the_seed_ladders() {
@@ -80,6 +80,140 @@ mod tests {
                 "seed op {slug} was removed or renamed"
             );
         }
+    }
+
+    /// How old a catalog entry may be, in days, against the newest date
+    /// the catalog carries.
+    const MAX_AGE_DAYS: i64 = 365;
+
+    /// Entries of `m` checked more than `MAX_AGE_DAYS` before the newest
+    /// `checked` (or `[project] reviewed`) date in it. The bar is a date
+    /// compiled in, never the clock (only `src/cli` reads it): refreshing
+    /// any entry moves the bar, so a release cannot ship a catalog whose
+    /// latest review left year-old rows behind, and an old commit's tests
+    /// still pass when it is built years later.
+    fn stale_entries(m: &Matrix) -> Vec<String> {
+        let entries: Vec<(String, Option<Date>)> = m
+            .ops
+            .iter()
+            .map(|op| {
+                (
+                    format!("op {}", op.slug.value),
+                    op.checked.as_ref().map(|d| d.value),
+                )
+            })
+            .chain(m.ladders.iter().map(|l| {
+                (
+                    format!("ladder {}", l.axis.value),
+                    l.checked.as_ref().map(|d| d.value),
+                )
+            }))
+            .collect();
+        let newest = entries
+            .iter()
+            .filter_map(|(_, d)| *d)
+            .chain(m.project.reviewed.as_ref().map(|d| d.value))
+            .max()
+            .expect("the catalog carries dates");
+        entries
+            .into_iter()
+            .filter_map(|(what, checked)| match checked {
+                None => Some(format!("{what}: never checked")),
+                Some(d) if newest.days_since_epoch() - d.days_since_epoch() > MAX_AGE_DAYS => Some(
+                    format!("{what}: checked {d}, more than {MAX_AGE_DAYS} days before {newest}"),
+                ),
+                Some(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_catalog_entry_was_checked_within_a_year() {
+        let stale = stale_entries(&Matrix::catalog());
+        assert!(
+            stale.is_empty(),
+            "re-check these against the field and update `checked` in src/catalog.toml:\n  {}",
+            stale.join("\n  ")
+        );
+    }
+
+    #[test]
+    fn a_stale_catalog_entry_is_caught() {
+        let text = super::TEXT.replacen("checked = 2026-12-01", "checked = 2025-11-30", 1);
+        let m = crate::matrix::parse_catalog_for_test(&text).expect("still a valid catalog");
+        let stale = stale_entries(&m);
+        assert_eq!(stale.len(), 1, "{stale:?}");
+        assert!(
+            stale[0].starts_with(
+                "op dense-gemm: checked 2025-11-30, more than 365 days before 2026-12-"
+            ),
+            "{stale:?}"
+        );
+    }
+
+    #[test]
+    fn a_catalog_entry_without_checked_is_refused() {
+        let text = super::TEXT.replacen("checked = 2026-12-02\n", "", 1);
+        let problems = problems(&text);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].starts_with("missing-field: missing `checked` in [[op]] `exl2-quant`"),
+            "{problems:?}"
+        );
+    }
+
+    /// `code: message` of every problem loading `text` as a catalog.
+    fn problems(text: &str) -> Vec<String> {
+        match crate::matrix::parse_catalog_for_test(text) {
+            Ok(_) => Vec::new(),
+            Err(crate::matrix::LoadError::Invalid(inv)) => inv
+                .problems
+                .iter()
+                .map(|p| format!("{}: {}", p.code, p.message))
+                .collect(),
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+
+    fn ladder_catalog(rungs: &str) -> String {
+        format!(
+            "[project]\nname = \"c\"\n\n[[ladder]]\naxis = \"a\"\nchecked = 2026-12-02\n{rungs}"
+        )
+    }
+
+    fn rung(name: &str, year: u16, extra: &str) -> String {
+        format!("[[ladder.rung]]\nname = \"{name}\"\nyear = {year}\nsummary = \"s\"\n{extra}\n")
+    }
+
+    /// A catalog ladder climbs in the order the field moved: an older rung
+    /// above a newer one needs its reason, and a reason needs an older rung.
+    #[test]
+    fn catalog_rung_order_is_checked() {
+        let out_of_order = ladder_catalog(&(rung("A", 2024, "") + &rung("B", 2023, "")));
+        assert_eq!(
+            problems(&out_of_order),
+            ["rung-order: rung L2 of [[ladder]] `a` (2023) is older than the rung below it (2024)"]
+        );
+        let justified = ladder_catalog(
+            &(rung("A", 2024, "") + &rung("B", 2023, "order-note = \"serving after speed\"")),
+        );
+        let m = crate::matrix::parse_catalog_for_test(&justified).expect("justified");
+        assert_eq!(
+            m.ladders[0].rungs[1].order_note.as_deref(),
+            Some("serving after speed")
+        );
+        let needless =
+            ladder_catalog(&(rung("A", 2023, "") + &rung("B", 2024, "order-note = \"why\"")));
+        assert_eq!(
+            problems(&needless),
+            ["rung-order: `order-note` on rung L2 of [[ladder]] `a`, which is not older than the rung below it"]
+        );
+        // A project's own ladder is its business: no order rule there.
+        assert!(crate::matrix::Matrix::from_str(
+            &out_of_order.replace("checked = 2026-12-02\n", ""),
+            "sota.toml"
+        )
+        .is_ok());
     }
 
     #[test]
@@ -190,6 +324,10 @@ mod facts {
             if let Some(link) = &op.link {
                 refs.push((link.value.clone(), at.clone()));
             }
+            for sup in &op.superseded {
+                refs.push((sup.link.clone(), at.clone()));
+                refs.push((sup.by.clone(), at.clone()));
+            }
             for text in [&op.title, &op.sota]
                 .into_iter()
                 .chain(&op.oracle)
@@ -209,6 +347,9 @@ mod facts {
                     refs.push((link.clone(), at.clone()));
                 }
                 scan(&mut refs, &rung.summary, &at);
+                if let Some(note) = &rung.order_note {
+                    scan(&mut refs, note, &at);
+                }
                 refs.push((format!("rung:{}/{}", ladder.axis.value, rung.name), at));
             }
         }
@@ -227,7 +368,7 @@ mod facts {
     #[test]
     fn an_unverified_reference_is_caught() {
         let text = format!(
-            "{}\n[[op]]\nslug = \"made-up\"\ntitle = \"Made up\"\nsota = \"X (Doe, 2031) arXiv:3101.00001\"\nlink = \"https://example.com/unverified\"\n",
+            "{}\n[[op]]\nslug = \"made-up\"\nchecked = 2026-12-02\ntitle = \"Made up\"\nsota = \"X (Doe, 2031) arXiv:3101.00001\"\nlink = \"https://example.com/unverified\"\n",
             super::TEXT
         );
         let m = crate::matrix::parse_catalog_for_test(&text).expect("still a valid catalog");

@@ -37,6 +37,10 @@ pub struct Inputs {
     pub matrix_env: Option<PathBuf>,
     /// `--catalog`: answer from the built-in catalog whatever the tree has.
     pub catalog: bool,
+    /// `--team-catalog PATH`: a team's catalog, read beside the built-in one.
+    pub team_catalog_flag: Option<PathBuf>,
+    /// `$SOTA_CATALOG` (empty counts as unset).
+    pub team_catalog_env: Option<PathBuf>,
     /// Today's date, for freshness, `init` and reports.
     pub today: Date,
     pub format: Format,
@@ -68,6 +72,8 @@ impl Inputs {
             matrix_flag: None,
             matrix_env: None,
             catalog: false,
+            team_catalog_flag: None,
+            team_catalog_env: None,
             today,
             format: Format::Human,
             color: false,
@@ -113,6 +119,26 @@ impl Source {
     }
 }
 
+/// Where a team catalog was named.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TeamCatalog {
+    /// `--team-catalog PATH` (absolute).
+    Flag(PathBuf),
+    /// `$SOTA_CATALOG` (absolute).
+    Env(PathBuf),
+    /// `[project] catalog` in the matrix file `matrix`; `path` is under
+    /// the matrix root.
+    Matrix { matrix: PathBuf, path: PathBuf },
+}
+
+impl TeamCatalog {
+    pub fn path(&self) -> &Path {
+        match self {
+            TeamCatalog::Flag(p) | TeamCatalog::Env(p) | TeamCatalog::Matrix { path: p, .. } => p,
+        }
+    }
+}
+
 /// The resolved context. The matrix is loaded on first use and kept, so a
 /// command can start git before paying for the load.
 #[derive(Debug)]
@@ -120,6 +146,8 @@ pub struct Context {
     pub inputs: Inputs,
     pub source: Source,
     matrix: OnceLock<Arc<Matrix>>,
+    /// The catalog (built-in, with the team's merged over it), loaded once.
+    catalog: OnceLock<Arc<Matrix>>,
     /// A long-lived front end's cache of the last matrix loaded.
     cache: Option<Arc<matrix::cache::Cache>>,
 }
@@ -146,6 +174,7 @@ impl Context {
             inputs,
             source,
             matrix: OnceLock::new(),
+            catalog: OnceLock::new(),
             cache: None,
         }
     }
@@ -193,10 +222,72 @@ impl Context {
                 self.discovered(),
                 self.load_options(),
             )?),
-            (None, Some(cache)) => cache.catalog(),
-            (None, None) => Arc::new(Matrix::catalog()),
+            (None, _) => self.catalog()?,
         };
         Ok(self.matrix.get_or_init(|| loaded))
+    }
+
+    /// The team catalog to read beside the built-in one, if any:
+    /// `--team-catalog`, else `$SOTA_CATALOG`, else the project matrix's
+    /// `[project] catalog` (only when a project matrix answers and loads).
+    pub fn team_catalog(&self) -> Option<TeamCatalog> {
+        if let Some(p) = &self.inputs.team_catalog_flag {
+            return Some(TeamCatalog::Flag(self.absolute(p)));
+        }
+        if let Some(p) = self
+            .inputs
+            .team_catalog_env
+            .as_ref()
+            .filter(|p| !p.as_os_str().is_empty())
+        {
+            return Some(TeamCatalog::Env(self.absolute(p)));
+        }
+        let file = self.source.path()?;
+        let matrix = self.matrix().ok()?;
+        let rel = matrix.project.catalog.as_ref()?;
+        Some(TeamCatalog::Matrix {
+            matrix: file.to_path_buf(),
+            path: self.root(matrix).join(&rel.value),
+        })
+    }
+
+    /// The catalog init, suggest and catalog lookups read: the built-in
+    /// one, with the team catalog ([`Context::team_catalog`]) merged over
+    /// it. Loaded once; a team catalog that does not load is the run's
+    /// failure, with every problem located in its file.
+    pub fn catalog(&self) -> Result<Arc<Matrix>, Failure> {
+        if let Some(c) = self.catalog.get() {
+            return Ok(Arc::clone(c));
+        }
+        let builtin = match &self.cache {
+            Some(cache) => cache.catalog(),
+            None => Arc::new(Matrix::catalog()),
+        };
+        let merged = match self.team_catalog() {
+            None => builtin,
+            Some(team) => {
+                let path = team.path();
+                let bytes = match &team {
+                    // Named by the user: trusted as a file, as `--matrix` is.
+                    TeamCatalog::Flag(_) | TeamCatalog::Env(_) => matrix::read_named_by(
+                        path,
+                        path,
+                        matrix::LoadOptions {
+                            allow_outside_repo: true,
+                        },
+                    ),
+                    // Named by a committed matrix: confined like its root.
+                    TeamCatalog::Matrix { matrix, .. } => {
+                        matrix::read_named_by(matrix, path, self.load_options())
+                    }
+                }
+                .map_err(Failure::Matrix)?;
+                let loaded = Matrix::team_catalog_from_bytes(bytes, path, &self.shown(path))
+                    .map_err(Failure::Matrix)?;
+                Arc::new(Matrix::clone(&builtin).with_team(loaded))
+            }
+        };
+        Ok(Arc::clone(self.catalog.get_or_init(|| merged)))
     }
 
     /// The matrix file's bytes as written, read under the same rules as

@@ -55,7 +55,7 @@ async def sdk_session():
             check("initialize names the server", init.server_info.name == "sota", init)
 
             tools = {t.name: t for t in (await session.list_tools()).tools}
-            want = ["lookup", "ops_for_paths", "milestones", "coverage", "catalog_search"]
+            want = ["lookup", "ops_for_paths", "milestones", "coverage", "suggest", "catalog_search"]
             check("tools/list has every tool", sorted(tools) == sorted(want), sorted(tools))
             for name, tool in tools.items():
                 check(f"{name} has an input schema and a description",
@@ -83,9 +83,14 @@ async def sdk_session():
             ]
             if covered:
                 questions.append(("ops_for_paths", {"paths": covered}, ["gate", "--paths", *covered]))
+                questions.append(("suggest", {"paths": covered}, ["suggest", *covered]))
                 questions.append(("lookup", {"query": covered[0] + ":1"}, [covered[0] + ":1"]))
             if files:
-                questions.append(("ops_for_paths", {"paths": files[:5]}, ["gate", "--paths", *files[:5]]))
+                # No op covers them: the catalog's best match, as `sota suggest`.
+                first = files[:5]
+                touched = cli_json("gate", "--paths", *first).get("touched")
+                argv = ["gate", "--paths", *first] if touched else ["suggest", *first]
+                questions.append(("ops_for_paths", {"paths": first}, argv))
             for tool, args, argv in questions:
                 result = await session.call_tool(tool, args)
                 want = cli_json(*argv)

@@ -28,7 +28,9 @@ Examples:
   sota mcp                          the read-only surfaces as an MCP server for coding agents
 
 The matrix is --matrix PATH, else $SOTA_MATRIX, else the nearest sota.toml at or
-above the current directory; without one, answers come from the built-in catalog.";
+above the current directory; without one, answers come from the built-in catalog.
+A team catalog (--team-catalog PATH, else $SOTA_CATALOG, else `[project] catalog`
+in sota.toml) is read beside the built-in one; its rows win on the same slug.";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -46,6 +48,12 @@ pub struct Cli {
     /// Answer from the built-in catalog, ignoring any sota.toml (lookups and milestones)
     #[arg(long, global = true, conflicts_with = "matrix")]
     pub catalog: bool,
+
+    /// A team's own catalog (same format as the built-in one), read beside it by
+    /// lookups from the catalog, init, suggest and mcp; its rows win over built-in
+    /// ones with the same slug. Else $SOTA_CATALOG, else `[project] catalog`
+    #[arg(long, global = true, value_name = "PATH")]
+    pub team_catalog: Option<PathBuf>,
 
     /// Print JSON for machines (every payload has a `schema` field); the same as --format json
     #[arg(long, global = true)]

@@ -56,7 +56,11 @@ fn out_json<T: serde::Serialize>(value: &T) -> io::Result<()> {
 /// Say once that the catalog answers because there is no sota.toml.
 fn catalog_notice(ctx: &Context) {
     if ctx.source == Source::Catalog(CatalogReason::NoMatrix) {
-        err(&text::catalog_notice(ctx.cwd()));
+        let team = ctx
+            .catalog()
+            .ok()
+            .and_then(|c| c.team.as_ref().map(|t| t.name.clone()));
+        err(&text::catalog_notice(ctx.cwd(), team.as_deref()));
     }
 }
 

@@ -34,6 +34,10 @@ pub fn inputs(cli: &Cli) -> Result<Inputs, Failure> {
             .filter(|v| !v.is_empty())
             .map(PathBuf::from),
         catalog: cli.catalog,
+        team_catalog_flag: cli.team_catalog.clone(),
+        team_catalog_env: std::env::var_os("SOTA_CATALOG")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from),
         today,
         format,
         color: anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never,

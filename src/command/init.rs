@@ -60,7 +60,7 @@ pub fn init(ctx: &Context, args: &InitArgs) -> Result<InitReport, Failure> {
     let exists = target.exists();
     let (paths, _) = tracked::list(&root, ctx.inputs.git_env_overrides).map_err(Failure::Git)?;
     let name = args.name.clone().unwrap_or_else(|| dir_name(&root));
-    let catalog = Matrix::catalog();
+    let catalog = ctx.catalog()?;
     let plan = init::plan(
         &catalog,
         &init::Input {
@@ -149,9 +149,39 @@ impl SuggestReport {
 /// Propose ops for uncovered kernel files, and apply the edits if asked.
 pub fn suggest(ctx: &Context, args: &SuggestArgs) -> Result<SuggestReport, Failure> {
     let matrix = ctx.project_matrix("suggest")?;
+    suggest_in(ctx, matrix, args)
+}
+
+/// [`suggest`] for a read-only caller (the MCP server) in a repository
+/// that may have no `sota.toml` yet: then every file is uncovered and the
+/// catalog's best match (with its evidence) is proposed against an empty
+/// matrix at the working directory. Never writes.
+pub fn suggest_read_only(ctx: &Context, files: Vec<String>) -> Result<SuggestReport, Failure> {
+    let args = SuggestArgs {
+        files,
+        ..SuggestArgs::default()
+    };
+    match ctx.source {
+        crate::context::Source::Catalog(_) => {
+            let empty = Matrix::from_str(
+                "[project]\nname = \"(no sota.toml yet)\"\n",
+                ctx.cwd().join(matrix::FILE_NAME),
+            )
+            .map_err(Failure::Matrix)?;
+            suggest_in(ctx, &empty, &args)
+        }
+        _ => suggest(ctx, &args),
+    }
+}
+
+fn suggest_in(
+    ctx: &Context,
+    matrix: &Matrix,
+    args: &SuggestArgs,
+) -> Result<SuggestReport, Failure> {
     let root = ctx.root(matrix);
     let (paths, _) = tracked::list(&root, ctx.inputs.git_env_overrides).map_err(Failure::Git)?;
-    let catalog = Matrix::catalog();
+    let catalog = ctx.catalog()?;
     let asked = asked_op(matrix, &catalog, args)?;
     let ladder = asked_ladder(matrix, &catalog, args)?;
     let files: Vec<String> = if args.files.is_empty() && ladder.is_some() {

@@ -79,6 +79,20 @@ pub fn read_confined(
     read_within(path, confined.then(|| boundary(path)).as_deref())
 }
 
+/// A file a matrix names (its `[project] catalog`), read under the
+/// matrix's own rule: a regular file, capped, and, unless `options` allow
+/// otherwise, only when the file actually opened lies inside the boundary
+/// of the repository holding `matrix` — whether the matrix was discovered
+/// or named, as its `[project] root` is.
+pub fn read_named_by(
+    matrix: &Path,
+    path: &Path,
+    options: LoadOptions,
+) -> Result<Vec<u8>, LoadError> {
+    let boundary = (!options.allow_outside_repo).then(|| boundary(matrix));
+    read_within(path, boundary.as_deref())
+}
+
 /// [`read_confined`] with the boundary the opened file must lie in, if any.
 fn read_within(path: &Path, boundary: Option<&Path>) -> Result<Vec<u8>, LoadError> {
     let io = |error| LoadError::Io {

@@ -44,6 +44,7 @@ pub enum Code {
     ControlChar,
     OutsideRepo,
     TooLarge,
+    RungOrder,
 }
 
 impl Code {
@@ -87,6 +88,9 @@ impl Code {
             Code::ControlChar => "a key or string holds a control or bidi character",
             Code::OutsideRepo => "`[project] root` resolves outside the repository",
             Code::TooLarge => "the file is larger than the largest matrix sota reads",
+            Code::RungOrder => {
+                "a catalog rung older than the rung below it, without an `order-note`"
+            }
         }
     }
 }

@@ -9,14 +9,29 @@ pub const PROJECT: &[&str] = &[
     "fresh-days",
     "root",
     "adopted",
+    "catalog",
 ];
 pub const KERNELS: &[&str] = &["include", "exclude"];
 pub const OP: &[&str] = &[
-    "slug", "title", "files", "at", "where", "sota", "link", "route", "oracle", "check", "witness",
-    "papers", "note",
+    "slug",
+    "title",
+    "files",
+    "at",
+    "where",
+    "sota",
+    "link",
+    "route",
+    "oracle",
+    "check",
+    "witness",
+    "papers",
+    "note",
+    "checked",
+    "superseded",
 ];
-pub const LADDER: &[&str] = &["axis", "reached", "witness", "next-note", "rung"];
-pub const RUNG: &[&str] = &["name", "year", "summary", "cite", "link"];
+pub const LADDER: &[&str] = &["axis", "reached", "witness", "next-note", "rung", "checked"];
+pub const RUNG: &[&str] = &["name", "year", "summary", "cite", "link", "order-note"];
+pub const SUPERSEDED: &[&str] = &["link", "by"];
 pub const CHECK: &[&str] = &["metric", "min", "max", "rtol", "atol"];
 
 /// Keys that bind a matrix to a project tree; the built-in catalog has none.
@@ -24,6 +39,7 @@ pub const CHECK: &[&str] = &["metric", "min", "max", "rtol", "atol"];
 pub const PROJECT_BINDINGS: &[(&str, &str)] = &[
     ("kernels", "top"),
     ("root", "project"),
+    ("catalog", "project"),
     ("files", "op"),
     ("at", "op"),
     ("witness", "op"),

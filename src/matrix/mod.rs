@@ -14,7 +14,9 @@ mod text_safety;
 
 use std::path::{Path, PathBuf};
 
-pub use confine::{boundary, check_inside, load_confined_with, read_confined, LoadOptions};
+pub use confine::{
+    boundary, check_inside, load_confined_with, read_confined, read_named_by, LoadOptions,
+};
 pub use diagnostic::{
     line_col, Code, InvalidMatrix, LineIndex, LoadError, Problem, ProblemDiagnostic,
     MAX_MATRIX_BYTES, MAX_SHOWN_PROBLEMS,
@@ -93,6 +95,27 @@ impl Matrix {
 
     /// [`Matrix::load_named`] on bytes already read from `path`.
     pub fn from_bytes_named(bytes: Vec<u8>, path: &Path, name: &str) -> Result<Matrix, LoadError> {
+        Matrix::from_bytes_as(bytes, path, name, Origin::Project)
+    }
+
+    /// A team catalog's bytes, read from `path`: the built-in catalog's
+    /// format and checks (no project bindings, `checked` on every row, rung
+    /// order), and, being untrusted, the text-safety checks of a project's
+    /// matrix.
+    pub fn team_catalog_from_bytes(
+        bytes: Vec<u8>,
+        path: &Path,
+        name: &str,
+    ) -> Result<Matrix, LoadError> {
+        Matrix::from_bytes_as(bytes, path, name, Origin::Catalog)
+    }
+
+    fn from_bytes_as(
+        bytes: Vec<u8>,
+        path: &Path,
+        name: &str,
+        origin: Origin,
+    ) -> Result<Matrix, LoadError> {
         if bytes.len() > MAX_MATRIX_BYTES {
             return Err(too_large(bytes, name));
         }
@@ -112,7 +135,39 @@ impl Matrix {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        parse::parse(text, path, name, &dir, Origin::Project, true)
+        parse::parse(text, path, name, &dir, origin, origin == Origin::Project)
+    }
+
+    /// This catalog with `team` merged over it: a team row replaces the
+    /// built-in row with the same slug (a ladder, the same axis) in place,
+    /// and the rest follow in the team file's order; every team row
+    /// remembers the file it came from, so the output can say which
+    /// catalog answered.
+    pub fn with_team(mut self, team: Matrix) -> Matrix {
+        let source = std::sync::Arc::new(TeamSource {
+            name: team.name.clone(),
+            text: std::sync::Arc::clone(&team.text),
+        });
+        for mut op in team.ops {
+            op.team = Some(std::sync::Arc::clone(&source));
+            match self.ops.iter_mut().find(|o| o.slug.value == op.slug.value) {
+                Some(slot) => *slot = op,
+                None => self.ops.push(op),
+            }
+        }
+        for mut ladder in team.ladders {
+            ladder.team = Some(std::sync::Arc::clone(&source));
+            match self
+                .ladders
+                .iter_mut()
+                .find(|l| l.axis.value == ladder.axis.value)
+            {
+                Some(slot) => *slot = ladder,
+                None => self.ladders.push(ladder),
+            }
+        }
+        self.team = Some(source);
+        self
     }
 
     /// Validate matrix text as if read from `file` (no filesystem checks).

@@ -61,6 +61,9 @@ pub struct Matrix {
     pub ops: Vec<Op>,
     /// Ladders in file order.
     pub ladders: Vec<Ladder>,
+    /// The team catalog merged over the built-in one, when one was
+    /// (its rows carry it too, in [`Op::team`] and [`Ladder::team`]).
+    pub team: Option<Arc<TeamSource>>,
 }
 
 impl Matrix {
@@ -110,6 +113,9 @@ pub struct Project {
     /// When the team adopted sota: the audit and the report read history
     /// from this date (else from the commit that added the matrix).
     pub adopted: Option<Located<Date>>,
+    /// `catalog`: the team catalog file, relative to the matrix root
+    /// (confined to the repository like the matrix).
+    pub catalog: Option<Located<String>>,
 }
 
 /// The default staleness window for `reviewed`, in days.
@@ -138,6 +144,31 @@ pub struct Op {
     pub witness: Vec<Located<Anchor>>,
     pub papers: Vec<String>,
     pub note: Option<String>,
+    /// `checked`: when the row was last checked against the field
+    /// (required in a catalog, optional in a project's matrix).
+    pub checked: Option<Located<Date>>,
+    /// `superseded`: references the row names that have a successor.
+    pub superseded: Vec<Superseded>,
+    /// The team catalog the row came from, when a team catalog answered
+    /// (`None` for the built-in catalog and a project's matrix).
+    pub team: Option<Arc<TeamSource>>,
+}
+
+/// One `superseded` entry: a reference (`link`) and the one that took its
+/// place (`by`): a repository that moved, an archived project's successor,
+/// a mirror's canonical home.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Superseded {
+    pub link: String,
+    pub by: String,
+}
+
+/// A team catalog merged over the built-in one: its name as shown to the
+/// user and its text (so a row it answered can cite `file:line:col`).
+#[derive(Clone, Debug)]
+pub struct TeamSource {
+    pub name: String,
+    pub text: Arc<String>,
 }
 
 /// How the project relates to the reference.
@@ -306,6 +337,11 @@ pub struct Ladder {
     pub witness: Option<Located<String>>,
     pub next_note: Option<String>,
     pub rungs: Vec<Rung>,
+    /// `checked`: when the ladder was last checked against the field
+    /// (required in a catalog, optional in a project's matrix).
+    pub checked: Option<Located<Date>>,
+    /// The team catalog the ladder came from (see [`Op::team`]).
+    pub team: Option<Arc<TeamSource>>,
 }
 
 impl Ladder {
@@ -329,6 +365,9 @@ pub struct Rung {
     pub summary: String,
     pub cite: Option<String>,
     pub link: Option<String>,
+    /// `order-note`: why this rung sits above a rung that appeared later
+    /// (a catalog refuses an out-of-order rung without one).
+    pub order_note: Option<String>,
 }
 
 /// A calendar date (TOML local date).

@@ -37,22 +37,7 @@ pub(crate) fn parse(
     let text = shared.as_str();
     let (doc, syntax_errors) = DeTable::parse_recoverable(text);
     if !syntax_errors.is_empty() {
-        let problems = syntax_errors
-            .iter()
-            .map(|e| {
-                let span = e.span().unwrap_or(0..0);
-                let message = e.message().trim();
-                if message.starts_with("invalid date") || message.starts_with("invalid time") {
-                    // toml rejects impossible calendar dates while parsing.
-                    return Problem::new(Code::BadDate, span, message.to_owned())
-                        .label("not a calendar date")
-                        .help("write a real date as YYYY-MM-DD, e.g. `reviewed = 2026-06-26`");
-                }
-                Problem::new(Code::TomlSyntax, span, format!("invalid TOML: {message}"))
-                    .label("cannot parse this")
-                    .help("fix the TOML syntax; `sota schema` prints the format for editor completion")
-            })
-            .collect();
+        let problems = syntax_problems(&syntax_errors);
         return Err(LoadError::invalid(name, text, problems));
     }
 
@@ -61,8 +46,9 @@ pub(crate) fn parse(
         problems: Vec::new(),
     };
     let top = doc.get_ref();
-    if origin == Origin::Project {
-        // The built-in catalog is ours (checked by a unit test instead).
+    if origin == Origin::Project || text != crate::catalog::TEXT {
+        // The built-in catalog is ours (checked by a unit test instead); a
+        // team catalog is not.
         super::text_safety::check_document(text, top, &mut w.problems);
     }
     w.check_keys(top, keys::TOP, &Ctx::top());
@@ -101,7 +87,28 @@ pub(crate) fn parse(
         kernels,
         ops,
         ladders,
+        team: None,
     })
+}
+
+/// toml's syntax errors as located problems.
+fn syntax_problems(errors: &[toml::de::Error]) -> Vec<Problem> {
+    errors
+        .iter()
+        .map(|e| {
+            let span = e.span().unwrap_or(0..0);
+            let message = e.message().trim();
+            if message.starts_with("invalid date") || message.starts_with("invalid time") {
+                // toml rejects impossible calendar dates while parsing.
+                return Problem::new(Code::BadDate, span, message.to_owned())
+                    .label("not a calendar date")
+                    .help("write a real date as YYYY-MM-DD, e.g. `reviewed = 2026-06-26`");
+            }
+            Problem::new(Code::TomlSyntax, span, format!("invalid TOML: {message}"))
+                .label("cannot parse this")
+                .help("fix the TOML syntax; `sota schema` prints the format for editor completion")
+        })
+        .collect()
 }
 
 /// Lexically resolve `.` and `..` so roots print cleanly.
@@ -418,6 +425,7 @@ impl Walker {
         };
         self.check_keys(t, keys::PROJECT, &ctx);
         self.forbid_in_catalog(t, "root", &ctx);
+        self.forbid_in_catalog(t, "catalog", &ctx);
         let name = self.string(t, "name", &ctx, true, "\"my-project\"");
         let reviewed = self.date(t, "reviewed", &ctx);
         let adopted = self.date(t, "adopted", &ctx);
@@ -448,14 +456,30 @@ impl Walker {
                 );
             }
         }
+        let catalog = self.team_catalog_key(t, &ctx);
         let project = name.map(|name| Project {
             name: name.value,
             reviewed,
             provenance: provenance.map(|p| p.value),
             fresh_days,
             adopted,
+            catalog,
         });
         (project, root)
+    }
+
+    /// `[project] catalog`: a relative path with `/` separators.
+    fn team_catalog_key(&mut self, t: &DeTable<'_>, ctx: &Ctx) -> Option<Located<String>> {
+        let c = self.string(t, "catalog", ctx, false, "\"tools/team-catalog.toml\"")?;
+        if Path::new(&c.value).is_absolute() || c.value.starts_with('/') || c.value.contains('\\') {
+            self.push(
+                Problem::new(Code::BadRoot, c.span.clone(), format!("`catalog = \"{}\"` is not a relative path", c.value))
+                    .label("expected a path relative to the matrix root")
+                    .help("write the team catalog's path relative to the matrix root, with `/` separators, e.g. `catalog = \"tools/team-catalog.toml\"`"),
+            );
+            return None;
+        }
+        Some(c)
     }
 
     fn date(&mut self, table: &DeTable<'_>, key: &str, ctx: &Ctx) -> Option<Located<Date>> {
@@ -656,48 +680,128 @@ impl Walker {
                     seen.insert(slug.value.clone(), slug.span.clone());
                 }
             }
-            let title = self.string(t, "title", &ctx, true, "\"AWQ 4-bit GEMV/GEMM\"");
-            let sota = self.string(
-                t,
-                "sota",
-                &ctx,
-                true,
-                "\"Marlin mixed-precision INT4 kernel\"",
-            );
-            let files = self.globs(t, "files", &ctx);
-            let at = self.anchors(t, "at", &ctx);
-            let where_ = self.string(t, "where", &ctx, false, "\"cuda.go (AWQMatMul)\"");
-            let link = self.link(t, "link", &ctx);
-            let route = self.route(t, &ctx);
-            let oracle = self.string(t, "oracle", &ctx, false, "\"cpuref f32 (cosine ≥ 0.999)\"");
-            let check = self.checks(t, &ctx);
-            let witness = self.anchors(t, "witness", &ctx);
-            let papers = self.strings(
-                t,
-                "papers",
-                &ctx,
-                "[\"AWQ (Lin et al., 2023) arXiv:2306.00978\"]",
-            );
-            let note = self.string(t, "note", &ctx, false, "\"…\"");
-            if let (Some(slug), Some(title), Some(sota)) = (slug, title, sota) {
-                ops.push(Op {
-                    slug,
-                    title: title.value,
-                    files,
-                    at,
-                    where_: where_.map(|w| w.value),
-                    sota: sota.value,
-                    link,
-                    route,
-                    oracle: oracle.map(|o| o.value),
-                    check,
-                    witness,
-                    papers: papers.into_iter().map(|p| p.value).collect(),
-                    note: note.map(|n| n.value),
-                });
+            if let Some(op) = self.op_fields(t, &ctx, slug) {
+                ops.push(op);
             }
         }
         ops
+    }
+
+    /// The fields of one `[[op]]` after its slug.
+    fn op_fields(
+        &mut self,
+        t: &DeTable<'_>,
+        ctx: &Ctx,
+        slug: Option<Located<String>>,
+    ) -> Option<Op> {
+        let title = self.string(t, "title", ctx, true, "\"AWQ 4-bit GEMV/GEMM\"");
+        let sota = self.string(
+            t,
+            "sota",
+            ctx,
+            true,
+            "\"Marlin mixed-precision INT4 kernel\"",
+        );
+        let files = self.globs(t, "files", ctx);
+        let at = self.anchors(t, "at", ctx);
+        let where_ = self.string(t, "where", ctx, false, "\"cuda.go (AWQMatMul)\"");
+        let link = self.link(t, "link", ctx);
+        let route = self.route(t, ctx);
+        let oracle = self.string(t, "oracle", ctx, false, "\"cpuref f32 (cosine ≥ 0.999)\"");
+        let check = self.checks(t, ctx);
+        let witness = self.anchors(t, "witness", ctx);
+        let papers = self.strings(
+            t,
+            "papers",
+            ctx,
+            "[\"AWQ (Lin et al., 2023) arXiv:2306.00978\"]",
+        );
+        let note = self.string(t, "note", ctx, false, "\"…\"");
+        let checked = self.checked(t, ctx);
+        let superseded = self.superseded(t, ctx);
+        let (slug, title, sota) = (slug?, title?, sota?);
+        Some(Op {
+            slug,
+            title: title.value,
+            files,
+            at,
+            where_: where_.map(|w| w.value),
+            sota: sota.value,
+            link,
+            route,
+            oracle: oracle.map(|o| o.value),
+            check,
+            witness,
+            papers: papers.into_iter().map(|p| p.value).collect(),
+            note: note.map(|n| n.value),
+            checked,
+            superseded,
+            team: None,
+        })
+    }
+
+    /// `checked`: a date, required in a catalog (every catalog row says
+    /// when it was last checked against the field).
+    fn checked(&mut self, t: &DeTable<'_>, ctx: &Ctx) -> Option<Located<Date>> {
+        if self.origin == Origin::Catalog && !t.contains_key("checked") {
+            self.push(
+                Problem::new(
+                    Code::MissingField,
+                    ctx.header.clone(),
+                    format!("missing `checked` in {}: a catalog entry says when it was last checked against the field", ctx.name),
+                )
+                .label("this catalog entry needs `checked`")
+                .help("add `checked = YYYY-MM-DD`, the day its links, ids and years were last verified"),
+            );
+        }
+        self.date(t, "checked", ctx)
+    }
+
+    /// `superseded = [{ link = "…", by = "…" }]`.
+    fn superseded(&mut self, t: &DeTable<'_>, ctx: &Ctx) -> Vec<Superseded> {
+        let Some(v) = t.get("superseded") else {
+            return Vec::new();
+        };
+        let example =
+            "[{ link = \"https://github.com/old/repo\", by = \"https://github.com/new/repo\" }]";
+        let DeValue::Array(items) = v.get_ref() else {
+            self.wrong_type("superseded", v, "an array of tables", ctx, example);
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for item in items.iter() {
+            let DeValue::Table(st) = item.get_ref() else {
+                self.push(
+                    Problem::new(
+                        Code::WrongType,
+                        item.span(),
+                        format!("each `superseded` entry in {} must be a table", ctx.name),
+                    )
+                    .label("expected { link = ..., by = ... }")
+                    .help(format!("write it as `superseded = {example}`")),
+                );
+                continue;
+            };
+            let sctx = Ctx {
+                name: format!("a `superseded` entry of {}", ctx.name),
+                header: item.span(),
+            };
+            self.check_keys(st, keys::SUPERSEDED, &sctx);
+            for key in keys::SUPERSEDED {
+                if !st.contains_key(*key) {
+                    self.missing(key, &sctx, "\"https://github.com/owner/repo\"");
+                }
+            }
+            let link = self.link(st, "link", &sctx);
+            let by = self.link(st, "by", &sctx);
+            if let (Some(link), Some(by)) = (link, by) {
+                out.push(Superseded {
+                    link: link.value,
+                    by: by.value,
+                });
+            }
+        }
+        out
     }
 
     fn kebab(&mut self, what: &str, name: &Located<String>) {
@@ -923,60 +1027,74 @@ impl Walker {
                 }
             }
             let rungs = self.rungs(t, &ctx);
-            let reached_name = self.string(t, "reached", &ctx, false, "\"FlashAttention-1\"");
-            let witness = self.string(t, "witness", &ctx, false, "\"fused-attention\"");
+            let (reached, reached_span, witness) = self.reached(t, &ctx, &rungs);
             let next_note = self.string(t, "next-note", &ctx, false, "\"…\"");
-
-            let mut reached = None;
-            if let Some(r) = &reached_name {
-                reached = rungs.iter().position(|rung| rung.name == r.value);
-                if reached.is_none() && !rungs.is_empty() {
-                    let names: Vec<&str> = rungs.iter().map(|r| r.name.as_str()).collect();
-                    let dym = did_you_mean::phrase(&r.value, names.iter().copied());
-                    self.push(
-                        Problem::new(
-                            Code::UnknownRung,
-                            r.span.clone(),
-                            format!("`reached = \"{}\"` names no rung of {}", r.value, ctx.name),
-                        )
-                        .label("no such rung")
-                        .help(format!(
-                            "{}rungs: {}",
-                            dym.map(|d| format!("{d} ")).unwrap_or_default(),
-                            names.join(", ")
-                        )),
-                    );
-                }
-                if witness.is_none() && !t.contains_key("witness") {
-                    self.push(
-                        Problem::new(Code::ReachedWithoutWitness, r.span.clone(), format!("{} claims `reached = \"{}\"` without a witness", ctx.name, r.value))
-                            .label("claimed here")
-                            .help("add `witness = \"<op-slug>\"` (an op whose `at` paths exist) or a path in the tree that backs the claim"),
-                    );
-                }
-            } else if let Some(w) = &witness {
-                self.push(
-                    Problem::new(
-                        Code::WitnessWithoutReached,
-                        w.span.clone(),
-                        format!("{} names a witness but no `reached` rung", ctx.name),
-                    )
-                    .label("witness of nothing")
-                    .help("set `reached = \"<rung name>\"`, or remove `witness`"),
-                );
-            }
+            let checked = self.checked(t, &ctx);
             if let Some(axis) = axis {
                 ladders.push(Ladder {
                     axis,
                     reached,
-                    reached_span: reached_name.map(|r| r.span),
+                    reached_span,
                     witness,
                     next_note: next_note.map(|n| n.value),
                     rungs,
+                    checked,
+                    team: None,
                 });
             }
         }
         ladders
+    }
+
+    /// `reached` and `witness` of a ladder, checked against its rungs.
+    fn reached(
+        &mut self,
+        t: &DeTable<'_>,
+        ctx: &Ctx,
+        rungs: &[Rung],
+    ) -> (Option<usize>, Option<Range<usize>>, Option<Located<String>>) {
+        let reached_name = self.string(t, "reached", ctx, false, "\"FlashAttention-1\"");
+        let witness = self.string(t, "witness", ctx, false, "\"fused-attention\"");
+
+        let mut reached = None;
+        if let Some(r) = &reached_name {
+            reached = rungs.iter().position(|rung| rung.name == r.value);
+            if reached.is_none() && !rungs.is_empty() {
+                let names: Vec<&str> = rungs.iter().map(|r| r.name.as_str()).collect();
+                let dym = did_you_mean::phrase(&r.value, names.iter().copied());
+                self.push(
+                    Problem::new(
+                        Code::UnknownRung,
+                        r.span.clone(),
+                        format!("`reached = \"{}\"` names no rung of {}", r.value, ctx.name),
+                    )
+                    .label("no such rung")
+                    .help(format!(
+                        "{}rungs: {}",
+                        dym.map(|d| format!("{d} ")).unwrap_or_default(),
+                        names.join(", ")
+                    )),
+                );
+            }
+            if witness.is_none() && !t.contains_key("witness") {
+                self.push(
+                    Problem::new(Code::ReachedWithoutWitness, r.span.clone(), format!("{} claims `reached = \"{}\"` without a witness", ctx.name, r.value))
+                        .label("claimed here")
+                        .help("add `witness = \"<op-slug>\"` (an op whose `at` paths exist) or a path in the tree that backs the claim"),
+                );
+            }
+        } else if let Some(w) = &witness {
+            self.push(
+                Problem::new(
+                    Code::WitnessWithoutReached,
+                    w.span.clone(),
+                    format!("{} names a witness but no `reached` rung", ctx.name),
+                )
+                .label("witness of nothing")
+                .help("set `reached = \"<rung name>\"`, or remove `witness`"),
+            );
+        }
+        (reached, reached_name.map(|r| r.span), witness)
     }
 
     fn rungs(&mut self, t: &DeTable<'_>, ctx: &Ctx) -> Vec<Rung> {
@@ -990,6 +1108,7 @@ impl Walker {
         }
         let mut rungs = Vec::new();
         let mut seen: FxHashMap<String, Range<usize>> = FxHashMap::default();
+        let mut prev_year = None;
         for (n, (rt, header)) in self
             .table_array(t, "rung", "[[ladder.rung]]\nname = \"…\"")
             .into_iter()
@@ -1001,25 +1120,15 @@ impl Walker {
             };
             self.check_keys(rt, keys::RUNG, &rctx);
             let name = self.string(rt, "name", &rctx, true, "\"FlashAttention-2\"");
-            let year = self.integer(rt, "year", &rctx, "2023");
-            if year.is_none() && !rt.contains_key("year") {
-                self.missing("year", &rctx, "2023");
-            }
-            let year = year.and_then(|y| {
-                if (1900..=2100).contains(&y.value) {
-                    Some(y.value as u16)
-                } else {
-                    self.push(
-                        Problem::new(Code::BadNumber, y.span, format!("`year = {}` in {} is not a plausible year", y.value, rctx.name))
-                            .label("out of range")
-                            .help("the year of first public appearance (code, blog or paper), e.g. `year = 2023`"),
-                    );
-                    None
-                }
-            });
+            let year = self.rung_year(rt, &rctx);
             let summary = self.string(rt, "summary", &rctx, true, "\"better warp partitioning\"");
             let cite = self.string(rt, "cite", &rctx, false, "\"arXiv:2307.08691\"");
             let link = self.link(rt, "link", &rctx);
+            let order_note = self.string(rt, "order-note", &rctx, false, "\"…\"");
+            if let Some(year) = &year {
+                self.rung_order(prev_year, year, order_note.as_ref(), &rctx);
+                prev_year = Some(year.value);
+            }
             if let Some(name) = &name {
                 if let Some(first) = seen.get(&name.value) {
                     self.push(
@@ -1039,14 +1148,81 @@ impl Walker {
             if let (Some(name), Some(year), Some(summary)) = (name, year, summary) {
                 rungs.push(Rung {
                     name: name.value,
-                    year,
+                    year: year.value,
                     summary: summary.value,
                     cite: cite.map(|c| c.value),
                     link: link.map(|l| l.value),
+                    order_note: order_note.map(|n| n.value),
                 });
             }
         }
         rungs
+    }
+    /// A rung's `year`: required, and plausible.
+    fn rung_year(&mut self, rt: &DeTable<'_>, rctx: &Ctx) -> Option<Located<u16>> {
+        let year = self.integer(rt, "year", rctx, "2023");
+        if year.is_none() && !rt.contains_key("year") {
+            self.missing("year", rctx, "2023");
+        }
+        let year = year?;
+        if (1900..=2100).contains(&year.value) {
+            return Some(Located::new(year.value as u16, year.span));
+        }
+        self.push(
+            Problem::new(
+                Code::BadNumber,
+                year.span,
+                format!(
+                    "`year = {}` in {} is not a plausible year",
+                    year.value, rctx.name
+                ),
+            )
+            .label("out of range")
+            .help("the year of first public appearance (code, blog or paper), e.g. `year = 2023`"),
+        );
+        None
+    }
+
+    /// In a catalog, rungs go in the order the field moved: a rung older
+    /// than the one below it says why in `order-note`, and an `order-note`
+    /// on a rung in date order is a stale justification.
+    fn rung_order(
+        &mut self,
+        prev_year: Option<u16>,
+        year: &Located<u16>,
+        order_note: Option<&Located<String>>,
+        rctx: &Ctx,
+    ) {
+        if self.origin != Origin::Catalog {
+            return;
+        }
+        let older = prev_year.is_some_and(|prev| year.value < prev);
+        match (older, order_note) {
+            (true, None) => self.push(
+                Problem::new(
+                    Code::RungOrder,
+                    year.span.clone(),
+                    format!(
+                        "{} ({}) is older than the rung below it ({})",
+                        rctx.name,
+                        year.value,
+                        prev_year.unwrap_or_default()
+                    ),
+                )
+                .label("out of date order")
+                .help("a ladder climbs in the order the field moved: move this rung below the newer one, or say why it sits here in `order-note = \"…\"`"),
+            ),
+            (false, Some(note)) => self.push(
+                Problem::new(
+                    Code::RungOrder,
+                    note.span.clone(),
+                    format!("`order-note` on {}, which is not older than the rung below it", rctx.name),
+                )
+                .label("nothing to justify")
+                .help("remove `order-note`: it is only for a rung placed above a newer one"),
+            ),
+            _ => {}
+        }
     }
 }
 

@@ -55,6 +55,10 @@ mod tests {
             props(&schema, "/definitions/check/properties"),
             sorted(keys::CHECK)
         );
+        assert_eq!(
+            props(&schema, "/definitions/superseded/properties"),
+            sorted(keys::SUPERSEDED)
+        );
         for pointer in [
             "",
             "/properties/project",
@@ -63,6 +67,7 @@ mod tests {
             "/definitions/ladder",
             "/definitions/rung",
             "/definitions/check",
+            "/definitions/superseded",
         ] {
             let closed = schema.pointer(&format!("{pointer}/additionalProperties"));
             assert_eq!(

@@ -39,7 +39,7 @@ pub struct Host {
     pub log: Log,
 }
 
-const INSTRUCTIONS: &str = "sota answers from this repository's prior-art matrix (sota.toml): which kernel ops exist, the production reference to read before writing one, and the `Prior-art:` trailer a kernel commit needs. Before editing or creating a kernel file, call ops_for_paths with the paths; to learn about an op, file or topic, call lookup; for art the repository does not map yet, catalog_search. Everything is read-only.";
+const INSTRUCTIONS: &str = "sota answers from this repository's prior-art matrix (sota.toml): which kernel ops exist, the production reference to read before writing one, and the `Prior-art:` trailer a kernel commit needs. Before editing or creating a kernel file, call ops_for_paths with the paths; to learn about an op, file or topic, call lookup; for art the repository does not map yet, catalog_search; to place a file in the matrix, suggest. Everything is read-only.";
 
 /// Serve one MCP session on `read`/`write` until EOF.
 pub async fn serve<R, W>(host: Host, read: R, write: W) -> Result<(), std::io::Error>

@@ -4,7 +4,7 @@
 //! library call as the CLI and returns the CLI's `--json` payload as
 //! structured content with the CLI's text as the text content.
 //!
-//! `suggest` and `prove` join here once they exist as library calls: one
+//! `prove` joins here once it exists as a read-only library call: one
 //! argument struct, one entry in [`list`], one arm in [`call`].
 
 use std::path::{Path, PathBuf};
@@ -21,7 +21,9 @@ use sota::command::lookup::{LookupReport, Milestones};
 use sota::context::{CatalogReason, Source};
 use sota::matrix::cache::Cache;
 use sota::output::json::SchemaId;
-use sota::output::{coverage as coverage_out, gate as gate_out, json as out, text, wrap};
+use sota::output::{
+    coverage as coverage_out, gate as gate_out, init as init_out, json as out, text, wrap,
+};
 use sota::repo::confine::confine;
 use sota::surface::lookup::{strip_line_col, Lookup};
 use sota::{command, Context, Failure, Inputs};
@@ -58,6 +60,16 @@ pub struct MilestonesArgs {
 #[serde(deny_unknown_fields)]
 pub struct CoverageArgs {}
 
+/// `suggest`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SuggestArgs {
+    /// Kernel files (tracked or about to be created) to place, relative to
+    /// the repository root (or absolute inside it); omit for every kernel
+    /// file no op covers.
+    pub paths: Option<Vec<String>>,
+}
+
 /// `catalog_search`'s arguments.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -68,7 +80,8 @@ pub struct CatalogArgs {
 }
 
 const LOOKUP: &str = "Look up what the repository's prior-art matrix (sota.toml) says: give an op slug for the full entry (the production reference to read first, the route borrow / bind / stay-minimal, the oracle checks), a file path (optionally path:LINE) for the ops that cover it, or words for a ranked search. Call it before writing or changing a kernel, to reuse known art instead of re-deriving it. Returns the op(s) as JSON (schema sota.op/v1, sota.file/v1, sota.search/v1) or sota.not-found/v1 with did-you-mean slugs. Without a sota.toml it answers from sota's built-in catalog.";
-const OPS_FOR_PATHS: &str = "Before editing or creating a kernel file, call ops_for_paths with the paths you will touch. Returns the kernel ops those paths implement, each with its prior art (the reference implementation and paper to read first) and a ready-to-paste `Prior-art:` commit trailer (schema sota.gate/v1; `touched` empty means no op covers the paths). Put the trailer in your commit message. Paths outside the repository are refused.";
+const OPS_FOR_PATHS: &str = "Before editing or creating a kernel file, call ops_for_paths with the paths you will touch (they need not exist yet). Returns the kernel ops whose globs cover those paths, each with its prior art (the reference implementation and paper to read first) and a ready-to-paste `Prior-art:` commit trailer (schema sota.gate/v1). When no op covers them (or there is no sota.toml yet), it returns the catalog's best match for each path with the evidence for it (schema sota.suggest/v1, as the `suggest` tool). Put the trailer in your commit message. Paths outside the repository are refused.";
+const SUGGEST: &str = "Propose where kernel files belong in the prior-art matrix, read-only: for each path (tracked or about to be created; omit `paths` for every kernel file no op covers) the op that covers it, else the catalog op that fits best with its evidence (content, name and directory signals), and the exact sota.toml edit (a glob that matches no tracked file outside its targets and the op's own). Nothing is written: apply the edit yourself or run `sota suggest --write`. Returns sota.suggest/v1, the payload of `sota suggest --json`.";
 const MILESTONES: &str = "The milestone ladders: for each axis (attention, quantization, batching, …) the rungs of the state of the art, which one this repository has reached and which is next. Give `axis` for one ladder rung by rung. Use it to decide what to build next or how far an implementation is from the state of the art. Returns sota.milestones/v1 or sota.ladder/v1 (sota.unknown-axis/v1 with did-you-mean on a miss).";
 const COVERAGE: &str = "The repository's prior-art scorecard: kernel files no op maps, ops whose files or anchors are missing, dead globs, stale reviews, with a debt count and a grade. Call it to find where the matrix is incomplete before adding an op, or to check the matrix after editing it. Returns sota.coverage/v1 (the text lists at most 10 items per check; the JSON has them all). Needs the repository's sota.toml.";
 const CATALOG_SEARCH: &str = "Search sota's built-in catalog of production prior art (FlashAttention, PagedAttention, Marlin, …) whatever the repository's matrix says: a slug for one entry, words for a ranked search, nothing for the whole list. Use it to find the reference to read before writing a kernel the repository does not map yet. Returns sota.op/v1, sota.search/v1, sota.not-found/v1 or sota.list/v1.";
@@ -78,9 +91,14 @@ pub fn list() -> Vec<Tool> {
     use SchemaId::*;
     vec![
         tool::<LookupArgs>("lookup", LOOKUP, &[Op, File, Search, NotFound]),
-        tool::<PathsArgs>("ops_for_paths", OPS_FOR_PATHS, &[Gate, GateUnchecked]),
+        tool::<PathsArgs>(
+            "ops_for_paths",
+            OPS_FOR_PATHS,
+            &[Gate, GateUnchecked, Suggest],
+        ),
         tool::<MilestonesArgs>("milestones", MILESTONES, &[Milestones, Ladder, UnknownAxis]),
         tool::<CoverageArgs>("coverage", COVERAGE, &[Coverage]),
+        tool::<SuggestArgs>("suggest", SUGGEST, &[Suggest]),
         tool::<CatalogArgs>(
             "catalog_search",
             CATALOG_SEARCH,
@@ -141,6 +159,7 @@ pub fn call(
         "ops_for_paths" => ops_for_paths(inputs, cache, parse(name, args)?),
         "milestones" => milestones(inputs, cache, parse(name, args)?),
         "coverage" => coverage(inputs, cache, parse::<CoverageArgs>(name, args)?),
+        "suggest" => suggest(inputs, cache, parse(name, args)?),
         "catalog_search" => catalog_search(inputs, cache, commands, parse(name, args)?),
         other => {
             let known: Vec<String> = list().iter().map(|t| t.name.to_string()).collect();
@@ -242,18 +261,35 @@ fn ops_for_paths(
         confine(p, ctx.cwd(), &root).map_err(|e| Failure::Usage(e.to_string()))?;
     }
     let gate_args = GateArgs {
-        mode: GateMode::Paths(args.paths),
+        mode: GateMode::Paths(args.paths.clone()),
         strict: false,
     };
     match command::gate::run(&ctx, &gate_args)? {
+        GateRun::Change(c) if c.report.touched.is_empty() => {
+            let intro = "No op in the matrix covers these paths yet; the catalog's best match for each, with its evidence (nothing is written):\n\n";
+            suggest_result(&ctx, args.paths, intro)
+        }
         GateRun::Change(c) => {
             let payload = gate_out::json(c.matrix, &c.report, c.mode, c.strict);
-            let text = if c.report.touched.is_empty() {
-                "No kernel op in the matrix covers these paths: no prior art to record.\n"
-                    .to_owned()
-            } else {
-                gate_out::human(&c.report)
-            };
+            let mut text = gate_out::human(&c.report);
+            let covered: std::collections::HashSet<&str> = c
+                .report
+                .touched
+                .iter()
+                .flat_map(|a| a.paths.iter().map(String::as_str))
+                .collect();
+            let uncovered: Vec<String> = args
+                .paths
+                .into_iter()
+                .filter(|p| {
+                    !sota::surface::lookup::path_candidates(p, ctx.cwd(), &root)
+                        .iter()
+                        .any(|rel| covered.contains(rel.as_str()))
+                })
+                .collect();
+            if !uncovered.is_empty() {
+                text.push_str(&uncovered_note(&ctx, uncovered)?);
+            }
             Ok(result(&payload, text, false))
         }
         GateRun::Unchecked(u) => {
@@ -265,15 +301,68 @@ fn ops_for_paths(
             text.push_str(&problems_text(&payload.problems));
             Ok(result(&payload, text, true))
         }
-        GateRun::NoMatrix => Err(Failure::NoMatrix {
-            command: "gate",
-            searched_from: ctx.cwd().to_path_buf(),
-        }),
+        GateRun::NoMatrix => {
+            let intro = "No sota.toml here yet (`sota init` drafts one); the catalog's best match for each path, with its evidence:\n\n";
+            suggest_result(&ctx, args.paths, intro)
+        }
         // Paths mode never judges a range or prepares a message.
         GateRun::Range(_) | GateRun::Prepared { .. } => Err(Failure::Usage(
             "ops_for_paths: the gate answered another mode than paths".into(),
         )),
     }
+}
+
+/// The suggest payload for `paths`, its text after `intro`.
+fn suggest_result(
+    ctx: &Context,
+    paths: Vec<String>,
+    intro: &str,
+) -> Result<CallToolResult, Failure> {
+    let r = command::init::suggest_read_only(ctx, paths)?;
+    let payload: Value = serde_json::from_str(&init_out::suggest_json(&r.report, &r.matrix, false))
+        .expect("the suggest payload is JSON");
+    let text = format!("{intro}{}", init_out::suggest_human(&r.report, &r.matrix));
+    Ok(result(&payload, text, false))
+}
+
+/// For the paths no op covers (when others are covered): the catalog's
+/// best match, in the text (the payload is the gate's).
+fn uncovered_note(ctx: &Context, paths: Vec<String>) -> Result<String, Failure> {
+    let r = command::init::suggest_read_only(ctx, paths)?;
+    let mut note = String::new();
+    for s in r
+        .report
+        .suggestions
+        .iter()
+        .filter(|s| s.covered_by.is_empty())
+    {
+        note.push_str(&format!(
+            "\n{} is covered by no op yet",
+            sota::quote::quote(&s.file)
+        ));
+        match &s.proposal {
+            Some(p) => note.push_str(&format!(
+                "; the catalog's best match is `{}` ({}): call `suggest` for the evidence and the edit\n",
+                p.slug, p.title
+            )),
+            None => note.push_str("; no catalog op has enough evidence for it\n"),
+        }
+    }
+    Ok(note)
+}
+
+fn suggest(
+    inputs: Inputs,
+    cache: &Arc<Cache>,
+    args: SuggestArgs,
+) -> Result<CallToolResult, Failure> {
+    let ctx = Context::resolve_cached(inputs, cache.clone());
+    let paths = args.paths.unwrap_or_default();
+    let root = root(&ctx)?;
+    for p in &paths {
+        confine(p, ctx.cwd(), &root).map_err(|e| Failure::Usage(e.to_string()))?;
+    }
+    suggest_result(&ctx, paths, "")
 }
 
 fn milestones(
@@ -346,7 +435,11 @@ fn names_a_path(query: &str, cwd: &Path) -> bool {
 /// "no sota.toml here: the catalog answers", as the CLI says it.
 fn catalog_notice(ctx: &Context) -> String {
     if ctx.source == Source::Catalog(CatalogReason::NoMatrix) {
-        let mut s = text::catalog_notice(ctx.cwd());
+        let team = ctx
+            .catalog()
+            .ok()
+            .and_then(|c| c.team.as_ref().map(|t| t.name.clone()));
+        let mut s = text::catalog_notice(ctx.cwd(), team.as_deref());
         if !s.ends_with('\n') {
             s.push('\n');
         }

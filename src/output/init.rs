@@ -335,12 +335,13 @@ pub fn suggest_human(report: &Report, matrix_name: &str) -> String {
         }
         match &s.proposal {
             Some(p) => {
-                let whence = if p.existing_row {
-                    "row in the matrix"
-                } else if p.custom {
-                    "a new custom op"
-                } else {
-                    "from the catalog"
+                let whence = match (&p.catalog, p.existing_row) {
+                    (_, true) => "row in the matrix".to_owned(),
+                    _ if p.custom => "a new custom op".to_owned(),
+                    (Some(c), false) if c != crate::catalog::PSEUDO_PATH => {
+                        format!("from the team catalog {}", quote(c))
+                    }
+                    _ => "from the catalog".to_owned(),
                 };
                 let _ = writeln!(
                     out,
@@ -408,6 +409,8 @@ struct ProposalJson<'a> {
     op: &'a str,
     title: &'a str,
     existing_row: bool,
+    /// The catalog the row comes from; null for the matrix's own row.
+    catalog: Option<&'a str>,
     score: u32,
     evidence: &'a [Evidence],
     glob: &'a str,
@@ -440,6 +443,7 @@ pub fn suggest_json(report: &Report, matrix_name: &str, written: bool) -> String
                     op: &p.slug,
                     title: &p.title,
                     existing_row: p.existing_row,
+                    catalog: p.catalog.as_deref(),
                     score: p.score,
                     evidence: &p.evidence,
                     glob: &p.glob,

@@ -84,15 +84,35 @@ pub struct OpJson {
     pub note: Option<String>,
     /// Axes of the ladders this op witnesses.
     pub ladders: Vec<String>,
-    /// `file:line:col` of the op's slug in the matrix.
+    /// `file:line:col` of the op's slug in the matrix (or in the team
+    /// catalog that answered).
     pub defined_at: String,
+    /// When the row was last checked against the field (`YYYY-MM-DD`).
+    pub checked: Option<String>,
+    /// References the row names that have a successor.
+    pub superseded: Vec<SupersededJson>,
+    /// Which catalog answered: `<built-in catalog>` or the team catalog's
+    /// file; null when a project's matrix answered.
+    pub catalog: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct SupersededJson {
+    pub link: String,
+    pub by: String,
 }
 
 impl OpJson {
     /// `lines` indexes `matrix.text` (built once per payload: one
     /// `file:line:col` per op must not rescan the file).
     pub fn of(matrix: &Matrix, lines: &LineIndex<'_>, op: &Op) -> Self {
-        let (line, col) = lines.line_col(op.slug.span.start);
+        let (file, (line, col)) = match &op.team {
+            Some(team) => (
+                team.name.clone(),
+                crate::matrix::line_col(&team.text, op.slug.span.start),
+            ),
+            None => (matrix.display_name(), lines.line_col(op.slug.span.start)),
+        };
         OpJson {
             slug: op.slug.value.clone(),
             title: op.title.clone(),
@@ -116,7 +136,20 @@ impl OpJson {
                 .ladders_witnessed_by(&op.slug.value)
                 .map(|l| l.axis.value.clone())
                 .collect(),
-            defined_at: format!("{}:{line}:{col}", matrix.display_name()),
+            defined_at: format!("{file}:{line}:{col}"),
+            checked: op.checked.as_ref().map(|d| d.value.to_string()),
+            superseded: op
+                .superseded
+                .iter()
+                .map(|s| SupersededJson {
+                    link: s.link.clone(),
+                    by: s.by.clone(),
+                })
+                .collect(),
+            catalog: (matrix.origin == Origin::Catalog).then(|| match &op.team {
+                Some(team) => team.name.clone(),
+                None => crate::catalog::PSEUDO_PATH.to_owned(),
+            }),
         }
     }
 }

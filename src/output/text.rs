@@ -139,41 +139,28 @@ fn op_into(out: &mut String, matrix: &Matrix, op: &Op, matched_by: Option<&str>)
             )],
         ),
     }
-    if matrix.origin == Origin::Project {
-        match &op.route {
-            Some(r) => field(
-                out,
-                "route",
-                &[format!(
-                    "{} — {}",
-                    paint(role::ROUTE, r.value.name()),
-                    r.value.meaning()
-                )],
-            ),
-            None => field(
-                out,
-                "route",
-                &[paint(
-                    role::DEBT,
-                    "undecided (debt): borrow | bind | stay-minimal",
-                )],
-            ),
-        }
-    } else if let Some(r) = &op.route {
-        // The catalog's route is a suggestion; the project decides its own.
+    for sup in &op.superseded {
+        // `superseded` in the matrix; a label fits the 8-column gutter.
         field(
             out,
-            "route",
+            "replaced",
             &[format!(
-                "{} (suggested) — {}",
-                paint(role::ROUTE, r.value.name()),
-                r.value.meaning()
+                "{} → {}",
+                paint(role::LINK, &sup.link),
+                paint(role::LINK, &sup.by)
             )],
         );
     }
+    route_field(out, matrix, op);
     if let Some(note) = &op.note {
         field(out, "note", std::slice::from_ref(note));
     }
+    oracle_fields(out, matrix, op);
+}
+
+/// The op's oracle, checks, witnesses, papers, the ladders it witnesses,
+/// and, for a catalog row, when it was checked and which catalog holds it.
+fn oracle_fields(out: &mut String, matrix: &Matrix, op: &Op) {
     match &op.oracle {
         Some(oracle) => field(out, "oracle", std::slice::from_ref(oracle)),
         None => field(
@@ -211,6 +198,63 @@ fn op_into(out: &mut String, matrix: &Matrix, op: &Op, matched_by: Option<&str>)
                 view.axis()
             )],
         );
+    }
+    if let Some(checked) = &op.checked {
+        field(
+            out,
+            "checked",
+            &[format!(
+                "{} (last checked against the field)",
+                checked.value
+            )],
+        );
+    }
+    if matrix.origin == Origin::Catalog {
+        field(out, "catalog", &[catalog_name(op.team.as_deref())]);
+    }
+}
+
+/// The route line: the project's decision, or the catalog's suggestion.
+fn route_field(out: &mut String, matrix: &Matrix, op: &Op) {
+    if matrix.origin == Origin::Project {
+        match &op.route {
+            Some(r) => field(
+                out,
+                "route",
+                &[format!(
+                    "{} — {}",
+                    paint(role::ROUTE, r.value.name()),
+                    r.value.meaning()
+                )],
+            ),
+            None => field(
+                out,
+                "route",
+                &[paint(
+                    role::DEBT,
+                    "undecided (debt): borrow | bind | stay-minimal",
+                )],
+            ),
+        }
+    } else if let Some(r) = &op.route {
+        // The catalog's route is a suggestion; the project decides its own.
+        field(
+            out,
+            "route",
+            &[format!(
+                "{} (suggested) — {}",
+                paint(role::ROUTE, r.value.name()),
+                r.value.meaning()
+            )],
+        );
+    }
+}
+
+/// Which catalog answered: a team catalog by its file, else the built-in one.
+pub fn catalog_name(team: Option<&crate::matrix::TeamSource>) -> String {
+    match team {
+        Some(team) => format!("team catalog {}", quote(&team.name)),
+        None => crate::catalog::PSEUDO_PATH.to_owned(),
     }
 }
 
@@ -464,9 +508,13 @@ pub fn unknown_axis(axis: &str, did_you_mean: &[&str], axes: &[&str]) -> String 
     msg
 }
 
-pub fn catalog_notice(searched_from: &std::path::Path) -> String {
+/// `team`: the team catalog merged over the built-in one, if any.
+pub fn catalog_notice(searched_from: &std::path::Path, team: Option<&str>) -> String {
+    let team = team
+        .map(|t| format!(" and the team catalog {}", quote(t)))
+        .unwrap_or_default();
     format!(
-        "sota: no sota.toml at or above {}; answering from the built-in catalog (`sota init` drafts one for this repository)",
+        "sota: no sota.toml at or above {}; answering from the built-in catalog{team} (`sota init` drafts one for this repository)",
         searched_from.display()
     )
 }

@@ -8,8 +8,8 @@
 pub mod dtype;
 pub mod histogram;
 pub mod kernel;
-pub mod meta;
 pub mod memory;
+pub mod meta;
 pub mod metrics;
 pub mod npy;
 pub mod release;

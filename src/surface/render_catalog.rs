@@ -2,25 +2,35 @@
 //! catalog binds no files and reaches no rung, so instead of the project's
 //! "path" and "rung today" columns it shows what a reader adopting it needs —
 //! the slug to use in `sota.toml`, the suggested route, the machine check, and
-//! every rung of every ladder with its source.
+//! every rung of every ladder with its source, and the day each op and
+//! ladder was last checked against the field.
 
-use crate::matrix::{Matrix, Rung};
+use crate::matrix::{Date, Located, Matrix, Rung};
 
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
-/// One row per op: operation, slug, reference to read first, suggested
-/// route, oracle, machine check.
+/// A `checked` date, or a dash.
+fn checked(date: Option<&Located<Date>>) -> String {
+    date.map_or_else(|| "—".to_owned(), |d| d.value.to_string())
+}
+
+/// One row per op: operation, slug, reference to read first (and the
+/// references it names that were superseded), suggested route, oracle,
+/// machine check, the day it was last checked.
 pub fn ops_table(matrix: &Matrix) -> String {
     let mut s = String::from(
-        "| Operation | Slug | Read first | Suggested route | Oracle | Check |\n|---|---|---|---|---|---|\n",
+        "| Operation | Slug | Read first | Suggested route | Oracle | Check | Checked |\n|---|---|---|---|---|---|---|\n",
     );
     for op in &matrix.ops {
-        let sota = match &op.link {
+        let mut sota = match &op.link {
             Some(l) => format!("[{}]({})", cell(&op.sota), l.value),
             None => cell(&op.sota),
         };
+        for sup in &op.superseded {
+            sota.push_str(&format!(" (superseded: {} → {})", sup.link, sup.by));
+        }
         let check = op
             .check
             .iter()
@@ -28,7 +38,7 @@ pub fn ops_table(matrix: &Matrix) -> String {
             .collect::<Vec<_>>()
             .join("; ");
         s.push_str(&format!(
-            "| {} | `{}` | {} | {} | {} | {} |\n",
+            "| {} | `{}` | {} | {} | {} | {} | {} |\n",
             cell(&op.title),
             op.slug.value,
             sota,
@@ -39,26 +49,37 @@ pub fn ops_table(matrix: &Matrix) -> String {
             } else {
                 cell(&check)
             },
+            checked(op.checked.as_ref()),
         ));
     }
     s
 }
 
-/// One row per rung, ladders in catalog order, rungs lowest first.
+/// One row per rung, ladders in catalog order, rungs lowest first; a rung
+/// placed above a newer one says why; the ladder's `checked` date on its
+/// first row.
 pub fn ladders_table(matrix: &Matrix) -> String {
     let mut s = String::from(
-        "| Axis | Rung | Milestone | Year | What changed | Source |\n|---|---|---|---|---|---|\n",
+        "| Axis | Rung | Milestone | Year | What changed | Source | Checked |\n|---|---|---|---|---|---|---|\n",
     );
     for ladder in &matrix.ladders {
         for (i, rung) in ladder.rungs.iter().enumerate() {
+            let mut summary = cell(&rung.summary);
+            if let Some(why) = &rung.order_note {
+                summary.push_str(&format!(" (placed here: {})", cell(why)));
+            }
             s.push_str(&format!(
-                "| {} | L{} | {} | {} | {} | {} |\n",
+                "| {} | L{} | {} | {} | {} | {} | {} |\n",
                 ladder.axis.value,
                 i + 1,
                 cell(&rung.name),
                 rung.year,
-                cell(&rung.summary),
+                summary,
                 source(rung),
+                match i {
+                    0 => checked(ladder.checked.as_ref()),
+                    _ => String::new(),
+                },
             ));
         }
     }
@@ -111,11 +132,27 @@ mod tests {
         let ops = ops_table(&m);
         assert_eq!(ops.lines().count(), 2 + m.ops.len());
         assert!(ops.contains("| `awq-int4-gemm` |"), "{ops}");
+        assert!(
+            ops.contains(" | 2026-12-01 |\n"),
+            "ops show their checked date: {ops}"
+        );
+        assert!(
+            ops.contains("(superseded: https://github.com/ROCm/composable_kernel → "),
+            "{ops}"
+        );
         let rungs: usize = m.ladders.iter().map(|l| l.rungs.len()).sum();
         let ladders = ladders_table(&m);
         assert_eq!(ladders.lines().count(), 2 + rungs);
         assert!(
             ladders.contains("| attention | L1 | FlashAttention-1 | 2022 |"),
+            "{ladders}"
+        );
+        assert!(
+            ladders.contains("| 2026-12-02 |\n| attention | L2 |"),
+            "{ladders}"
+        );
+        assert!(
+            ladders.contains("(placed here: older than FlashAttention-3"),
             "{ladders}"
         );
     }

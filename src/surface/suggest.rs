@@ -56,6 +56,9 @@ pub struct Proposal {
     pub title: String,
     /// The matrix already has this row (else it comes from the catalog).
     pub existing_row: bool,
+    /// The catalog the proposed row comes from (`<built-in catalog>` or a
+    /// team catalog's file); `None` for a row the matrix already has.
+    pub catalog: Option<String>,
     pub score: u32,
     pub evidence: Vec<Evidence>,
     /// The glob the edit adds that matches this file.
@@ -226,14 +229,22 @@ fn propose(
         .into_iter()
         .filter(|(_, (s, _, _))| *s >= signals::THRESHOLD)
         .max_by(|a, b| a.1 .0.cmp(&b.1 .0).then(b.1 .2.cmp(&a.1 .2)))?;
-    let (title, existing_row) = match matrix.op(&slug) {
-        Some(op) => (op.title.clone(), true),
-        None => (catalog.op(&slug)?.title.clone(), false),
+    let (title, existing_row, from) = match matrix.op(&slug) {
+        Some(op) => (op.title.clone(), true, None),
+        None => {
+            let op = catalog.op(&slug)?;
+            let from = match &op.team {
+                Some(team) => team.name.clone(),
+                None => crate::catalog::PSEUDO_PATH.to_owned(),
+            };
+            (op.title.clone(), false, Some(from))
+        }
     };
     Some(Proposal {
         slug,
         title,
         existing_row,
+        catalog: from,
         score,
         evidence,
         glob: String::new(),
@@ -250,9 +261,17 @@ fn asked_proposal(matrix: &Matrix, catalog: &Matrix, asked: &Asked) -> Proposal 
         .map(|op| op.title.clone())
         .or_else(|| asked.custom.as_ref().map(|c| c.title.clone()))
         .unwrap_or_else(|| asked.slug.clone());
+    let from = match (matrix.op(&asked.slug), catalog.op(&asked.slug)) {
+        (None, Some(op)) => Some(match &op.team {
+            Some(team) => team.name.clone(),
+            None => crate::catalog::PSEUDO_PATH.to_owned(),
+        }),
+        _ => None,
+    };
     Proposal {
         slug: asked.slug.clone(),
         title,
+        catalog: from,
         existing_row: matrix.op(&asked.slug).is_some(),
         score: 0,
         evidence: Vec::new(),

@@ -126,3 +126,41 @@ fn the_catalog_renders_its_own_tables_and_check_catches_drift() {
     p.run(&["--catalog", "render", "catalog.md", "--check"])
         .success();
 }
+
+/// A catalog row whose reference has a successor says so, with both links,
+/// and says when it was last checked and which catalog answered.
+#[test]
+fn a_superseded_reference_is_printed_with_its_successor() {
+    let p = Sota::new();
+    let human = p.run(&["rocm-kernels"]);
+    human.success();
+    insta::assert_snapshot!("catalog_superseded_human", human.stdout);
+    let json = p.run(&["rocm-kernels", "--json"]);
+    json.success();
+    let v = json.json();
+    assert_eq!(
+        v["op"]["superseded"],
+        serde_json::json!([{
+            "link": "https://github.com/ROCm/composable_kernel",
+            "by": "https://github.com/ROCm/rocm-libraries/tree/develop/projects/composablekernel"
+        }])
+    );
+    assert_eq!(v["op"]["catalog"], "<built-in catalog>");
+    insta::assert_json_snapshot!("catalog_superseded_json", v["op"]);
+    for (slug, old) in [
+        (
+            "exl2-quant",
+            "turboderp-org/exllamav2 → https://github.com/turboderp-org/exllamav3",
+        ),
+        (
+            "arm-neon-sve",
+            "ARM-software/kleidiai → https://gitlab.arm.com/kleidi/kleidiai",
+        ),
+    ] {
+        let run = p.run(&[slug]);
+        assert!(run.stdout.contains(old), "{slug}: {}", run.stdout);
+    }
+    // pplx-kernels → pplx-garden was not verified: no successor recorded.
+    let a2a = p.run(&["collective-alltoall", "--json"]).json();
+    assert_eq!(a2a["op"]["superseded"], serde_json::json!([]));
+}

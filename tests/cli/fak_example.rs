@@ -28,6 +28,9 @@ const OP_FIELDS: &[&str] = &[
     "note",
     "ladders",
     "defined_at",
+    "checked",
+    "superseded",
+    "catalog",
 ];
 
 #[test]

@@ -162,6 +162,7 @@ impl Sota {
         .unwrap();
         cmd.current_dir(cwd)
             .env_remove("SOTA_MATRIX")
+            .env_remove("SOTA_CATALOG")
             .env_remove("CI")
             .env_remove("GITHUB_ACTIONS")
             .env_remove("GITHUB_STEP_SUMMARY")

@@ -32,5 +32,6 @@ mod robustness;
 mod security;
 mod suggest_fix;
 mod suggest_globs;
+mod team_catalog;
 mod usability;
 mod week_one;

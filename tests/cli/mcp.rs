@@ -29,11 +29,12 @@ fn project() -> Sota {
     s
 }
 
-fn server_command(dir: &Path) -> tokio::process::Command {
+pub(crate) fn server_command(dir: &Path) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_sota"));
     cmd.arg("mcp")
         .current_dir(dir)
         .env_remove("SOTA_MATRIX")
+        .env_remove("SOTA_CATALOG")
         .env_remove("CI")
         .env_remove("GITHUB_ACTIONS")
         .env("NO_COLOR", "1")
@@ -41,7 +42,7 @@ fn server_command(dir: &Path) -> tokio::process::Command {
     cmd
 }
 
-async fn connect(dir: &Path) -> Client {
+pub(crate) async fn connect(dir: &Path) -> Client {
     let (transport, _stderr) = TokioChildProcess::builder(server_command(dir))
         .stderr(Stdio::null())
         .spawn()
@@ -49,7 +50,7 @@ async fn connect(dir: &Path) -> Client {
     ().serve(transport).await.expect("initialize")
 }
 
-async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
+pub(crate) async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
     let Value::Object(args) = args else {
         panic!("arguments are an object")
     };
@@ -59,20 +60,20 @@ async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
         .unwrap_or_else(|e| panic!("{tool}: {e}"))
 }
 
-fn structured(r: &CallToolResult) -> &Value {
+pub(crate) fn structured(r: &CallToolResult) -> &Value {
     r.structured_content
         .as_ref()
         .unwrap_or_else(|| panic!("no structured content: {r:?}"))
 }
 
-fn text(r: &CallToolResult) -> String {
+pub(crate) fn text(r: &CallToolResult) -> String {
     r.content
         .iter()
         .filter_map(|c| c.as_text().map(|t| t.text.clone()))
         .collect()
 }
 
-fn rt() -> tokio::runtime::Runtime {
+pub(crate) fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -100,6 +101,7 @@ fn tools_and_resources_are_listed_read_only_with_schemas() {
                 "ops_for_paths",
                 "milestones",
                 "coverage",
+                "suggest",
                 "catalog_search"
             ]
         );
@@ -168,11 +170,22 @@ fn every_tool_answers_what_the_cli_answers_with_json() {
                 "kernels/gemm/w4a16_int4.cu",
             ],
         ),
+        // No op covers it: the catalog's best match, as `sota suggest`.
         (
             "ops_for_paths",
             json!({"paths": ["src/main.rs"]}),
-            vec!["gate", "--paths", "src/main.rs"],
+            vec!["suggest", "src/main.rs"],
         ),
+        (
+            "suggest",
+            json!({"paths": ["kernels/gemm/w4a16_int4.cu", "kernels/attn/flash.cu"]}),
+            vec![
+                "suggest",
+                "kernels/gemm/w4a16_int4.cu",
+                "kernels/attn/flash.cu",
+            ],
+        ),
+        ("suggest", json!({}), vec!["suggest", "--uncovered"]),
         ("milestones", json!({}), vec!["milestones"]),
         (
             "milestones",
@@ -277,6 +290,7 @@ fn paths_outside_the_root_are_refused_and_nothing_is_read() {
                     json!({"paths": ["kernels/attn/flash.cu", p]}),
                 ),
                 ("lookup", json!({"query": p})),
+                ("suggest", json!({"paths": ["kernels/attn/flash.cu", p]})),
             ] {
                 let r = call(&c, tool, args).await;
                 assert_eq!(r.is_error, Some(true), "{tool} {p}: {r:?}");
@@ -623,4 +637,77 @@ fn mutated_requests_never_break_the_session() {
     assert!(replies.iter().all(|r| r["jsonrpc"] == "2.0"));
     let out = raw.child.wait_with_output().unwrap();
     assert!(out.status.success(), "{out:?}");
+}
+
+/// An agent about to create a kernel file: the op whose globs would cover
+/// it, else the catalog's best match with its evidence — with or without a
+/// sota.toml.
+#[test]
+fn ops_for_paths_answers_for_files_not_created_yet() {
+    let s = project();
+    rt().block_on(async {
+        let c = connect(s.path()).await;
+        // Not on disk, but inside `kernels/attn/`: the op's glob covers it.
+        let r = call(&c, "ops_for_paths", json!({"paths": ["kernels/attn/paged_decode.cu"]})).await;
+        assert_eq!(structured(&r)["schema"], "sota.gate/v1");
+        assert_eq!(structured(&r)["touched"], json!(["fused-attention"]));
+        // Not covered by any op: the catalog's best match and its evidence.
+        let r = call(&c, "ops_for_paths", json!({"paths": ["csrc/paged_attention.h"]})).await;
+        assert_eq!(r.is_error, Some(false), "{r:?}");
+        let v = structured(&r);
+        assert_eq!(v["schema"], "sota.suggest/v1", "{v}");
+        let s0 = &v["suggestions"][0];
+        assert_eq!(s0["exists"], false, "{v}");
+        assert_eq!(s0["proposal"]["op"], "decode-attention", "{v}");
+        assert!(!s0["proposal"]["evidence"].as_array().unwrap().is_empty(), "{v}");
+        assert!(text(&r).starts_with("No op in the matrix covers these paths yet"), "{}", text(&r));
+        // Mixed: the gate's payload, and a pointer for the uncovered one.
+        let r = call(
+            &c,
+            "ops_for_paths",
+            json!({"paths": ["kernels/attn/flash.cu", "csrc/paged_attention.h"]}),
+        )
+        .await;
+        assert_eq!(structured(&r)["schema"], "sota.gate/v1");
+        assert!(
+            text(&r).contains("csrc/paged_attention.h is covered by no op yet; the catalog's best match is `decode-attention`"),
+            "{}",
+            text(&r)
+        );
+        c.cancel().await.unwrap();
+    });
+    // No sota.toml at all: still the catalog's best match.
+    let bare = Sota::new().git_init().file("README.md", "# x\n");
+    bare.commit("init");
+    rt().block_on(async {
+        let c = connect(bare.path()).await;
+        let r = call(
+            &c,
+            "ops_for_paths",
+            json!({"paths": ["csrc/paged_attention.h"]}),
+        )
+        .await;
+        assert_eq!(r.is_error, Some(false), "{r:?}");
+        let v = structured(&r);
+        assert_eq!(
+            v["suggestions"][0]["proposal"]["op"], "decode-attention",
+            "{v}"
+        );
+        assert!(
+            text(&r).starts_with("No sota.toml here yet"),
+            "{}",
+            text(&r)
+        );
+        let r = call(&c, "suggest", json!({"paths": ["csrc/paged_attention.h"]})).await;
+        assert_eq!(
+            structured(&r)["suggestions"][0]["proposal"]["op"],
+            "decode-attention"
+        );
+        assert_eq!(structured(&r)["written"], false);
+        c.cancel().await.unwrap();
+    });
+    assert!(
+        !bare.path().join("sota.toml").exists(),
+        "the suggest tool never writes"
+    );
 }

@@ -136,6 +136,13 @@ fn the_matrix_resource_never_serves_a_file_outside_the_repository() {
         "params": {"name": "lookup", "arguments": {"query": "fused-attention"}}}));
     let tool = c.reply(Duration::from_secs(20)).unwrap();
     assert!(!tool.to_string().contains("hunter2"), "{tool}");
+    for (id, name) in [(5, "suggest"), (6, "ops_for_paths")] {
+        c.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": name, "arguments": {"paths": ["kernels/attn/flash.cu"]}}}));
+        let tool = c.reply(Duration::from_secs(20)).unwrap();
+        assert!(!tool.to_string().contains("hunter2"), "{name}: {tool}");
+        assert_eq!(tool["result"]["isError"], true, "{name}: {tool}");
+    }
 }
 
 fn catalog_served(r: &Value) -> bool {
@@ -226,6 +233,38 @@ fn a_pipelined_burst_of_a_thousand_lookups_is_answered_in_full() {
         })
         .collect();
     burst(&mut c, requests, Duration::from_secs(120));
+}
+
+/// The suggest tool under the same pipelining: every request answered,
+/// arguments hostile or not (a path outside, a non-array, an unknown key).
+#[test]
+fn a_pipelined_burst_of_suggest_calls_is_answered_in_full() {
+    let s = project();
+    let mut c = Client::start(s.path(), &[]);
+    let args = [
+        json!({"paths": ["kernels/attn/flash.cu"]}),
+        json!({"paths": ["csrc/paged_attention.h"]}),
+        json!({}),
+        json!({"paths": ["../../etc/passwd"]}),
+    ];
+    let requests = (1..=200)
+        .map(|id| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "suggest", "arguments": args[id % args.len()]}})
+        })
+        .collect();
+    burst(&mut c, requests, Duration::from_secs(120));
+    // Malformed arguments are protocol errors, answered, not dropped.
+    for (id, bad) in [
+        (1001, json!({"paths": "kernels/attn/flash.cu"})),
+        (1002, json!({"path": []})),
+    ] {
+        c.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "suggest", "arguments": bad}}));
+        let r = c.reply(Duration::from_secs(20)).expect("answered");
+        assert_eq!(r["id"], id, "{r}");
+        assert!(r.get("error").is_some(), "{r}");
+    }
 }
 
 #[test]
