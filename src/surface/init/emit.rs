@@ -120,12 +120,13 @@ fn left_out(out: &mut String, plan: &Plan) {
     }
     let _ = writeln!(out, "# Left out of the population:");
     for (reason, files) in by_reason {
-        let shown: Vec<&str> = files.iter().take(LEFT_OUT_CAP).copied().collect();
-        let more = match files.len() > LEFT_OUT_CAP {
-            true => format!(", … ({} files)", files.len()),
-            false => String::new(),
-        };
-        let _ = writeln!(out, "#   {reason}: {}{more}", shown.join(", "));
+        let _ = writeln!(out, "#   {reason} ({}):", files.len());
+        for f in files.iter().take(LEFT_OUT_CAP) {
+            let _ = writeln!(out, "#     {f}");
+        }
+        if files.len() > LEFT_OUT_CAP {
+            let _ = writeln!(out, "#     … and {} more", files.len() - LEFT_OUT_CAP);
+        }
     }
 }
 

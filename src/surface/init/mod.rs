@@ -363,17 +363,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     for (&p, &role) in paths.iter().zip(&roles) {
         tree.insert(p, role);
     }
-    let targets: Vec<&str> = kernels.iter().map(|k| k.path.as_str()).collect();
-    let every = |_: &str| true;
-    let include = tree.cover(
-        &targets,
-        globs::Options {
-            whole_dirs: true,
-            ext_globs: true,
-            counts: &every,
-        },
-    );
-    let exclude = excludes(&include, &paths, &roles);
+    let (include, exclude) = population(&tree, &kernels, &paths, &roles);
     let ops = planned_ops(catalog, &signals, &tree, &kernels, input);
     let unclassified = kernels
         .iter()
@@ -392,6 +382,37 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         unclassified,
         kinds,
     }
+}
+
+/// `[kernels]`: rules (`dir/**/*.ext` with the other files excluded) where
+/// the kernels are most of a directory's files of their extension, the
+/// tightest exact globs for the rest, and excludes for the tests, vendored
+/// trees and infrastructure the globs reach.
+fn population(
+    tree: &globs::Tree,
+    kernels: &[KernelFile],
+    paths: &[&str],
+    roles: &[bool],
+) -> (Vec<String>, Vec<String>) {
+    let targets: Vec<&str> = kernels.iter().map(|k| k.path.as_str()).collect();
+    let rules = tree.rules(&targets, &crate::matrix::can_hold);
+    let rest: Vec<&str> = rules.rest.iter().map(String::as_str).collect();
+    let every = |_: &str| true;
+    let mut include = rules.include;
+    include.extend(tree.cover(
+        &rest,
+        globs::Options {
+            whole_dirs: true,
+            ext_globs: true,
+            counts: &every,
+        },
+    ));
+    include.sort();
+    let mut exclude = excludes(&include, paths, roles);
+    exclude.extend(rules.exclude);
+    exclude.sort();
+    exclude.dedup();
+    (include, exclude)
 }
 
 /// The population's files with their op, sorted by path.
