@@ -179,7 +179,7 @@ struct InitOpJson<'a> {
     suggested_route: Option<&'a str>,
     suggested_oracle: Option<&'a str>,
     signals: Vec<SignalCount<'a>>,
-    /// Files placed on weak evidence only (a directory, a backend default).
+    /// Files placed on weak evidence only (a directory, a backend default, the repository's own op).
     weak_files: usize,
     /// The catalog's link when it was this repository (replaced by the next reference).
     #[serde(skip_serializing_if = "Option::is_none")]
