@@ -294,7 +294,8 @@ pub(crate) fn parse_date(s: &str) -> Result<sota::matrix::Date, String> {
 
 #[derive(clap::Args, Debug)]
 pub struct InitArgs {
-    /// Print the drafted sota.toml instead of writing it
+    /// Print the drafted sota.toml instead of writing it (its comments name the files
+    /// left out and why, weak evidence, and an op whose reference is this repository)
     #[arg(long)]
     pub dry_run: bool,
     /// Replace an existing matrix

@@ -61,6 +61,7 @@ pub fn init(ctx: &Context, args: &InitArgs) -> Result<InitReport, Failure> {
     let (paths, _) = tracked::list(&root, ctx.inputs.git_env_overrides).map_err(Failure::Git)?;
     let name = args.name.clone().unwrap_or_else(|| dir_name(&root));
     let catalog = ctx.catalog()?;
+    let remote = crate::repo::git::Git::new(&root).config("remote.origin.url");
     let plan = init::plan(
         &catalog,
         &init::Input {
@@ -68,6 +69,7 @@ pub fn init(ctx: &Context, args: &InitArgs) -> Result<InitReport, Failure> {
             tracked: &paths,
             name: &name,
             today: ctx.today(),
+            remote: remote.as_deref(),
         },
     );
     let text = init::emit::toml(&plan);

@@ -179,6 +179,11 @@ struct InitOpJson<'a> {
     suggested_route: Option<&'a str>,
     suggested_oracle: Option<&'a str>,
     signals: Vec<SignalCount<'a>>,
+    /// Files placed on weak evidence only (a directory, a backend default, the repository's own op).
+    weak_files: usize,
+    /// The catalog's link when it was this repository (replaced by the next reference).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    self_reference: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -199,6 +204,9 @@ struct SignalCount<'a> {
 struct SkippedJson<'a> {
     path: &'a str,
     role: &'static str,
+    /// For infrastructure: what the file is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'static str>,
 }
 
 /// The plan as JSON (`matrix` is the path written, or None for a dry run).
@@ -236,6 +244,8 @@ pub fn init_json(plan: &Plan, matrix: Option<&str>) -> String {
                         files: *n,
                     })
                     .collect(),
+                weak_files: o.weak,
+                self_reference: o.self_reference.as_deref(),
             })
             .collect(),
         kernels: plan
@@ -255,6 +265,7 @@ pub fn init_json(plan: &Plan, matrix: Option<&str>) -> String {
             .map(|s| SkippedJson {
                 path: &s.path,
                 role: s.role.name(),
+                reason: s.reason,
             })
             .collect(),
         toml: emit::toml(plan),

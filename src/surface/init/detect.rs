@@ -27,6 +27,8 @@ pub enum Kind {
     Ptx,
     Triton,
     CuteDsl,
+    /// cuTile Python (`import cuda.tile`, `@ct.kernel`).
+    Cutile,
     GpuDsl,
     SimdX86,
     SimdArm,
@@ -35,7 +37,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 16] = [
+    pub const ALL: [Kind; 17] = [
         Kind::Cuda,
         Kind::Cutlass,
         Kind::Hip,
@@ -47,6 +49,7 @@ impl Kind {
         Kind::Ptx,
         Kind::Triton,
         Kind::CuteDsl,
+        Kind::Cutile,
         Kind::GpuDsl,
         Kind::SimdX86,
         Kind::SimdArm,
@@ -68,6 +71,7 @@ impl Kind {
             Kind::Ptx => "ptx",
             Kind::Triton => "triton",
             Kind::CuteDsl => "cute-dsl",
+            Kind::Cutile => "cutile",
             Kind::GpuDsl => "gpu-dsl",
             Kind::SimdX86 => "simd-x86",
             Kind::SimdArm => "simd-arm",
@@ -94,6 +98,7 @@ impl Kind {
             Kind::Ptx => "PTX",
             Kind::Triton => "Triton Python",
             Kind::CuteDsl => "CuTe DSL Python",
+            Kind::Cutile => "cuTile Python",
             Kind::GpuDsl => "embedded GPU DSL (TileLang, Pallas, Numba, CubeCL, …)",
             Kind::SimdX86 => "x86 SIMD (SSE/AVX/AVX-512/AMX)",
             Kind::SimdArm => "Arm SIMD (NEON/SVE/SME)",
@@ -120,6 +125,10 @@ pub enum Role {
     Example,
     Vendored,
     Docs,
+    /// Device code that serves the kernels without computing an op:
+    /// bindings, allocators, events, workers, caches, error checks,
+    /// tuning tables, CPU-feature probes (see [`infrastructure`]).
+    Infrastructure,
     /// A name holding a character the matrix refuses (a control, bidi or
     /// invisible character): no glob of the draft can name it.
     UnwritableName,
@@ -133,6 +142,7 @@ impl Role {
             Role::Example => "example",
             Role::Vendored => "vendored",
             Role::Docs => "docs",
+            Role::Infrastructure => "infrastructure",
             Role::UnwritableName => "unwritable-name",
         }
     }
@@ -147,7 +157,14 @@ const TEST_DIRS: &[&str] = &[
     "test-data",
     "testdata",
 ];
-const BENCH_DIRS: &[&str] = &["bench", "benches", "benchmark", "benchmarks"];
+const BENCH_DIRS: &[&str] = &[
+    "bench",
+    "benches",
+    "benchmark",
+    "benchmarks",
+    "microbenchmarks",
+    "baselines",
+];
 const EXAMPLE_DIRS: &[&str] = &[
     "example",
     "examples",
@@ -171,7 +188,79 @@ const VENDOR_DIRS: &[&str] = &[
     "node_modules",
     "submodules",
 ];
-const DOC_DIRS: &[&str] = &["doc", "docs"];
+const DOC_DIRS: &[&str] = &["doc", "docs", "documentation"];
+/// Directories of glue around the kernels (see [`infrastructure`]).
+const INFRA_DIRS: &[&str] = &[
+    "pybind", "pybinds", "bindings", "binding", "pyutils", "probes", "tune", "tuning", "tuner",
+];
+
+/// File-name tokens of infrastructure: the file serves the kernels (a
+/// binding, an allocator, an event or worker, a cache, an error check, a
+/// tuning table) and computes no op. One token anywhere in the name.
+const INFRA_TOKENS: &[(&str, &str)] = &[
+    ("pybind", "Python binding"),
+    ("bindings", "Python binding"),
+    ("binding", "Python binding"),
+    ("allocator", "memory allocator"),
+    ("alloc", "memory allocator"),
+    ("pool", "memory pool"),
+    ("event", "event / stream helper"),
+    ("events", "event / stream helper"),
+    ("worker", "worker / thread helper"),
+    ("workers", "worker / thread helper"),
+    ("lru", "cache of compiled kernels or buffers"),
+    ("check", "error checking"),
+    ("checks", "error checking"),
+    ("status", "error checking"),
+    ("error", "error checking"),
+    ("errors", "error checking"),
+    ("logging", "logging"),
+    ("logger", "logging"),
+    ("profiler", "profiling"),
+    ("timer", "profiling"),
+    ("tuning", "configuration / tuning table"),
+    ("configs", "configuration / tuning table"),
+    ("registry", "registration"),
+    ("registration", "registration"),
+    ("tune", "tuner"),
+    ("tuner", "tuner"),
+    ("probe", "CPU / GPU feature probe"),
+];
+
+/// Why a path is infrastructure rather than a kernel (its directory or a
+/// token of its name, see [`INFRA_DIRS`] and [`INFRA_TOKENS`]), if it is.
+/// `memory_pool.cuh`, `lru_cache.h`, `bindings.cpp`, `moe_configs.cuh`,
+/// `pyutils/torchutils.cuh`; never `kv_cache.cu` or `pool2d.cu` (only a
+/// whole token counts, and `pool` only after `buffer`/`memory`/`mem`).
+pub fn infrastructure(path: &str) -> Option<&'static str> {
+    for dir in path.split('/').take(path.matches('/').count()) {
+        let d = dir.to_ascii_lowercase();
+        if INFRA_DIRS.contains(&d.as_str()) {
+            return Some(match d.as_str() {
+                "probes" => "CPU / GPU feature probe",
+                "tune" | "tuning" | "tuner" => "tuner",
+                "pyutils" => "Python binding",
+                _ => "Python binding",
+            });
+        }
+    }
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    let tokens = tokens(stem);
+    for (i, t) in tokens.iter().enumerate() {
+        let Some((_, why)) = INFRA_TOKENS.iter().find(|(k, _)| k == t) else {
+            continue;
+        };
+        if t == "pool" {
+            let before = i.checked_sub(1).map(|j| tokens[j].as_str());
+            if !matches!(before, Some("buffer" | "memory" | "mem")) {
+                continue;
+            }
+        }
+        return Some(why);
+    }
+    None
+}
 
 /// The directory segments that mark a role, for `[kernels] exclude`.
 pub fn role_dirs(role: Role) -> &'static [&'static str] {
@@ -181,6 +270,7 @@ pub fn role_dirs(role: Role) -> &'static [&'static str] {
         Role::Example => EXAMPLE_DIRS,
         Role::Vendored => VENDOR_DIRS,
         Role::Docs => DOC_DIRS,
+        Role::Infrastructure => INFRA_DIRS,
         Role::UnwritableName => &[],
     }
 }
@@ -250,6 +340,8 @@ pub enum Family {
     Go,
     Asm,
     OpenclMaybe,
+    /// Swift / Objective-C: Metal source in string literals.
+    HostMetal,
 }
 
 /// The extension of a file name (after the last `.`), if any.
@@ -272,13 +364,13 @@ pub fn by_extension(path: &str) -> ByExtension {
         "wgsl" => ByExtension::Kernel(Kind::Wgsl),
         "ptx" => ByExtension::Kernel(Kind::Ptx),
         "cl" => ByExtension::Ambiguous(Family::OpenclMaybe),
-        "c" | "cc" | "cpp" | "cxx" | "h" | "hh" | "hpp" | "hxx" | "inl" | "inc" | "ipp" | "tcc" => {
-            ByExtension::Ambiguous(Family::C)
-        }
+        "c" | "cc" | "cpp" | "cxx" | "h" | "hh" | "hpp" | "hxx" | "inl" | "inc" | "ipp" | "tcc"
+        | "impl" => ByExtension::Ambiguous(Family::C),
         "py" => ByExtension::Ambiguous(Family::Python),
         "rs" => ByExtension::Ambiguous(Family::Rust),
         "go" => ByExtension::Ambiguous(Family::Go),
         "s" | "S" | "asm" => ByExtension::Ambiguous(Family::Asm),
+        "swift" | "m" | "mm" => ByExtension::Ambiguous(Family::HostMetal),
         _ => ByExtension::No,
     }
 }
@@ -287,7 +379,7 @@ pub fn by_extension(path: &str) -> ByExtension {
 pub fn is_header(path: &str) -> bool {
     matches!(
         extension(path),
-        Some("h" | "hh" | "hpp" | "hxx" | "inl" | "ipp" | "tcc")
+        Some("h" | "hh" | "hpp" | "hxx" | "inl" | "ipp" | "tcc" | "impl")
     )
 }
 
@@ -297,20 +389,7 @@ pub fn is_code(path: &str) -> bool {
     match by_extension(path) {
         ByExtension::No => matches!(
             extension(path),
-            Some(
-                "java"
-                    | "kt"
-                    | "swift"
-                    | "m"
-                    | "mm"
-                    | "js"
-                    | "ts"
-                    | "zig"
-                    | "jl"
-                    | "mojo"
-                    | "cmake"
-                    | "sh"
-            )
+            Some("java" | "kt" | "js" | "ts" | "zig" | "jl" | "mojo" | "cmake" | "sh")
         ),
         _ => true,
     }
@@ -340,8 +419,11 @@ enum Marker {
     X86Include,
     ArmInclude,
     OpenclKernel,
+    /// Metal Shading Language in any file (`.h` templates, Swift strings).
+    MetalSource,
     TritonKernel,
     CuteDsl,
+    Cutile,
     GpuDsl,
     RustGpu,
     GoAsm,
@@ -356,6 +438,12 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::CudaDevice, "blockIdx."),
     (Marker::CudaDevice, "__syncthreads"),
     (Marker::CudaDevice, "__shfl_xor_sync"),
+    // PTX in inline asm: tensor-core and async-copy instructions.
+    (Marker::CudaDevice, "wgmma.mma_async"),
+    (Marker::CudaDevice, "tcgen05."),
+    (Marker::CudaDevice, "mma.sync.aligned"),
+    (Marker::CudaDevice, "cp.async."),
+    (Marker::CudaDevice, "ldmatrix.sync"),
     (Marker::HipInclude, "hip/hip_runtime.h"),
     (Marker::HipInclude, "hip_runtime.h"),
     (Marker::Cutlass, "#include \"cutlass/"),
@@ -387,6 +475,13 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::X86, "core::arch::x86_64"),
     (Marker::X86, "std::arch::x86_64"),
     (Marker::X86, "arch::x86_64::"),
+    // A function compiled for an ISA: the kernels of a per-ISA header
+    // whose intrinsics start past the prefix.
+    (Marker::X86, "target(\"avx"),
+    (Marker::X86, "target(\"sse4"),
+    (Marker::X86, "target(\"arch=haswell"),
+    (Marker::X86, "target(\"arch=skylake"),
+    (Marker::X86, "target(\"arch=sapphirerapids"),
     (Marker::ArmInclude, "arm_neon.h"),
     (Marker::Arm, "arm_sve.h"),
     (Marker::Arm, "arm_sme.h"),
@@ -401,6 +496,11 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::Arm, "core::arch::aarch64"),
     (Marker::Arm, "std::arch::aarch64"),
     (Marker::Arm, "arch::aarch64::"),
+    (Marker::Arm, "target(\"arch=armv8"),
+    (Marker::Arm, "target(\"arch=armv9"),
+    (Marker::Arm, "target(\"+sve"),
+    (Marker::Arm, "target(\"+sme"),
+    (Marker::Arm, "svld1"),
     (Marker::OtherSimd, "riscv_vector.h"),
     (Marker::OtherSimd, "wasm_simd128.h"),
     (Marker::OtherSimd, "core::arch::wasm32"),
@@ -419,17 +519,37 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::OtherSimd, "HVX_Vector"),
     (Marker::OtherSimd, "hexagon_types.h"),
     (Marker::OtherSimd, "\"simd/archsimd\""),
+    (Marker::OtherSimd, "target(\"arch=+v"),
+    (Marker::OtherSimd, "target(\"vsx"),
+    (Marker::OtherSimd, "target(\"lasx"),
+    (Marker::OtherSimd, "target(\"simd128"),
+    (Marker::OtherSimd, "target(\"relaxed-simd"),
     (Marker::PortableSimd, "std::simd"),
     (Marker::PortableSimd, "core::simd"),
     (Marker::OpenclKernel, "__kernel"),
     (Marker::OpenclKernel, "kernel void"),
     (Marker::OpenclKernel, "#pragma OPENCL"),
+    (Marker::MetalSource, "[[kernel]]"),
+    (Marker::MetalSource, "metal_stdlib"),
+    (Marker::MetalSource, "simdgroup_matrix"),
+    (Marker::MetalSource, "simdgroup_event"),
+    (Marker::MetalSource, "simdgroup_barrier"),
+    (Marker::MetalSource, "threadgroup_barrier"),
+    (Marker::MetalSource, "[[thread_position_in_grid]]"),
+    (Marker::MetalSource, "[[threadgroup_position_in_grid]]"),
+    (Marker::MetalSource, "[[simdgroup_index_in_threadgroup]]"),
     (Marker::TritonKernel, "triton.jit"),
     (Marker::TritonKernel, "triton.autotune"),
     (Marker::TritonKernel, "tl.program_id"),
+    (Marker::TritonKernel, "gluon.jit"),
     (Marker::CuteDsl, "cute.kernel"),
     (Marker::CuteDsl, "cute.jit"),
     (Marker::CuteDsl, "import cutlass.cute"),
+    (Marker::CuteDsl, "from cutlass.cute"),
+    (Marker::CuteDsl, "from cutlass import cute"),
+    (Marker::CuteDsl, "dsl_user_op"),
+    (Marker::Cutile, "import cuda.tile"),
+    (Marker::Cutile, "@ct.kernel"),
     (Marker::GpuDsl, "import tilelang"),
     (Marker::GpuDsl, "T.prim_func"),
     (Marker::GpuDsl, "pallas_call"),
@@ -504,7 +624,9 @@ impl Detector {
         };
         match family {
             Family::C => {
-                if has(Marker::Sycl) {
+                if has(Marker::MetalSource) {
+                    Some(Kind::Metal)
+                } else if has(Marker::Sycl) {
                     Some(Kind::Sycl)
                 } else if has(Marker::HipInclude) && has(Marker::CudaDevice) {
                     Some(Kind::Hip)
@@ -517,9 +639,20 @@ impl Detector {
                 }
             }
             Family::OpenclMaybe => has(Marker::OpenclKernel).then_some(Kind::Opencl),
+            // Metal source held in Swift / Objective-C strings.
+            Family::HostMetal => {
+                (has(Marker::MetalSource) || has(Marker::OpenclKernel)).then_some(Kind::Metal)
+            }
+            // A package's `__init__.py` re-exports; it is a kernel only
+            // when it defines one.
+            Family::Python if path.ends_with("__init__.py") => {
+                has(Marker::TritonKernel).then_some(Kind::Triton)
+            }
             Family::Python => {
                 if has(Marker::TritonKernel) {
                     Some(Kind::Triton)
+                } else if has(Marker::Cutile) {
+                    Some(Kind::Cutile)
                 } else if has(Marker::CuteDsl) {
                     Some(Kind::CuteDsl)
                 } else if has(Marker::GpuDsl) {
@@ -569,6 +702,33 @@ impl Detector {
         }
         seen
     }
+}
+
+/// Split a name into lowercase tokens at `_ - . space` and at a change from
+/// lower case (or digit) to upper case: `fattn-mma_f16` → fattn, mma, f16;
+/// `FlashAttention` → flash, attention.
+pub fn tokens(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        cur.push(c.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -110,6 +110,14 @@ impl Tree {
     /// files, each once) are don't-care for this cover only: files the op
     /// already covers, which its globs may match again.
     pub fn cover_beside(&self, targets: &[&str], free: &[&str], opts: Options<'_>) -> Vec<String> {
+        let t = self.index(targets, free);
+        let mut out = Vec::new();
+        self.walk(0, "", &[], &t, opts, &mut out);
+        out
+    }
+
+    /// Where the targets (and this cover's don't-care files) sit in the tree.
+    fn index(&self, targets: &[&str], free: &[&str]) -> Targets {
         let mut t = Targets::default();
         let is_target: HashSet<&str> = targets.iter().copied().collect();
         for path in free {
@@ -144,9 +152,98 @@ impl Tree {
                 }
             }
         }
-        let mut out = Vec::new();
-        self.walk(0, "", &[], &t, opts, &mut out);
+        t
+    }
+
+    /// The population as rules: `dir/**/*.ext` (or `dir/*.ext`) wherever
+    /// the targets are most of that directory's `.ext` files (at least
+    /// [`RULE_MIN`], and at most one other file for each [`RULE_RATIO`]
+    /// targets), the other files excluded by path, so a kernel added
+    /// beside them tomorrow is in the population without an edit.
+    /// Targets no rule takes are in `rest`, for [`Tree::cover`].
+    /// `writable`: whether an excluded path can be written in a matrix (a
+    /// rule that would have to exclude a name it cannot hold is not made).
+    pub fn rules(&self, targets: &[&str], writable: &dyn Fn(&str) -> bool) -> Rules {
+        let t = self.index(targets, &[]);
+        let exts: std::collections::BTreeSet<&str> = targets.iter().map(|p| ext_of(p)).collect();
+        let mut out = Rules::default();
+        for ext in exts {
+            self.rule_walk(0, "", ext, &t, writable, &mut out);
+        }
+        out.include.sort();
+        out.exclude.sort();
         out
+    }
+
+    fn rule_walk(
+        &self,
+        at: usize,
+        dir: &str,
+        ext: &str,
+        t: &Targets,
+        writable: &dyn Fn(&str) -> bool,
+        out: &mut Rules,
+    ) {
+        let node = &self.nodes[at];
+        let base = match dir.is_empty() {
+            true => String::new(),
+            false => format!("{}/", escape(dir)),
+        };
+        let here = t.exts.get(&(at, ext.to_owned())).copied().unwrap_or(0);
+        let total = node.exts.get(ext).copied().unwrap_or(0);
+        if !ext.is_empty() && ruled(here, total.saturating_sub(here)) {
+            let mut others = Vec::new();
+            self.others_below(at, dir, ext, t, &mut others);
+            if others.iter().all(|p| writable(p)) {
+                out.include.push(format!("{base}**/*.{}", escape(ext)));
+                out.exclude.extend(others.iter().map(|p| escape(p)));
+                return;
+            }
+        }
+        let join = |name: &str| match dir.is_empty() {
+            true => name.to_owned(),
+            false => format!("{dir}/{name}"),
+        };
+        let direct: Vec<(&str, bool)> = node
+            .files
+            .iter()
+            .filter(|(n, dc)| !dc && ext_of(n) == ext)
+            .map(|(n, _)| (n.as_str(), t.names.get(&at).is_some_and(|s| s.contains(n))))
+            .collect();
+        let hits = direct.iter().filter(|d| d.1).count();
+        let misses: Vec<String> = direct.iter().filter(|d| !d.1).map(|d| join(d.0)).collect();
+        if !ext.is_empty() && ruled(hits, misses.len()) && misses.iter().all(|p| writable(p)) {
+            out.include.push(format!("{base}*.{}", escape(ext)));
+            out.exclude.extend(misses.iter().map(|p| escape(p)));
+        } else {
+            out.rest
+                .extend(direct.iter().filter(|d| d.1).map(|d| join(d.0)));
+        }
+        for (name, &child) in &node.dirs {
+            if t.exts.contains_key(&(child, ext.to_owned())) {
+                self.rule_walk(child, &join(name), ext, t, writable, out);
+            }
+        }
+    }
+
+    /// The counted `.ext` files under a node that are not targets.
+    fn others_below(&self, at: usize, dir: &str, ext: &str, t: &Targets, out: &mut Vec<String>) {
+        let node = &self.nodes[at];
+        let join = |name: &str| match dir.is_empty() {
+            true => name.to_owned(),
+            false => format!("{dir}/{name}"),
+        };
+        let names = t.names.get(&at);
+        for (n, dc) in &node.files {
+            if !dc && ext_of(n) == ext && !names.is_some_and(|s| s.contains(n)) {
+                out.push(join(n));
+            }
+        }
+        for (name, &child) in &node.dirs {
+            if self.nodes[child].exts.get(ext).copied().unwrap_or(0) > 0 {
+                self.others_below(child, &join(name), ext, t, out);
+            }
+        }
     }
 
     /// Whether every directory of `path` is in the tree.
@@ -282,6 +379,26 @@ impl Tree {
             cluster(&run, &others, &base, out);
         }
     }
+}
+
+/// The least number of targets a rule holds.
+pub const RULE_MIN: usize = 3;
+/// A rule may exclude one other file for this many targets.
+pub const RULE_RATIO: usize = 4;
+
+/// Whether `hits` targets beside `misses` other files make a rule.
+fn ruled(hits: usize, misses: usize) -> bool {
+    hits >= RULE_MIN && misses * RULE_RATIO <= hits
+}
+
+/// The population's rules (see [`Tree::rules`]).
+#[derive(Debug, Default)]
+pub struct Rules {
+    pub include: Vec<String>,
+    /// The files the rules match that are not targets, by path.
+    pub exclude: Vec<String>,
+    /// Targets no rule takes.
+    pub rest: Vec<String>,
 }
 
 #[derive(Default)]

@@ -9,6 +9,7 @@
 pub mod detect;
 pub mod emit;
 pub mod globs;
+pub mod reference;
 pub mod signals;
 
 use std::collections::BTreeMap;
@@ -33,6 +34,15 @@ pub struct Input<'a> {
     pub name: &'a str,
     /// `[project] reviewed`.
     pub today: Date,
+    /// The repository's remote URL (`remote.origin.url`), when it has one:
+    /// an op never names the repository itself as its prior art.
+    pub remote: Option<&'a str>,
+}
+
+impl Input<'_> {
+    fn identity(&self) -> reference::Identity {
+        reference::Identity::new(self.name, self.remote)
+    }
 }
 
 /// One kernel file and where it went.
@@ -50,6 +60,8 @@ pub struct KernelFile {
 pub struct Skipped {
     pub path: String,
     pub role: Role,
+    /// For infrastructure: what the file is (`memory allocator`, …).
+    pub reason: Option<&'static str>,
 }
 
 /// One op of the drafted matrix.
@@ -69,6 +81,12 @@ pub struct PlannedOp {
     pub file_count: usize,
     /// The signals that placed its files, most frequent first: (signal, files).
     pub signals: Vec<(String, usize)>,
+    /// The catalog's reference is the repository being initialised: its
+    /// link, which the draft replaced by the next reference (or dropped).
+    pub self_reference: Option<String>,
+    /// Files placed on weak evidence only (a directory, a backend default):
+    /// the draft says so, for the team to check.
+    pub weak: usize,
 }
 
 /// The drafted matrix and how it was reached.
@@ -187,11 +205,18 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> Vec<Found> {
     results.into_iter().flatten().collect()
 }
 
-/// Draft the matrix.
-pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
-    let signals = Signals::for_catalog(catalog);
-    let paths: Vec<&str> = input
-        .tracked
+/// The tracked paths sorted into what to scan and what to leave out.
+struct Partition<'a> {
+    paths: Vec<&'a str>,
+    /// Files whose content decides (no role, a writable name).
+    candidates: Vec<&'a str>,
+    skipped: Vec<Skipped>,
+    /// Per path: whether it plays a role that `[kernels] exclude` takes out.
+    roles: Vec<bool>,
+}
+
+fn partition(tracked: &PathList) -> Partition<'_> {
+    let paths: Vec<&str> = tracked
         .iter()
         .filter_map(|p| std::str::from_utf8(p).ok())
         .collect();
@@ -212,14 +237,187 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
             (ByExtension::Kernel(_), Some(role)) => skipped.push(Skipped {
                 path: p.to_owned(),
                 role,
+                reason: None,
             }),
             (_, Some(_)) => {}
             (_, None) => candidates.push(p),
         }
     }
-    let mut found = scan(input.root, &candidates, &signals);
-    adopt_headers(&mut found, &signals);
+    Partition {
+        paths,
+        candidates,
+        skipped,
+        roles,
+    }
+}
 
+/// Kernel files that are infrastructure (bindings, allocators, tuning
+/// tables…) leave the population for `skipped`, with the reason; plain
+/// headers of that kind are dropped.
+fn leave_out_infrastructure(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec<Found> {
+    let mut kept = Vec::with_capacity(found.len());
+    for f in found {
+        match detect::infrastructure(&f.path) {
+            Some(reason) if f.kind.is_some() => skipped.push(Skipped {
+                path: f.path,
+                role: Role::Infrastructure,
+                reason: Some(reason),
+            }),
+            Some(_) => {}
+            None => kept.push(f),
+        }
+    }
+    kept
+}
+
+/// An umbrella header (`numkong/dot.h` beside `numkong/dot/`, whose files
+/// are kernels) includes and dispatches to the kernels of its directory;
+/// it computes nothing itself and leaves the population as infrastructure.
+fn leave_out_umbrellas(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec<Found> {
+    let mut kernel_dirs: std::collections::HashSet<&str> = Default::default();
+    for f in found.iter().filter(|f| f.kind.is_some()) {
+        if let Some(i) = f.path.rfind('/') {
+            kernel_dirs.insert(&f.path[..i]);
+        }
+    }
+    let umbrella = |path: &str| {
+        let ext = detect::extension(path);
+        matches!(ext, Some("h" | "hh" | "hpp" | "hxx" | "cuh"))
+            && ext.is_some_and(|e| kernel_dirs.contains(&path[..path.len() - e.len() - 1]))
+    };
+    let flags: Vec<bool> = found.iter().map(|f| umbrella(&f.path)).collect();
+    let mut kept = Vec::with_capacity(found.len());
+    for (f, is_umbrella) in found.into_iter().zip(flags) {
+        match is_umbrella {
+            true if f.kind.is_some() => skipped.push(Skipped {
+                path: f.path,
+                role: Role::Infrastructure,
+                reason: Some("umbrella header over the kernels of its directory"),
+            }),
+            true => {}
+            false => kept.push(f),
+        }
+    }
+    kept
+}
+
+/// When the repository is the catalog's own reference for one op (its
+/// remote or name is the op's link), its kernel files that no signal
+/// placed are that op's: a weak default, which the draft says.
+fn own_op_default(
+    catalog: &Matrix,
+    signals: &Signals,
+    kernels: &mut [KernelFile],
+    input: &Input<'_>,
+) {
+    let me = input.identity();
+    let own: Vec<&signals::OpSignals> = signals
+        .ops
+        .iter()
+        .filter(|s| {
+            catalog
+                .op(&s.slug)
+                .and_then(|o| o.link.as_ref())
+                .is_some_and(|l| me.is_self(&l.value))
+        })
+        .collect();
+    let [own] = own.as_slice() else {
+        return;
+    };
+    for k in kernels.iter_mut().filter(|k| k.op.is_none()) {
+        k.op = Some(own.slug.clone());
+        k.evidence = vec![Evidence::OwnReference(own.slug.clone())];
+    }
+}
+
+/// Draft the matrix.
+pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
+    let signals = Signals::for_catalog(catalog);
+    let Partition {
+        paths,
+        candidates,
+        mut skipped,
+        mut roles,
+    } = partition(input.tracked);
+    let found = scan(input.root, &candidates, &signals);
+    let found = leave_out_infrastructure(found, &mut skipped);
+    let mut found = leave_out_umbrellas(found, &mut skipped);
+    adopt_headers(&mut found, &signals);
+    skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    let infra: std::collections::HashSet<&str> = skipped
+        .iter()
+        .filter(|s| s.role == Role::Infrastructure)
+        .map(|s| s.path.as_str())
+        .collect();
+    for (&p, role) in paths.iter().zip(roles.iter_mut()) {
+        *role |= infra.contains(p);
+    }
+    let mut kernels = kernel_files(found, &signals);
+    own_op_default(catalog, &signals, &mut kernels, input);
+    let mut kinds = BTreeMap::new();
+    for k in &kernels {
+        *kinds.entry(k.kind).or_insert(0) += 1;
+    }
+    // The population: every tracked file counts, tests and vendored trees
+    // may be matched (the exclude list takes them out again).
+    let mut tree = globs::Tree::default();
+    for (&p, &role) in paths.iter().zip(&roles) {
+        tree.insert(p, role);
+    }
+    let (include, exclude) = population(&tree, &kernels, &paths, &roles);
+    let ops = planned_ops(catalog, &signals, &tree, &kernels, input);
+    let unclassified = kernels
+        .iter()
+        .filter(|k| k.op.is_none())
+        .map(|k| k.path.clone())
+        .collect();
+    Plan {
+        name: input.name.to_owned(),
+        today: input.today,
+        tracked_files: paths.len(),
+        kernels,
+        skipped,
+        include,
+        exclude,
+        ops,
+        unclassified,
+        kinds,
+    }
+}
+
+/// `[kernels]`: rules (`dir/**/*.ext` with the other files excluded) where
+/// the kernels are most of a directory's files of their extension, the
+/// tightest exact globs for the rest, and excludes for the tests, vendored
+/// trees and infrastructure the globs reach.
+fn population(
+    tree: &globs::Tree,
+    kernels: &[KernelFile],
+    paths: &[&str],
+    roles: &[bool],
+) -> (Vec<String>, Vec<String>) {
+    let targets: Vec<&str> = kernels.iter().map(|k| k.path.as_str()).collect();
+    let rules = tree.rules(&targets, &crate::matrix::can_hold);
+    let rest: Vec<&str> = rules.rest.iter().map(String::as_str).collect();
+    let every = |_: &str| true;
+    let mut include = rules.include;
+    include.extend(tree.cover(
+        &rest,
+        globs::Options {
+            whole_dirs: true,
+            ext_globs: true,
+            counts: &every,
+        },
+    ));
+    include.sort();
+    let mut exclude = excludes(&include, paths, roles);
+    exclude.extend(rules.exclude);
+    exclude.sort();
+    exclude.dedup();
+    (include, exclude)
+}
+
+/// The population's files with their op, sorted by path.
+fn kernel_files(found: Vec<Found>, signals: &Signals) -> Vec<KernelFile> {
     let mut kernels: Vec<KernelFile> = found
         .into_iter()
         .filter_map(|f| {
@@ -232,34 +430,23 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         })
         .collect();
     kernels.sort_by(|a, b| a.path.cmp(&b.path));
-    let mut kinds = BTreeMap::new();
-    for k in &kernels {
-        *kinds.entry(k.kind).or_insert(0) += 1;
-    }
+    kernels
+}
 
-    // The population: every tracked file counts, tests and vendored trees
-    // may be matched (the exclude list takes them out again).
-    let mut tree = globs::Tree::default();
-    for (&p, &role) in paths.iter().zip(&roles) {
-        tree.insert(p, role);
-    }
-    let targets: Vec<&str> = kernels.iter().map(|k| k.path.as_str()).collect();
-    let every = |_: &str| true;
-    let include = tree.cover(
-        &targets,
-        globs::Options {
-            whole_dirs: true,
-            ext_globs: true,
-            counts: &every,
-        },
-    );
-    let exclude = excludes(&include, &paths, &roles);
-
-    // Ops: a glob must not match other source files (other ops' kernels,
-    // host code); build files and docs beside the kernels do not count.
+/// One drafted op per catalog op that holds files: its globs (which must
+/// not match other source files: other ops' kernels, host code; build
+/// files and docs beside the kernels do not count), its evidence, and its
+/// reference (never the repository itself, see [`reference`]).
+fn planned_ops(
+    catalog: &Matrix,
+    signals: &Signals,
+    tree: &globs::Tree,
+    kernels: &[KernelFile],
+    input: &Input<'_>,
+) -> Vec<PlannedOp> {
     let code = |ext: &str| detect::is_code(&format!("x.{ext}"));
     let mut by_op: BTreeMap<&str, Vec<&KernelFile>> = BTreeMap::new();
-    for k in &kernels {
+    for k in kernels {
         if let Some(op) = &k.op {
             by_op.entry(op.as_str()).or_default().push(k);
         }
@@ -279,46 +466,41 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
                 counts: &code,
             },
         );
-        let mut tally: BTreeMap<String, usize> = BTreeMap::new();
-        for k in files {
-            for e in &k.evidence {
-                *tally.entry(e.to_string()).or_default() += 1;
-            }
-        }
-        let mut signals_seen: Vec<(String, usize)> = tally.into_iter().collect();
-        signals_seen.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        signals_seen.truncate(4);
+        let reference = reference::choose(cat, &input.identity());
         ops.push(PlannedOp {
             slug: sig.slug.clone(),
             title: cat.title.clone(),
             files: globs,
             at: at_entries(files),
-            sota: cat.sota.clone(),
-            link: cat.link.as_ref().map(|l| l.value.clone()),
+            sota: reference.sota,
+            link: reference.link,
+            self_reference: reference.self_reference,
             papers: cat.papers.clone(),
             suggested_route: cat.route.as_ref().map(|r| r.value.name().to_owned()),
             suggested_oracle: cat.oracle.clone(),
             file_count: files.len(),
-            signals: signals_seen,
+            signals: signal_tally(files),
+            weak: files
+                .iter()
+                .filter(|k| signals::is_weak(&k.evidence))
+                .count(),
         });
     }
-    let unclassified = kernels
-        .iter()
-        .filter(|k| k.op.is_none())
-        .map(|k| k.path.clone())
-        .collect();
-    Plan {
-        name: input.name.to_owned(),
-        today: input.today,
-        tracked_files: paths.len(),
-        kernels,
-        skipped,
-        include,
-        exclude,
-        ops,
-        unclassified,
-        kinds,
+    ops
+}
+
+/// The signals that placed an op's files, most frequent first, at most four.
+fn signal_tally(files: &[&KernelFile]) -> Vec<(String, usize)> {
+    let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+    for k in files {
+        for e in &k.evidence {
+            *tally.entry(e.to_string()).or_default() += 1;
+        }
     }
+    let mut seen: Vec<(String, usize)> = tally.into_iter().collect();
+    seen.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    seen.truncate(4);
+    seen
 }
 
 /// A plain header (`.h`, `.hpp`, …) among kernel files is part of them
@@ -417,7 +599,8 @@ fn excludes(include: &[String], paths: &[&str], roles: &[bool]) -> Vec<String> {
 fn role_glob(path: &str) -> String {
     let segs: Vec<&str> = path.split('/').collect();
     for i in 0..segs.len() - 1 {
-        if detect::role(&format!("{}/x", segs[i])).is_some() {
+        let dir = format!("{}/x", segs[i]);
+        if detect::role(&dir).is_some() || detect::infrastructure(&dir).is_some() {
             return format!("{}/", globs::escape(&segs[..=i].join("/")));
         }
     }

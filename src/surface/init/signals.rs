@@ -129,6 +129,9 @@ pub enum Evidence {
     Fallback(String),
     /// The matrix row already covers a file beside this one with the same name stem.
     Neighbour(String),
+    /// No signal placed the file; the repository is the catalog's own
+    /// reference for this op (a weak default).
+    OwnReference(String),
 }
 
 impl std::fmt::Display for Evidence {
@@ -140,8 +143,20 @@ impl std::fmt::Display for Evidence {
             Evidence::Kind(s) => write!(f, "{s} file"),
             Evidence::Fallback(s) => write!(f, "default op for {s} files"),
             Evidence::Neighbour(s) => write!(f, "the row already covers {s}"),
+            Evidence::OwnReference(s) => {
+                write!(f, "this repository is the catalog's reference for {s}")
+            }
         }
     }
+}
+
+/// Whether a file's placement rests on weak evidence only: no file-name
+/// and no content signal (a directory alone, a backend op's default, the
+/// file's kind). The draft says so, for the team to check.
+pub fn is_weak(evidence: &[Evidence]) -> bool {
+    !evidence
+        .iter()
+        .any(|e| matches!(e, Evidence::Name(_) | Evidence::Content(_)))
 }
 
 /// One candidate op for a file.
@@ -157,32 +172,8 @@ pub struct Candidate {
     pub evidence: Vec<Evidence>,
 }
 
-/// Split a name into lowercase tokens at `_ - . space` and at a change from
-/// lower case (or digit) to upper case: `fattn-mma_f16` → fattn, mma, f16;
-/// `FlashAttention` → flash, attention.
-pub fn tokens(name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if !c.is_ascii_alphanumeric() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-            continue;
-        }
-        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
-        }
-        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        cur.push(c.to_ascii_lowercase());
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
+/// Name tokens (detect's: it sorts infrastructure by them too).
+pub use super::detect::tokens;
 
 /// The file name without its last extension (and without `.tmpl`-like
 /// double extensions' first part kept): `fattn-vec.cuh` → `fattn-vec`.
@@ -507,14 +498,38 @@ mod tests {
             best("shaders/mul_mat_vec_q4_k.comp", Some(Kind::Vulkan)).as_deref(),
             Some("quantized-device-gemm")
         );
+        // What a shader computes before the API it is written in.
         assert_eq!(
             best("shaders/add.comp", Some(Kind::Vulkan)).as_deref(),
+            Some("elementwise")
+        );
+        assert_eq!(
+            best("shaders/coopmat.comp", Some(Kind::Vulkan)).as_deref(),
             Some("vulkan-compute")
         );
         assert_eq!(
             best("metal/mul_mm.metal", Some(Kind::Metal)).as_deref(),
             Some("metal-quant-gemm")
         );
-        assert_eq!(best("kernels/unary.cu", Some(Kind::Cuda)), None);
+        // The classes most kernel files are have ops of their own.
+        assert_eq!(
+            best("kernels/unary.cu", Some(Kind::Cuda)).as_deref(),
+            Some("elementwise")
+        );
+        // Name tokens that meant another op: a radix FFT is an FFT, a GELU
+        // is element-wise (not gated), a gradient norm is the optimizer's,
+        // a top-k kernel selects (it does not sample), a pool of buffers
+        // is no pooling.
+        for (path, op) in [
+            ("fft/radix4_fft.h", Some("fft")),
+            ("llmc/gelu.cuh", Some("elementwise")),
+            ("llmc/global_norm.cuh", Some("optimizer-step")),
+            ("quack/topk.py", Some("topk-selection")),
+            ("dev/cuda/permute.cu", Some("copy-cast-layout")),
+            ("ops/jsd.py", Some("fused-losses")),
+        ] {
+            assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), op, "{path}");
+        }
+        assert_eq!(best("kernels/radix.cuh", Some(Kind::Cuda)), None);
     }
 }

@@ -1,0 +1,357 @@
+//! `sota init` on repositories it has never seen (issue 30, items 1–3):
+//! kernels found by what the files contain, infrastructure left out with
+//! the reason in the draft, the population written as rules that cover a
+//! kernel added tomorrow, ops chosen by what a file computes, and never the
+//! repository itself as its own prior art.
+
+use crate::harness::Sota;
+
+const TODAY: &str = "2026-12-02";
+
+fn plan(p: &Sota) -> serde_json::Value {
+    let run = p.run(&["init", "--dry-run", "--json", "--today", TODAY]);
+    run.success();
+    run.json()
+}
+
+fn kind_and_op(plan: &serde_json::Value, path: &str) -> (String, Option<String>) {
+    let k = plan["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["path"] == path)
+        .unwrap_or_else(|| panic!("{path} is not in the population: {plan}"));
+    (
+        k["kind"].as_str().unwrap().to_owned(),
+        k["op"].as_str().map(str::to_owned),
+    )
+}
+
+fn in_population(plan: &serde_json::Value, path: &str) -> bool {
+    plan["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|k| k["path"] == path)
+}
+
+#[test]
+fn kernels_outside_kernel_extensions_are_found_by_their_content() {
+    let p = Sota::new()
+        .git_init()
+        // Metal source generated from Swift strings.
+        .file(
+            "Sources/FA/GEMMKernel+Source.swift",
+            "extension GEMMKernel {\n  func source() -> String {\n    return \"\"\"\n    kernel void gemm(device float *A [[buffer(0)]],\n      uint3 gid [[threadgroup_position_in_grid]]) {}\n    \"\"\"\n  }\n}\n",
+        )
+        // Swift host code that names no Metal is not a kernel.
+        .file(
+            "Sources/FA/GEMMDescriptor.swift",
+            "struct GEMMDescriptor { var m: Int }\n",
+        )
+        // Metal kernels as header templates.
+        .file(
+            "mlx/backend/metal/kernels/steel/attn.h",
+            "#include <metal_stdlib>\ntemplate <typename T> [[kernel]] void attention() {}\n",
+        )
+        // cuTile Python.
+        .file(
+            "ops/cutile/rms_norm.py",
+            "import cuda.tile as ct\n\n@ct.kernel\ndef rms_norm(x):\n    pass\n",
+        )
+        // A CuTe DSL helper that only uses `dsl_user_op`.
+        .file(
+            "ops/cutedsl/ce_utils.py",
+            "import cutlass\nfrom cutlass.cutlass_dsl import dsl_user_op\n\n@dsl_user_op\ndef f():\n    pass\n",
+        )
+        // A wgmma base in an `.impl` file.
+        .file(
+            "include/ops/mma/base/64x16.impl",
+            "template<int N> __device__ static inline void rt_st() {\n  asm volatile(\"wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {%0}\");\n}\n",
+        )
+        // An AVX-512 header whose intrinsics start past the prefix: its
+        // target pragma says what it is compiled for.
+        .file(
+            "include/dots/genoa.h",
+            "#pragma GCC target(\"avx2\", \"avx512f\", \"avx512bf16\")\nvoid nk_dots_genoa(void);\n",
+        )
+        // A package `__init__.py` that only imports the DSL defines nothing.
+        .file("ops/cutedsl/__init__.py", "import cutlass.cute as cute\n");
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for (path, kind) in [
+        ("Sources/FA/GEMMKernel+Source.swift", "metal"),
+        ("mlx/backend/metal/kernels/steel/attn.h", "metal"),
+        ("ops/cutile/rms_norm.py", "cutile"),
+        ("ops/cutedsl/ce_utils.py", "cute-dsl"),
+        ("include/ops/mma/base/64x16.impl", "cuda"),
+        ("include/dots/genoa.h", "simd-x86"),
+    ] {
+        assert_eq!(kind_and_op(&plan, path).0, kind, "{path}");
+    }
+    assert!(!in_population(&plan, "Sources/FA/GEMMDescriptor.swift"));
+    assert!(!in_population(&plan, "ops/cutedsl/__init__.py"));
+    // cuTile rms_norm goes where its name says, not to its backend.
+    assert_eq!(
+        kind_and_op(&plan, "ops/cutile/rms_norm.py").1.as_deref(),
+        Some("normalization")
+    );
+}
+
+#[test]
+fn infrastructure_and_vendored_copies_are_left_out_and_the_draft_says_why() {
+    let p = Sota::new()
+        .git_init()
+        .file("csrc/attention.cu", "__global__ void attn() {}\n")
+        .file("csrc/rms_norm.cu", "__global__ void rms_norm() {}\n")
+        .file("csrc/memory_pool.cuh", "__global__ void zero_pool() {}\n")
+        .file(
+            "csrc/moe_dispatch_configs.cuh",
+            "__device__ int a; __device__ int b; __device__ int c;\n",
+        )
+        .file("csrc/pybind/bindings.cu", "__global__ void k() {}\n")
+        .file(
+            "include/numkong/dot.h",
+            "#include <immintrin.h>\n__m256 dispatch(void);\n",
+        )
+        .file(
+            "include/numkong/dot/haswell.h",
+            "#include <immintrin.h>\n__m256 dot(void) { return _mm256_setzero_ps(); }\n",
+        )
+        .file(
+            "include/numkong/dot/skylake.h",
+            "#include <immintrin.h>\n__m512 dot(void) { return _mm512_setzero_ps(); }\n",
+        )
+        .file("third_party/cutlass/gemm.cu", "__global__ void gemm() {}\n");
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for path in [
+        "csrc/memory_pool.cuh",
+        "csrc/moe_dispatch_configs.cuh",
+        "csrc/pybind/bindings.cu",
+        "include/numkong/dot.h",
+        "third_party/cutlass/gemm.cu",
+    ] {
+        assert!(!in_population(&plan, path), "{path} is in the population");
+    }
+    let skipped = plan["skipped"].as_array().unwrap();
+    let reason = |path: &str| {
+        skipped
+            .iter()
+            .find(|s| s["path"] == path)
+            .map(|s| (s["role"].as_str().unwrap(), s["reason"].as_str()))
+    };
+    assert_eq!(
+        reason("csrc/memory_pool.cuh"),
+        Some(("infrastructure", Some("memory pool")))
+    );
+    assert_eq!(
+        reason("include/numkong/dot.h"),
+        Some((
+            "infrastructure",
+            Some("umbrella header over the kernels of its directory")
+        ))
+    );
+    assert_eq!(
+        reason("third_party/cutlass/gemm.cu"),
+        Some(("vendored", None))
+    );
+    // The draft names them and why, for a reader who disagrees.
+    let toml = plan["toml"].as_str().unwrap();
+    assert!(toml.contains("# Left out of the population:"), "{toml}");
+    assert!(
+        toml.contains(
+            "#   infrastructure (memory pool), not an op (1):\n#     csrc/memory_pool.cuh"
+        ),
+        "{toml}"
+    );
+    assert!(toml.contains("vendored copy"), "{toml}");
+    // And the scorecard of the written draft agrees.
+    p.run(&["init", "--today", TODAY]).success();
+    let cov = p.run(&["coverage", "--json", "--today", TODAY]).json();
+    let pop: Vec<&str> = cov["population"]["kernel_files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(!pop.contains(&"csrc/memory_pool.cuh"), "{pop:?}");
+    assert!(pop.contains(&"csrc/attention.cu"), "{pop:?}");
+}
+
+#[test]
+fn the_population_is_rules_so_a_kernel_staged_tomorrow_is_in_it() {
+    let triton =
+        |name: &str| format!("import triton\n@triton.jit\ndef {name}_kernel(x):\n    pass\n");
+    let p = Sota::new()
+        .git_init()
+        .file("pkg/ops/rms_norm.py", &triton("rms_norm"))
+        .file("pkg/ops/softmax.py", &triton("softmax"))
+        .file("pkg/ops/rope.py", &triton("rope"))
+        .file("pkg/ops/swiglu.py", &triton("swiglu"))
+        .file("pkg/ops/__init__.py", "from .rope import *\n")
+        .file("pkg/model.py", "import torch\n");
+    p.git(&["add", "-A"]).success();
+    p.run(&["init", "--today", TODAY]).success();
+    let text = std::fs::read_to_string(p.path().join("sota.toml")).unwrap();
+    assert!(text.contains("\"pkg/ops/**/*.py\""), "{text}");
+    assert!(
+        text.contains("exclude = [\"pkg/ops/__init__.py\"]"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("\"pkg/ops/rope.py\",\n"),
+        "literal paths: {text}"
+    );
+    // A new Triton kernel beside them is in the population, uncovered: debt.
+    std::fs::write(p.path().join("pkg/ops/geglu.py"), triton("geglu")).unwrap();
+    p.git(&["add", "-A"]).success();
+    let cov = p.run(&["coverage", "--json", "--today", TODAY]).json();
+    let uncovered: Vec<&str> = cov["population"]["uncovered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(uncovered, ["pkg/ops/geglu.py"], "{cov}");
+}
+
+#[test]
+fn ops_follow_what_a_file_computes_and_weak_evidence_is_said() {
+    let p = Sota::new()
+        .git_init()
+        .file("fft/radix4_fft.cuh", "__global__ void butterfly() {}\n")
+        .file("llmc/gelu.cuh", "__global__ void gelu_forward() {}\n")
+        .file("llmc/global_norm.cuh", "__global__ void global_norm() {}\n")
+        .file(
+            "dev/cuda/permute.cu",
+            "__global__ void permute_kernel() {}\n",
+        )
+        .file(
+            "quack/topk.py",
+            "import cutlass.cute as cute\n@cute.kernel\ndef topk():\n    pass\n",
+        )
+        .file(
+            "ops/jsd.py",
+            "import triton\n@triton.jit\ndef jsd_kernel():\n    pass\n",
+        )
+        .file("kernels/gemm/w4.cu", "__global__ void w4() {}\n");
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for (path, op) in [
+        ("fft/radix4_fft.cuh", "fft"),
+        ("llmc/gelu.cuh", "elementwise"),
+        ("llmc/global_norm.cuh", "optimizer-step"),
+        ("dev/cuda/permute.cu", "copy-cast-layout"),
+        ("quack/topk.py", "topk-selection"),
+        ("ops/jsd.py", "fused-losses"),
+    ] {
+        assert_eq!(kind_and_op(&plan, path).1.as_deref(), Some(op), "{path}");
+    }
+    // Placed by its directory alone: the draft says the evidence is weak.
+    let gemm = plan["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["slug"] == "dense-gemm")
+        .unwrap();
+    assert_eq!(gemm["weak_files"], 1);
+    let toml = plan["toml"].as_str().unwrap();
+    assert!(
+        toml.contains(
+            "# weak evidence for 1 of them (no name or content signal: a directory, a backend default or this repository's own op): check them"
+        ),
+        "{toml}"
+    );
+}
+
+#[test]
+fn a_repository_is_never_told_to_read_itself() {
+    let p = Sota::new().git_init().file(
+        "marlin/marlin_cuda_kernel.cu",
+        "__global__ void Marlin() { /* awq-style int4 */ }\n",
+    );
+    p.git(&["add", "-A"]).success();
+    p.git(&[
+        "remote",
+        "add",
+        "origin",
+        "https://github.com/IST-DASLab/marlin.git",
+    ])
+    .success();
+    let plan = plan(&p);
+    let op = plan["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["slug"] == "awq-int4-gemm")
+        .unwrap_or_else(|| panic!("{plan}"));
+    assert_eq!(
+        op["self_reference"], "https://github.com/IST-DASLab/marlin",
+        "{op}"
+    );
+    let link = op["link"].as_str().unwrap();
+    assert!(!link.contains("IST-DASLab/marlin"), "{link}");
+    assert!(!op["sota"].as_str().unwrap().contains("Marlin"), "{op}");
+    let toml = plan["toml"].as_str().unwrap();
+    assert!(
+        toml.contains("# The catalog's reference, https://github.com/IST-DASLab/marlin, is this repository: the next one is named instead."),
+        "{toml}"
+    );
+    // The same tree under another name and remote keeps the catalog's reference.
+    p.git(&[
+        "remote",
+        "set-url",
+        "origin",
+        "https://github.com/acme/kernels.git",
+    ])
+    .success();
+    let run = p.run(&[
+        "init",
+        "--dry-run",
+        "--json",
+        "--today",
+        TODAY,
+        "--name",
+        "kernels",
+    ]);
+    let plan = run.json();
+    let op = plan["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["slug"] == "awq-int4-gemm")
+        .unwrap();
+    assert_eq!(op["link"], "https://github.com/IST-DASLab/marlin");
+    assert!(op.get("self_reference").is_none(), "{op}");
+}
+
+#[test]
+fn the_project_name_alone_says_it_is_the_reference() {
+    let p = Sota::new()
+        .git_init()
+        .file("include/common/base.cuh", "namespace kittens { __device__ void a(); __device__ void b(); __device__ void c(); }\n")
+        .file("include/ops/warp/tile.cuh", "namespace kittens { __device__ void a(); __device__ void b(); __device__ void c(); }\n");
+    p.git(&["add", "-A"]).success();
+    let run = p.run(&[
+        "init",
+        "--dry-run",
+        "--json",
+        "--today",
+        TODAY,
+        "--name",
+        "ThunderKittens",
+    ]);
+    let plan = run.json();
+    let op = plan["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["slug"] == "tile-dsl")
+        .unwrap_or_else(|| panic!("{plan}"));
+    assert_eq!(
+        op["self_reference"],
+        "https://github.com/HazyResearch/ThunderKittens"
+    );
+    assert_eq!(op["sota"], "TileLang");
+}
