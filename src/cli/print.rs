@@ -310,6 +310,12 @@ pub fn render(ctx: &Context, report: &RenderReport<'_>) -> io::Result<()> {
 }
 
 pub fn prove(ctx: &Context, report: &sota::command::prove::ProveReport) -> io::Result<()> {
+    if let Some(path) = &report.recorded {
+        err(&format!(
+            "sota prove: recorded {} (commit it)",
+            quote(&path.display().to_string())
+        ));
+    }
     if ctx.json() {
         out_json(&sota::output::prove::json(&report.report))
     } else {

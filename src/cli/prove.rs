@@ -34,7 +34,8 @@ Examples:
   sota prove --reference a.safetensors --candidate b.safetensors --check 'cosine>=0.999;allclose'
   sota prove -r ref.npy -c out.npy --check 'row-cosine>=0.999; tile-rel-l2<=1e-3' --tile 64x64
   sota prove --reference a.bin --candidate b.bin --dtype bf16 --shape 32,4096 --check argmax
-  sota prove awq-int4-gemm -r ref.npy -c out.npy --histogram err.svg --json";
+  sota prove awq-int4-gemm -r ref.npy -c out.npy --histogram err.svg --json
+  sota prove fused-attention -r ref.npy -c out.npy --record   # writes .sota/proofs/fused-attention.json";
 
 #[derive(clap::Args, Debug)]
 pub struct ProveArgs {
@@ -70,6 +71,9 @@ pub struct ProveArgs {
     /// Tiles over the last two axes for tile-* metrics, ROWSxCOLS (default 16x16 when a tile check asks)
     #[arg(long, value_name = "RxC")]
     tile: Option<String>,
+    /// Write the op's proof record, .sota/proofs/SLUG.json (meant to be committed)
+    #[arg(long, requires = "slug")]
+    record: bool,
     /// Worker threads (default: every core); results do not depend on it
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
@@ -91,6 +95,7 @@ impl ProveArgs {
             axis: self.axis,
             tile: self.tile.clone(),
             histogram: self.histogram.clone(),
+            record: self.record,
         }
     }
 }

@@ -32,6 +32,8 @@ pub struct ProveArgs {
     pub tile: Option<String>,
     /// Write an SVG histogram of the absolute error here.
     pub histogram: Option<PathBuf>,
+    /// Write a proof record for the op (`.sota/proofs/SLUG.json`).
+    pub record: bool,
 }
 
 impl Default for ProveArgs {
@@ -49,6 +51,7 @@ impl Default for ProveArgs {
             axis: -1,
             tile: None,
             histogram: None,
+            record: false,
         }
     }
 }
@@ -56,6 +59,8 @@ impl Default for ProveArgs {
 /// The comparison and its verdict.
 pub struct ProveReport {
     pub report: Report,
+    /// The proof record written (`--record`), root-relative.
+    pub recorded: Option<PathBuf>,
 }
 
 impl ProveReport {
@@ -89,7 +94,95 @@ pub fn run(ctx: &Context, args: &ProveArgs) -> Result<ProveReport, Failure> {
         crate::repo::write::atomic(&ctx.absolute(path), svg.as_bytes(), None)
             .map_err(|e| usage(format!("cannot write {}: {e}", path.display())))?;
     }
-    Ok(ProveReport { report })
+    let recorded = match (args.record, &args.slug) {
+        (false, _) => None,
+        (true, Some(slug)) => Some(record(ctx, &report, slug)?),
+        (true, None) => {
+            return Err(usage(
+                "--record writes the proof of an op: name it (sota prove SLUG --record …)".into(),
+            ))
+        }
+    };
+    Ok(ProveReport { report, recorded })
+}
+
+/// Where an op's proof record lives, relative to the matrix root.
+pub fn record_path(slug: &str) -> PathBuf {
+    PathBuf::from(".sota")
+        .join("proofs")
+        .join(format!("{slug}.json"))
+}
+
+/// Write the proof record of `slug`: the report, today's date, the tool
+/// version and the git blob id of every tracked file the op's globs match.
+fn record(ctx: &Context, report: &Report, slug: &str) -> Result<PathBuf, Failure> {
+    let m = ctx.project_matrix("prove")?;
+    let root = ctx.root(m);
+    let files = op_blobs(ctx, m, &root, slug)?;
+    let meta = crate::output::prove::RecordMeta {
+        op: slug,
+        date: ctx.today().to_string(),
+        files: &files,
+    };
+    let text = crate::output::prove::record_text(report, &meta);
+    let rel = record_path(slug);
+    let path = root.join(&rel);
+    let fail = |e: std::io::Error| usage(format!("cannot write {}: {e}", rel.display()));
+    if let Some(dir) = path.parent() {
+        crate::repo::write::create_dir_all(dir).map_err(fail)?;
+    }
+    crate::repo::write::atomic(&path, text.as_bytes(), None).map_err(fail)?;
+    Ok(rel)
+}
+
+/// The tracked files `slug`'s globs match, with the git blob id of each
+/// as it is in the work tree (`git hash-object`), sorted by path.
+fn op_blobs(
+    ctx: &Context,
+    m: &crate::matrix::Matrix,
+    root: &std::path::Path,
+    slug: &str,
+) -> Result<Vec<(String, String)>, Failure> {
+    let Some(index) = m.ops.iter().position(|o| o.slug.value == slug) else {
+        return Ok(Vec::new());
+    };
+    let (tracked, _) = crate::repo::tracked::list(root, ctx.inputs.git_env_overrides)?;
+    let mut ops = crate::index::OpIndex::new(m).map_err(|e| usage(e.to_string()))?;
+    let mut out = Vec::new();
+    for path in tracked.iter() {
+        if !ops.matches_bytes(path).iter().any(|h| h.op == index) {
+            continue;
+        }
+        let rel = String::from_utf8_lossy(path).into_owned();
+        out.push((rel.clone(), blob_id(&root.join(&rel))));
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Git's blob id of a work-tree entry: SHA-1 of `blob LEN\0` and the bytes
+/// (a symlink's bytes are its target); "missing" for an entry that is gone.
+fn blob_id(path: &std::path::Path) -> String {
+    use sha1::{Digest, Sha1};
+    let bytes = match std::fs::symlink_metadata(path) {
+        Ok(md) if md.file_type().is_symlink() => std::fs::read_link(path)
+            .map(|t| t.as_os_str().as_encoded_bytes().to_vec())
+            .ok(),
+        Ok(md) if md.is_file() => crate::read_only::open_regular(path)
+            .and_then(|mut f| {
+                let mut v = Vec::new();
+                std::io::Read::read_to_end(&mut f, &mut v).map(|_| v)
+            })
+            .ok(),
+        _ => None,
+    };
+    let Some(bytes) = bytes else {
+        return "missing".into();
+    };
+    let mut h = Sha1::new();
+    h.update(format!("blob {}\0", bytes.len()).as_bytes());
+    h.update(&bytes);
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// How to judge: the checks (from `--check`, else the op's), the

@@ -605,6 +605,40 @@ pub fn json(report: &Report) -> Value {
     })
 }
 
+/// What a proof record says besides the comparison.
+pub struct RecordMeta<'a> {
+    pub op: &'a str,
+    /// `YYYY-MM-DD`, from the front end's clock.
+    pub date: String,
+    /// The op's files at proof time, root-relative, with their git blob ids.
+    pub files: &'a [(String, String)],
+}
+
+/// The `sota.proof/v1` record: the `sota.prove/v1` payload (checks,
+/// metrics, verdict, dtypes, shapes) with the op, the date, the tool's
+/// version and the blob ids of the op's files.
+pub fn record_json(report: &Report, meta: &RecordMeta) -> Value {
+    let mut v = json(report);
+    v["schema"] = json!(super::schema_id::SchemaId::Proof.id());
+    v["op"] = json!(meta.op);
+    v["date"] = json!(meta.date);
+    v["tool"] = json!({"name": "sota", "version": env!("CARGO_PKG_VERSION")});
+    v["files"] = meta
+        .files
+        .iter()
+        .map(|(path, blob)| json!({"path": path, "blob": blob}))
+        .collect();
+    v
+}
+
+/// A record as committed: pretty JSON, one trailing newline.
+pub fn record_text(report: &Report, meta: &RecordMeta) -> String {
+    let mut s =
+        serde_json::to_string_pretty(&record_json(report, meta)).expect("a JSON value serializes");
+    s.push('\n');
+    s
+}
+
 /// An SVG histogram of |ref − cand| per tensor: one bar per power of two
 /// (zero on the left), bar height linear in the count, the max-abs bound
 /// (or the allclose atol) drawn as a red line.

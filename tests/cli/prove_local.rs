@@ -408,3 +408,75 @@ fn an_f16_candidate_is_compared_with_an_f32_reference_in_f64() {
         run.stdout
     );
 }
+
+#[test]
+fn record_writes_the_proof_of_an_op_with_its_files_blob_ids() {
+    let s = Sota::new().git_init();
+    let matrix = r#"
+[project]
+name = "demo"
+
+[[op]]
+slug = "softmax"
+title = "Row softmax"
+sota = "x"
+files = ["kernels/softmax*.cu"]
+check = [{ metric = "cosine", min = 0.999 }, { metric = "row-cosine", min = 0.99 }]
+"#;
+    write(&s, "sota.toml", matrix.as_bytes());
+    std::fs::create_dir_all(s.path().join("kernels")).unwrap();
+    write(&s, "kernels/softmax.cu", b"__global__ void softmax() {}\n");
+    write(&s, "kernels/gemm.cu", b"__global__ void gemm() {}\n");
+    write(&s, "a.npy", &npy_f32(&[2, 2], &[1.0, 2.0, 3.0, 4.0], false));
+    write(
+        &s,
+        "b.npy",
+        &npy_f32(&[2, 2], &[1.0, 2.0, 3.0, 4.0001], false),
+    );
+    s.git(&["add", "."]);
+    let run = s.run(&["prove", "softmax", "-r", "a.npy", "-c", "b.npy", "--record"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(".sota/proofs/softmax.json"),
+        "{}",
+        run.stderr
+    );
+    let text = std::fs::read_to_string(s.path().join(".sota/proofs/softmax.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["schema"], "sota.proof/v1");
+    assert_eq!(v["op"], "softmax");
+    assert_eq!(v["verdict"], "pass");
+    assert_eq!(v["tool"]["name"], "sota");
+    let date = v["date"].as_str().unwrap();
+    assert!(date.len() == 10 && date.as_bytes()[4] == b'-', "{date}");
+    assert_eq!(v["tensors"][0]["shape"], serde_json::json!([2, 2]));
+    assert_eq!(v["tensors"][0]["checks"].as_array().unwrap().len(), 2);
+    // The op's files only, with git's own blob id.
+    let blob = s.git(&["hash-object", "kernels/softmax.cu"]).stdout;
+    assert_eq!(
+        v["files"],
+        serde_json::json!([{"path": "kernels/softmax.cu", "blob": blob.trim()}])
+    );
+    // A failed proof is recorded too (the verdict says so), and --record
+    // needs an op.
+    write(
+        &s,
+        "b.npy",
+        &npy_f32(&[2, 2], &[1.0, 2.0, 3.0, -4.0], false),
+    );
+    let run = s.run(&["prove", "softmax", "-r", "a.npy", "-c", "b.npy", "--record"]);
+    assert_eq!(run.code, 1);
+    let text = std::fs::read_to_string(s.path().join(".sota/proofs/softmax.json")).unwrap();
+    assert!(text.contains("\"verdict\": \"fail\""), "{text}");
+    let run = s.run(&[
+        "prove",
+        "-r",
+        "a.npy",
+        "-c",
+        "b.npy",
+        "--check",
+        "cosine>=0.9",
+        "--record",
+    ]);
+    assert_eq!(run.code, 2);
+}
