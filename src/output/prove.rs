@@ -639,6 +639,39 @@ pub fn record_text(report: &Report, meta: &RecordMeta) -> String {
     s
 }
 
+/// What the scorecard needs from a committed proof record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordSummary {
+    pub verdict: String,
+    pub date: String,
+    /// (path, blob id) of the op's files at proof time.
+    pub files: Vec<(String, String)>,
+}
+
+/// Read a `sota.proof/v1` record (a file in the repository: untrusted,
+/// any shape); `None` when it is not one.
+pub fn parse_record(text: &str) -> Option<RecordSummary> {
+    let v: Value = serde_json::from_str(text).ok()?;
+    if v["schema"] != super::schema_id::SchemaId::Proof.id() {
+        return None;
+    }
+    let files = v["files"]
+        .as_array()?
+        .iter()
+        .map(|f| {
+            Some((
+                f["path"].as_str()?.to_owned(),
+                f["blob"].as_str()?.to_owned(),
+            ))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(RecordSummary {
+        verdict: v["verdict"].as_str()?.to_owned(),
+        date: v["date"].as_str()?.to_owned(),
+        files,
+    })
+}
+
 /// An SVG histogram of |ref − cand| per tensor: one bar per power of two
 /// (zero on the left), bar height linear in the count, the max-abs bound
 /// (or the allclose atol) drawn as a red line.

@@ -480,3 +480,59 @@ check = [{ metric = "cosine", min = 0.999 }, { metric = "row-cosine", min = 0.99
     ]);
     assert_eq!(run.code, 2);
 }
+
+#[test]
+fn a_record_goes_stale_when_the_ops_files_change() {
+    use sota::command::prove::{proof_state, ProofState};
+    let s = Sota::new().git_init();
+    let matrix = r#"
+[project]
+name = "demo"
+
+[[op]]
+slug = "softmax"
+title = "Row softmax"
+sota = "x"
+files = ["kernels/softmax*.cu"]
+check = [{ metric = "cosine", min = 0.999 }]
+"#;
+    write(&s, "sota.toml", matrix.as_bytes());
+    std::fs::create_dir_all(s.path().join("kernels")).unwrap();
+    write(&s, "kernels/softmax.cu", b"__global__ void softmax() {}\n");
+    write(&s, "a.npy", &npy_f32(&[4], &[1.0, 2.0, 3.0, 4.0], false));
+    s.git(&["add", "."]);
+    let state = || {
+        let ctx = sota::Context::resolve(sota::Inputs::new(
+            s.path(),
+            sota::matrix::Date::parse("2026-12-02").unwrap(),
+        ));
+        let m = ctx.matrix().unwrap();
+        proof_state(&ctx, m, "softmax").unwrap()
+    };
+    assert_eq!(state(), ProofState::Missing);
+    let prove = || s.run(&["prove", "softmax", "-r", "a.npy", "-c", "a.npy", "--record"]);
+    assert_eq!(prove().code, 0);
+    assert!(
+        matches!(state(), ProofState::Proven { .. }),
+        "{:?}",
+        state()
+    );
+    write(
+        &s,
+        "kernels/softmax.cu",
+        b"__global__ void softmax() { /* faster */ }\n",
+    );
+    write(&s, "kernels/softmax_v2.cu", b"__global__ void v2() {}\n");
+    s.git(&["add", "."]);
+    match state() {
+        ProofState::Stale { files, date } => {
+            assert_eq!(files, ["kernels/softmax.cu", "kernels/softmax_v2.cu"]);
+            assert_eq!(date.len(), 10);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(prove().code, 0);
+    assert!(matches!(state(), ProofState::Proven { .. }));
+    write(&s, ".sota/proofs/softmax.json", b"{ not a record");
+    assert_eq!(state(), ProofState::Missing);
+}
