@@ -172,9 +172,10 @@ pub fn record_path(slug: &str) -> PathBuf {
         .join(format!("{slug}.json"))
 }
 
-/// Write the proof record of `slug`: the report, today's date, the tool
+/// Write the proof record of `slug` (the CLI's `--record`; the Python
+/// package's too): the report, today's date, the tool
 /// version and the git blob id of every tracked file the op's globs match.
-fn record(ctx: &Context, report: &Report, slug: &str) -> Result<PathBuf, Failure> {
+pub fn record(ctx: &Context, report: &Report, slug: &str) -> Result<PathBuf, Failure> {
     let m = ctx.project_matrix("prove")?;
     let root = ctx.root(m);
     let files = op_blobs(ctx, m, &root, slug)?;
