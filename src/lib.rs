@@ -29,6 +29,7 @@ pub mod catalog;
 pub mod command;
 pub mod context;
 mod did_you_mean;
+pub mod dtype;
 pub mod glob;
 pub mod index;
 pub mod lexical;

@@ -55,7 +55,7 @@ async def sdk_session():
             check("initialize names the server", init.server_info.name == "sota", init)
 
             tools = {t.name: t for t in (await session.list_tools()).tools}
-            want = ["lookup", "ops_for_paths", "milestones", "coverage", "suggest", "catalog_search"]
+            want = ["lookup", "ops_for_paths", "milestones", "coverage", "suggest", "catalog_search", "prove"]
             check("tools/list has every tool", sorted(tools) == sorted(want), sorted(tools))
             for name, tool in tools.items():
                 check(f"{name} has an input schema and a description",

@@ -331,6 +331,12 @@ pub fn render(ctx: &Context, report: &RenderReport<'_>) -> io::Result<()> {
 }
 
 pub fn prove(ctx: &Context, report: &sota::command::prove::ProveReport) -> io::Result<()> {
+    if let Some(rec) = &report.record {
+        err(&format!(
+            "sota prove: recorded {} (commit it)",
+            quote(&rec.rel.display().to_string())
+        ));
+    }
     if ctx.json() {
         out_json(&sota::output::prove::json(&report.report))
     } else {

@@ -10,23 +10,32 @@ pub const AFTER_HELP: &str = "\
 Check SPEC (repeat --check, or separate with `;`):
   cosine>=0.999                 cosine similarity at least 0.999
   max-abs<=1e-3  max-rel<=1e-2  largest absolute / relative error at most
-  allclose                      |ref - cand| <= atol + rtol*|ref| everywhere, torch.testing's
-                                defaults for the dtype (f16 1e-3/1e-5, bf16 1.6e-2/1e-5,
-                                f32 1.3e-6/1e-5, f64 1e-7/1e-7, others 0/0)
+  allclose                      |ref - cand| <= atol + rtol*|ref| everywhere, the defaults of the
+                                candidate's dtype (torch.testing's: f16 1e-3/1e-5, bf16 1.6e-2/1e-5,
+                                f32 1.3e-6/1e-5, f64 1e-7/1e-7; f8_e4m3 2^-3/2^-9, f8_e5m2 2^-2/2^-16;
+                                integers 0/0)
   allclose:rtol=1e-5,atol=1e-8  explicit tolerances (one may be left out)
   argmax  argmax>=0.99          fraction of rows whose argmax over the last axis agrees
   bit-identity                  every element's bytes equal
+  row-cosine>=0.999             the worst row along --axis (default: the last axis)
+  tile-rel-l2<=0.03             the worst --tile (default 16x16) by |ref - cand|_2 / |ref|_2;
+                                also row-max-abs, row-rel-l2, tile-cosine, tile-max-abs
+  bf16,f16: tile-rel-l2<=0.03   a check only for candidates of these dtypes
 
-NaN and Inf must sit at the same places in both tensors, or every check but
-bit-identity fails; a pair with no finite element to measure (all NaN/Inf,
-or empty) fails them too. Median and quantiles are exact to a relative 2^-8.
-Only regular files are read (a FIFO or device is refused).
+A float candidate may differ in dtype from a float reference (bf16 against
+f32): both are read exactly as f64. NaN and Inf must sit at the same places
+in both tensors, or every check but bit-identity fails; a pair with no
+finite element to measure (all NaN/Inf, or empty) fails them too. Median
+and quantiles are exact to a relative 2^-8. Only regular files are read (a
+FIFO or device is refused).
 
 Examples:
   sota prove fused-attention --reference ref.npy --candidate out.npy
   sota prove --reference a.safetensors --candidate b.safetensors --check 'cosine>=0.999;allclose'
+  sota prove -r ref.npy -c out.npy --check 'row-cosine>=0.999; tile-rel-l2<=1e-3' --tile 64x64
   sota prove --reference a.bin --candidate b.bin --dtype bf16 --shape 32,4096 --check argmax
-  sota prove awq-int4-gemm -r ref.npy -c out.npy --histogram err.svg --json";
+  sota prove awq-int4-gemm -r ref.npy -c out.npy --histogram err.svg --json
+  sota prove fused-attention -r ref.npy -c out.npy --record   # writes .sota/proofs/fused-attention.json";
 
 #[derive(clap::Args, Debug)]
 pub struct ProveArgs {
@@ -56,6 +65,15 @@ pub struct ProveArgs {
     /// Write an SVG histogram of the absolute error to this file
     #[arg(long, value_name = "FILE.svg")]
     histogram: Option<PathBuf>,
+    /// The axis rows run along for row-* metrics (negative counts from the end)
+    #[arg(long, value_name = "N", default_value_t = -1, allow_negative_numbers = true)]
+    axis: isize,
+    /// Tiles over the last two axes for tile-* metrics, ROWSxCOLS (default 16x16 when a tile check asks)
+    #[arg(long, value_name = "RxC")]
+    tile: Option<String>,
+    /// Write the op's proof record, .sota/proofs/SLUG.json (meant to be committed)
+    #[arg(long, requires = "slug")]
+    record: bool,
     /// Worker threads (default: every core); results do not depend on it
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
@@ -80,6 +98,9 @@ impl ProveArgs {
             shape: self.shape.clone(),
             quantile: self.quantile,
             threads: self.threads,
+            axis: self.axis,
+            tile: self.tile.clone(),
+            record: self.record,
         }
     }
 }
@@ -93,6 +114,19 @@ pub fn run(ctx: &sota::Context, args: &ProveArgs) -> Result<sota::Outcome, sota:
         sota::repo::write::atomic(&ctx.absolute(path), svg.as_bytes(), None).map_err(|e| {
             sota::Failure::Usage(format!("sota prove: cannot write {}: {e}", path.display()))
         })?;
+    }
+    if let Some(rec) = &report.record {
+        let text = sota::output::prove::record_text(&report.report, &rec.meta);
+        let fail = |e: std::io::Error| {
+            sota::Failure::Usage(format!(
+                "sota prove: cannot write {}: {e}",
+                rec.rel.display()
+            ))
+        };
+        if let Some(dir) = rec.path.parent() {
+            sota::repo::write::create_dir_all(dir).map_err(fail)?;
+        }
+        sota::repo::write::atomic(&rec.path, text.as_bytes(), None).map_err(fail)?;
     }
     super::print::prove(ctx, &report)?;
     Ok(report.outcome())

@@ -1,18 +1,18 @@
 //! `sota prove` as a library call: decide where the checks come from (the
 //! op's `check` list in the matrix, or explicit specs), compare the two
-//! tensors with `crate::prove`, and return the report (the front end
-//! renders it, and writes the histogram SVG when asked).
+//! tensors with `crate::prove`, and return the report — with, for
+//! `--record`, the proof record to write (the front end renders the
+//! report, the histogram SVG and the record, and writes them).
 
 use std::path::PathBuf;
 
 use crate::context::Context;
-use crate::matrix::Check;
+use crate::matrix::CheckEntry;
 use crate::outcome::{Failure, Outcome};
-use crate::prove::memory::MemoryTensor;
-use crate::prove::{self, spec, ChecksFrom, RawSpec, Report, Request, Verdict};
+use crate::prove::{self, spec, ChecksFrom, Options, RawSpec, Report, Request, Verdict};
 
 /// What to compare and how, as a front end received it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ProveArgs {
     /// The op whose `check` list to apply.
     pub slug: Option<String>,
@@ -28,11 +28,48 @@ pub struct ProveArgs {
     pub quantile: f64,
     /// Worker threads (0: every core).
     pub threads: usize,
+    /// The axis rows run along (negative: from the end).
+    pub axis: isize,
+    /// Tiles over the last two axes, as written (`16x16`).
+    pub tile: Option<String>,
+    /// Write a proof record for the op (`.sota/proofs/SLUG.json`).
+    pub record: bool,
+}
+
+impl Default for ProveArgs {
+    fn default() -> Self {
+        ProveArgs {
+            slug: None,
+            reference: PathBuf::new(),
+            candidate: PathBuf::new(),
+            tensor: None,
+            checks: Vec::new(),
+            dtype: None,
+            shape: None,
+            quantile: prove::DEFAULT_QUANTILE,
+            threads: 0,
+            axis: -1,
+            tile: None,
+            record: false,
+        }
+    }
 }
 
 /// The comparison and its verdict.
 pub struct ProveReport {
     pub report: Report,
+    /// The proof record to write (`--record`).
+    pub record: Option<ProofRecord>,
+}
+
+/// A proof record to write: where, and what it says besides the report.
+#[derive(Clone, Debug)]
+pub struct ProofRecord {
+    /// Root-relative, as shown.
+    pub rel: PathBuf,
+    /// Where to write it.
+    pub path: PathBuf,
+    pub meta: crate::prove::record::RecordMeta,
 }
 
 impl ProveReport {
@@ -48,24 +85,197 @@ fn usage(msg: String) -> Failure {
     Failure::Usage(format!("sota prove: {msg}"))
 }
 
-/// The checks to judge and where they come from: `specs` (`--check`)
-/// when given, else the `check` list of op `slug` in the context's matrix,
-/// else none (metrics only).
-pub fn resolve_checks(
+/// Compare `args.candidate` with `args.reference`.
+pub fn run(ctx: &Context, args: &ProveArgs) -> Result<ProveReport, Failure> {
+    let req = Request {
+        reference: ctx.absolute(&args.reference),
+        candidate: ctx.absolute(&args.candidate),
+        tensor: args.tensor.clone(),
+        raw: raw_spec(args)?,
+        options: options(ctx, args)?,
+    };
+    let mut report = prove::run(&req).map_err(|e| usage(e.to_string()))?;
+    // Shown as the user wrote them; opened from the context's directory.
+    report.reference = args.reference.clone();
+    report.candidate = args.candidate.clone();
+    let record = match (args.record, &args.slug) {
+        (false, _) => None,
+        (true, Some(slug)) => Some(record(ctx, slug)?),
+        (true, None) => {
+            return Err(usage(
+                "--record writes the proof of an op: name it (sota prove SLUG --record …)".into(),
+            ))
+        }
+    };
+    Ok(ProveReport { report, record })
+}
+
+/// Whether an op's checks have been proved on its current files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProofState {
+    /// No record, or one that is not a `sota.proof/v1` record.
+    Missing,
+    /// The latest record's verdict is not `pass`.
+    Failing { date: String },
+    /// Files changed, appeared or vanished since the record (root-relative).
+    Stale { date: String, files: Vec<String> },
+    /// A passing record of the op's current files.
+    Proven { date: String },
+}
+
+/// The proof state of op `slug`: its record (`--record`) against the blob
+/// ids of the files its globs match now. For the scorecard's `proven` KPI,
+/// the gate and the report (SPEC 3.4, 7).
+pub fn proof_state(
     ctx: &Context,
-    slug: Option<&str>,
-    specs: &[String],
-) -> Result<(Vec<Check>, ChecksFrom), Failure> {
-    let mut checks: Vec<Check> = Vec::new();
-    for s in specs {
+    m: &crate::matrix::Matrix,
+    slug: &str,
+) -> Result<ProofState, Failure> {
+    let root = ctx.root(m);
+    let text = crate::read_only::open_regular(&root.join(record_path(slug))).and_then(|mut f| {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut f, &mut s).map(|_| s)
+    });
+    let Some(rec) = text
+        .ok()
+        .and_then(|t| crate::prove::record::parse_record(&t))
+    else {
+        return Ok(ProofState::Missing);
+    };
+    if rec.verdict != "pass" {
+        return Ok(ProofState::Failing { date: rec.date });
+    }
+    let now = op_blobs(ctx, m, &root, slug)?;
+    let mut changed: Vec<String> = now
+        .iter()
+        .filter(|f| !rec.files.contains(f))
+        .map(|f| f.0.clone())
+        .chain(
+            rec.files
+                .iter()
+                .filter(|f| !now.iter().any(|n| n.0 == f.0))
+                .map(|f| f.0.clone()),
+        )
+        .collect();
+    changed.sort();
+    changed.dedup();
+    Ok(if changed.is_empty() {
+        ProofState::Proven { date: rec.date }
+    } else {
+        ProofState::Stale {
+            date: rec.date,
+            files: changed,
+        }
+    })
+}
+
+/// Where an op's proof record lives, relative to the matrix root.
+pub fn record_path(slug: &str) -> PathBuf {
+    PathBuf::from(".sota")
+        .join("proofs")
+        .join(format!("{slug}.json"))
+}
+
+/// The proof record of `slug` to write (the CLI's `--record`): today's
+/// date, the tool version and the git blob id of every tracked file the
+/// op's globs match; the front end renders and writes it.
+pub fn record(ctx: &Context, slug: &str) -> Result<ProofRecord, Failure> {
+    let m = ctx.project_matrix("prove")?;
+    let root = ctx.root(m);
+    let files = op_blobs(ctx, m, &root, slug)?;
+    let rel = record_path(slug);
+    Ok(ProofRecord {
+        path: root.join(&rel),
+        rel,
+        meta: crate::prove::record::RecordMeta {
+            op: slug.to_owned(),
+            date: ctx.today().to_string(),
+            files,
+        },
+    })
+}
+
+/// The tracked files `slug`'s globs match, with the git blob id of each
+/// as it is in the work tree (`git hash-object`), sorted by path.
+fn op_blobs(
+    ctx: &Context,
+    m: &crate::matrix::Matrix,
+    root: &std::path::Path,
+    slug: &str,
+) -> Result<Vec<(String, String)>, Failure> {
+    let Some(index) = m.ops.iter().position(|o| o.slug.value == slug) else {
+        return Ok(Vec::new());
+    };
+    let (tracked, _) = crate::repo::tracked::list(root, ctx.inputs.git_env_overrides)?;
+    let mut ops = crate::index::OpIndex::new(m).map_err(|e| usage(e.to_string()))?;
+    let mut out = Vec::new();
+    for path in tracked.iter() {
+        if !ops.matches_bytes(path).iter().any(|h| h.op == index) {
+            continue;
+        }
+        let rel = String::from_utf8_lossy(path).into_owned();
+        out.push((rel.clone(), blob_id(&root.join(&rel))));
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Git's blob id of a work-tree entry: SHA-1 of `blob LEN\0` and the bytes
+/// (a symlink's bytes are its target); "missing" for an entry that is gone.
+fn blob_id(path: &std::path::Path) -> String {
+    use sha1::{Digest, Sha1};
+    let bytes = match std::fs::symlink_metadata(path) {
+        Ok(md) if md.file_type().is_symlink() => std::fs::read_link(path)
+            .map(|t| t.as_os_str().as_encoded_bytes().to_vec())
+            .ok(),
+        Ok(md) if md.is_file() => crate::read_only::open_regular(path)
+            .and_then(|mut f| {
+                let mut v = Vec::new();
+                std::io::Read::read_to_end(&mut f, &mut v).map(|_| v)
+            })
+            .ok(),
+        _ => None,
+    };
+    let Some(bytes) = bytes else {
+        return "missing".into();
+    };
+    let mut h = Sha1::new();
+    h.update(format!("blob {}\0", bytes.len()).as_bytes());
+    h.update(&bytes);
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// How to judge: the checks (from `--check`, else the op's), the
+/// quantile, threads, axis and tile.
+pub fn options(ctx: &Context, args: &ProveArgs) -> Result<Options, Failure> {
+    let mut checks: Vec<CheckEntry> = Vec::new();
+    for s in &args.checks {
         checks.extend(spec::parse_checks(s).map_err(|e| usage(format!("--check {e}")))?);
     }
-    if !checks.is_empty() {
-        return Ok((checks, ChecksFrom::Flag));
-    }
-    let Some(slug) = slug else {
-        return Ok((checks, ChecksFrom::None));
+    let checks_from = if !checks.is_empty() {
+        ChecksFrom::Flag
+    } else if let Some(slug) = &args.slug {
+        checks = op_checks(ctx, slug)?;
+        ChecksFrom::Op(slug.clone())
+    } else {
+        ChecksFrom::None
     };
+    let tile = match &args.tile {
+        Some(t) => Some(spec::parse_tile(t).map_err(|e| usage(format!("--tile {e}")))?),
+        None => None,
+    };
+    Ok(Options {
+        checks,
+        checks_from,
+        quantile: args.quantile,
+        threads: args.threads,
+        axis: args.axis,
+        tile,
+    })
+}
+
+/// The `check` list of op `slug` in the project's matrix.
+pub fn op_checks(ctx: &Context, slug: &str) -> Result<Vec<CheckEntry>, Failure> {
     let m = ctx.project_matrix("prove").map_err(|e| match e {
         Failure::NoMatrix { searched_from, .. } => usage(format!(
             "no sota.toml at or above {} to read op `{slug}`'s checks from; pass --matrix PATH, or give the checks with --check",
@@ -90,40 +300,20 @@ pub fn resolve_checks(
             m.display_name()
         )));
     }
-    let checks = op.check.iter().map(|c| c.value.clone()).collect();
-    Ok((checks, ChecksFrom::Op(slug.to_owned())))
+    Ok(op.check.iter().map(|c| c.value.clone()).collect())
 }
 
-/// Compare `args.candidate` with `args.reference`.
-pub fn run(ctx: &Context, args: &ProveArgs) -> Result<ProveReport, Failure> {
-    let (checks, checks_from) = resolve_checks(ctx, args.slug.as_deref(), &args.checks)?;
-    let raw = match (&args.dtype, &args.shape) {
-        (Some(d), Some(s)) => {
-            let (dtype, order) = spec::parse_dtype(d).map_err(|e| usage(format!("--dtype {e}")))?;
-            let shape = spec::parse_shape(s).map_err(|e| usage(format!("--shape {e}")))?;
-            Some(RawSpec {
-                dtype,
-                order,
-                shape,
-            })
-        }
-        _ => None,
+fn raw_spec(args: &ProveArgs) -> Result<Option<RawSpec>, Failure> {
+    let (Some(d), Some(s)) = (&args.dtype, &args.shape) else {
+        return Ok(None);
     };
-    let req = Request {
-        reference: ctx.absolute(&args.reference),
-        candidate: ctx.absolute(&args.candidate),
-        tensor: args.tensor.clone(),
-        raw,
-        checks,
-        checks_from,
-        quantile: args.quantile,
-        threads: args.threads,
-    };
-    let mut report = prove::run(&req).map_err(|e| usage(e.to_string()))?;
-    // Shown as the user wrote them; opened from the context's directory.
-    report.reference = args.reference.clone();
-    report.candidate = args.candidate.clone();
-    Ok(ProveReport { report })
+    let (dtype, order) = spec::parse_dtype(d).map_err(|e| usage(format!("--dtype {e}")))?;
+    let shape = spec::parse_shape(s).map_err(|e| usage(format!("--shape {e}")))?;
+    Ok(Some(RawSpec {
+        dtype,
+        order,
+        shape,
+    }))
 }
 
 /// Two tensors a caller holds in memory (`sota.prove` in Python), and how
@@ -133,27 +323,30 @@ pub struct MemoryArgs<'a> {
     pub checks: Vec<String>,
     pub quantile: f64,
     pub threads: usize,
-    pub reference: MemoryTensor<'a>,
-    pub candidate: MemoryTensor<'a>,
+    pub reference: crate::prove::memory::MemoryTensor<'a>,
+    pub candidate: crate::prove::memory::MemoryTensor<'a>,
     /// How the report names each side (there is no file path).
     pub labels: (String, String),
 }
 
-/// [`run`] for tensors in memory: the checks resolved the same way, the
-/// same comparison; no file is read or written.
+/// [`run`] for tensors in memory: the checks resolved the same way
+/// ([`options`]), the same comparison; no file is read or written.
 pub fn run_in_memory(ctx: &Context, args: &MemoryArgs) -> Result<ProveReport, Failure> {
-    let (checks, checks_from) = resolve_checks(ctx, args.slug.as_deref(), &args.checks)?;
-    let req = Request {
-        reference: PathBuf::from(&args.labels.0),
-        candidate: PathBuf::from(&args.labels.1),
-        tensor: None,
-        raw: None,
-        checks,
-        checks_from,
-        quantile: args.quantile,
-        threads: args.threads,
-    };
-    let report = prove::memory::run(&req, &args.reference, &args.candidate)
+    let options = options(
+        ctx,
+        &ProveArgs {
+            slug: args.slug.clone(),
+            checks: args.checks.clone(),
+            quantile: args.quantile,
+            threads: args.threads,
+            ..ProveArgs::default()
+        },
+    )?;
+    let labels = (args.labels.0.as_str(), args.labels.1.as_str());
+    let report = crate::prove::memory::run(labels, &args.reference, &args.candidate, &options)
         .map_err(|e| usage(e.to_string()))?;
-    Ok(ProveReport { report })
+    Ok(ProveReport {
+        report,
+        record: None,
+    })
 }

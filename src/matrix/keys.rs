@@ -32,7 +32,7 @@ pub const OP: &[&str] = &[
 pub const LADDER: &[&str] = &["axis", "reached", "witness", "next-note", "rung", "checked"];
 pub const RUNG: &[&str] = &["name", "year", "summary", "cite", "link", "order-note"];
 pub const SUPERSEDED: &[&str] = &["link", "by"];
-pub const CHECK: &[&str] = &["metric", "min", "max", "rtol", "atol"];
+pub const CHECK: &[&str] = &["metric", "min", "max", "rtol", "atol", "dtype"];
 
 /// Keys that bind a matrix to a project tree; the built-in catalog has none.
 /// (`route` is not one: in the catalog it is the suggested route.)

@@ -140,7 +140,7 @@ pub struct Op {
     pub link: Option<Located<String>>,
     pub route: Option<Located<Route>>,
     pub oracle: Option<String>,
-    pub check: Vec<Located<Check>>,
+    pub check: Vec<Located<CheckEntry>>,
     pub witness: Vec<Located<Anchor>>,
     pub papers: Vec<String>,
     pub note: Option<String>,
@@ -246,8 +246,8 @@ pub enum Check {
     MaxRel {
         max: f64,
     },
-    /// A tolerance left out takes torch.testing's default for the dtype
-    /// compared (`sota prove`).
+    /// A tolerance left out takes the default for the candidate's dtype
+    /// (`sota prove`: torch.testing's where it has one).
     Allclose {
         rtol: Option<f64>,
         atol: Option<f64>,
@@ -256,6 +256,58 @@ pub enum Check {
         min: f64,
     },
     BitIdentity,
+    /// A bound on the worst row (along an axis) or the worst tile (over the
+    /// last two axes): `row-cosine >= 0.999`, `tile-max-abs <= 1e-2`.
+    Local {
+        scope: Scope,
+        stat: LocalStat,
+        bound: f64,
+    },
+}
+
+/// What a localized check groups elements into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// Every 1-D slice along one axis (by default the last: one row of the
+    /// flattened leading axes).
+    Row,
+    /// Tiles over the last two axes (`--tile 16x16` by default).
+    Tile,
+}
+
+impl Scope {
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Row => "row",
+            Scope::Tile => "tile",
+        }
+    }
+}
+
+/// The statistic a localized check bounds, per row or tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LocalStat {
+    /// Cosine similarity of the group: the worst is the lowest.
+    Cosine,
+    /// Largest |ref − cand| in the group.
+    MaxAbs,
+    /// ‖ref − cand‖₂ / ‖ref‖₂ over the group.
+    RelL2,
+}
+
+impl LocalStat {
+    pub fn name(self) -> &'static str {
+        match self {
+            LocalStat::Cosine => "cosine",
+            LocalStat::MaxAbs => "max-abs",
+            LocalStat::RelL2 => "rel-l2",
+        }
+    }
+
+    /// Whether the bound is a minimum (cosine) rather than a maximum.
+    pub fn is_min(self) -> bool {
+        self == LocalStat::Cosine
+    }
 }
 
 /// The oracle metrics (SPEC section 7), named as written in `sota.toml`.
@@ -270,6 +322,14 @@ pub enum Metric {
     Allclose,
     Argmax,
     BitIdentity,
+    RowCosine,
+    RowMaxAbs,
+    #[strum(serialize = "row-rel-l2")]
+    RowRelL2,
+    TileCosine,
+    TileMaxAbs,
+    #[strum(serialize = "tile-rel-l2")]
+    TileRelL2,
 }
 
 impl Metric {
@@ -285,14 +345,28 @@ impl Metric {
             .collect()
     }
 
-    /// The keys a check of this metric takes besides `metric`.
+    /// The keys a check of this metric takes besides `metric` (and
+    /// `dtype`, which every check takes).
     pub fn parameters(self) -> &'static [&'static str] {
         match self {
-            Metric::Cosine | Metric::Argmax => &["min"],
-            Metric::MaxAbs | Metric::MaxRel => &["max"],
+            Metric::Cosine | Metric::Argmax | Metric::RowCosine | Metric::TileCosine => &["min"],
             Metric::Allclose => &["rtol", "atol"],
             Metric::BitIdentity => &[],
+            _ => &["max"],
         }
+    }
+
+    /// The scope and statistic of a localized metric.
+    pub fn local(self) -> Option<(Scope, LocalStat)> {
+        Some(match self {
+            Metric::RowCosine => (Scope::Row, LocalStat::Cosine),
+            Metric::RowMaxAbs => (Scope::Row, LocalStat::MaxAbs),
+            Metric::RowRelL2 => (Scope::Row, LocalStat::RelL2),
+            Metric::TileCosine => (Scope::Tile, LocalStat::Cosine),
+            Metric::TileMaxAbs => (Scope::Tile, LocalStat::MaxAbs),
+            Metric::TileRelL2 => (Scope::Tile, LocalStat::RelL2),
+            _ => return None,
+        })
     }
 }
 
@@ -305,6 +379,9 @@ impl Check {
             Check::Allclose { .. } => Metric::Allclose,
             Check::Argmax { .. } => Metric::Argmax,
             Check::BitIdentity => Metric::BitIdentity,
+            Check::Local { scope, stat, .. } => <Metric as strum::IntoEnumIterator>::iter()
+                .find(|m| m.local() == Some((*scope, *stat)))
+                .expect("every scope and statistic has a metric"),
         }
     }
 }
@@ -322,7 +399,52 @@ impl fmt::Display for Check {
             }
             Check::Argmax { min } => write!(f, "argmax agreement ≥ {min}"),
             Check::BitIdentity => f.write_str("bit-identity"),
+            Check::Local { stat, bound, .. } => {
+                let op = if stat.is_min() { "≥" } else { "≤" };
+                write!(f, "{} {op} {bound}", self.metric().name())
+            }
         }
+    }
+}
+
+/// A check as the matrix holds it: the bound, and the candidate dtypes it
+/// applies to (empty: every dtype). `sota prove` judges a pair by the
+/// entries whose `dtype` list is empty or names the candidate's type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckEntry {
+    pub check: Check,
+    pub dtypes: Vec<crate::dtype::DType>,
+}
+
+impl CheckEntry {
+    /// A check for every dtype.
+    pub fn any(check: Check) -> CheckEntry {
+        CheckEntry {
+            check,
+            dtypes: Vec::new(),
+        }
+    }
+
+    /// Whether this entry applies to a candidate of `dtype`.
+    pub fn applies_to(&self, dtype: crate::dtype::DType) -> bool {
+        self.dtypes.is_empty() || self.dtypes.contains(&dtype)
+    }
+}
+
+impl std::ops::Deref for CheckEntry {
+    type Target = Check;
+    fn deref(&self) -> &Check {
+        &self.check
+    }
+}
+
+impl fmt::Display for CheckEntry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.dtypes.is_empty() {
+            let names: Vec<&str> = self.dtypes.iter().map(|d| d.name()).collect();
+            write!(f, "{}: ", names.join(","))?;
+        }
+        self.check.fmt(f)
     }
 }
 

@@ -847,7 +847,7 @@ impl Walker {
         None
     }
 
-    fn checks(&mut self, t: &DeTable<'_>, ctx: &Ctx) -> Vec<Located<Check>> {
+    fn checks(&mut self, t: &DeTable<'_>, ctx: &Ctx) -> Vec<Located<CheckEntry>> {
         let Some(v) = t.get("check") else {
             return Vec::new();
         };
@@ -874,122 +874,180 @@ impl Walker {
                 name: format!("a `check` of {}", ctx.name),
                 header: item.span(),
             };
-            self.check_keys(ct, keys::CHECK, &cctx);
-            let Some(metric) = self.string(ct, "metric", &cctx, true, "\"cosine\"") else {
-                continue;
-            };
-            let kind = match metric.value.parse::<Metric>() {
-                Ok(kind) => kind,
-                Err(_) => {
-                    let other = metric.value.as_str();
-                    let names = Metric::names();
-                    let dym = did_you_mean::phrase(other, names.iter().copied());
-                    self.push(
-                        Problem::new(
-                            Code::BadCheck,
-                            metric.span.clone(),
-                            format!("unknown metric `{other}` in {}", ctx.name),
-                        )
-                        .label("not a metric")
-                        .help(format!(
-                            "{}metrics: {}",
-                            dym.map(|d| format!("{d} ")).unwrap_or_default(),
-                            names.join(", ")
-                        )),
-                    );
-                    continue;
-                }
-            };
-            let allowed: Vec<&str> = std::iter::once("metric")
-                .chain(kind.parameters().iter().copied())
-                .collect();
             let before = self.problems.len();
-            for (key, _) in ct.iter() {
-                let k = key.get_ref().as_ref();
-                if keys::CHECK.contains(&k) && !allowed.contains(&k) {
+            let check = self.check_entry(ct, &cctx, item.span());
+            let dtypes = self.check_dtypes(ct, &cctx);
+            if let (Some(check), true) = (check, self.problems.len() == before) {
+                out.push(Located::new(CheckEntry { check, dtypes }, item.span()));
+            }
+        }
+        out
+    }
+
+    /// One `check` table's metric and bound.
+    fn check_entry(&mut self, ct: &DeTable<'_>, cctx: &Ctx, span: Range<usize>) -> Option<Check> {
+        self.check_keys(ct, keys::CHECK, cctx);
+        let metric = self.string(ct, "metric", cctx, true, "\"cosine\"")?;
+        let kind = self.check_metric(&metric, cctx)?;
+        self.check_parameters_apply(ct, &metric, kind);
+        let m = metric.value.as_str();
+        let bound = |w: &mut Walker, key: &str, lo: f64, hi: f64| {
+            w.check_bound(ct, key, m, (lo, hi), span.clone(), cctx)
+        };
+        match kind {
+            Metric::Cosine => bound(self, "min", -1.0, 1.0).map(|min| Check::Cosine { min }),
+            Metric::Argmax => match ct.contains_key("min") {
+                true => bound(self, "min", 0.0, 1.0).map(|min| Check::Argmax { min }),
+                false => Some(Check::Argmax { min: 1.0 }),
+            },
+            Metric::MaxAbs => bound(self, "max", 0.0, f64::MAX).map(|max| Check::MaxAbs { max }),
+            Metric::MaxRel => bound(self, "max", 0.0, f64::MAX).map(|max| Check::MaxRel { max }),
+            Metric::Allclose => {
+                // Left out: the default for the candidate's dtype.
+                let tol = |w: &mut Walker, key: &str| match ct.contains_key(key) {
+                    true => bound(w, key, 0.0, f64::MAX).map(Some),
+                    false => Some(None),
+                };
+                let rtol = tol(self, "rtol");
+                let atol = tol(self, "atol");
+                rtol.zip(atol)
+                    .map(|(rtol, atol)| Check::Allclose { rtol, atol })
+            }
+            Metric::BitIdentity => Some(Check::BitIdentity),
+            local => {
+                let (scope, stat) = local.local().expect("the other metrics are localized");
+                let b = if stat.is_min() {
+                    bound(self, "min", -1.0, 1.0)
+                } else {
+                    bound(self, "max", 0.0, f64::MAX)
+                };
+                b.map(|bound| Check::Local { scope, stat, bound })
+            }
+        }
+    }
+
+    fn check_metric(&mut self, metric: &Located<String>, cctx: &Ctx) -> Option<Metric> {
+        if let Ok(kind) = metric.value.parse::<Metric>() {
+            return Some(kind);
+        }
+        let other = metric.value.as_str();
+        let names = Metric::names();
+        let dym = did_you_mean::phrase(other, names.iter().copied());
+        self.push(
+            Problem::new(
+                Code::BadCheck,
+                metric.span.clone(),
+                format!("unknown metric `{other}` in {}", cctx.name),
+            )
+            .label("not a metric")
+            .help(format!(
+                "{}metrics: {}",
+                dym.map(|d| format!("{d} ")).unwrap_or_default(),
+                names.join(", ")
+            )),
+        );
+        None
+    }
+
+    /// Keys of the check format that this metric does not take.
+    fn check_parameters_apply(&mut self, ct: &DeTable<'_>, metric: &Located<String>, kind: Metric) {
+        let allowed: Vec<&str> = ["metric", "dtype"]
+            .into_iter()
+            .chain(kind.parameters().iter().copied())
+            .collect();
+        for (key, _) in ct.iter() {
+            let k = key.get_ref().as_ref();
+            if keys::CHECK.contains(&k) && !allowed.contains(&k) {
+                self.push(
+                    Problem::new(
+                        Code::BadCheck,
+                        key.span(),
+                        format!("`{k}` does not apply to metric `{}`", metric.value),
+                    )
+                    .label("not a parameter of this metric")
+                    .help(format!(
+                        "`{}` takes: {}",
+                        metric.value,
+                        allowed[2..].join(", ").if_empty("no parameters")
+                    )),
+                );
+            }
+        }
+    }
+
+    /// A check's numeric bound `key`, required, within `range`.
+    fn check_bound(
+        &mut self,
+        ct: &DeTable<'_>,
+        key: &str,
+        metric: &str,
+        (lo, hi): (f64, f64),
+        span: Range<usize>,
+        cctx: &Ctx,
+    ) -> Option<f64> {
+        match self.number(ct, key, cctx, "0.999") {
+            Some(n) if n.value >= lo && n.value <= hi => Some(n.value),
+            Some(n) => {
+                self.push(
+                    Problem::new(
+                        Code::BadCheck,
+                        n.span,
+                        format!("`{key}` of `{metric}` must be within [{lo}, {hi}]"),
+                    )
+                    .label("out of range")
+                    .help(format!("write a bound between {lo} and {hi}")),
+                );
+                None
+            }
+            None => {
+                if !ct.contains_key(key) {
                     self.push(
                         Problem::new(
                             Code::BadCheck,
-                            key.span(),
-                            format!("`{k}` does not apply to metric `{}`", metric.value),
+                            span,
+                            format!("metric `{metric}` needs `{key}`"),
                         )
-                        .label("not a parameter of this metric")
+                        .label(format!("missing `{key}`"))
+                        .help(format!("add `{key} = …` inside this check")),
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    /// A check's `dtype`: one candidate dtype name or an array of them
+    /// (`dtype = "bf16"`, `dtype = ["f16", "bf16"]`); absent: every dtype.
+    fn check_dtypes(&mut self, ct: &DeTable<'_>, cctx: &Ctx) -> Vec<crate::dtype::DType> {
+        let Some(v) = ct.get("dtype") else {
+            return Vec::new();
+        };
+        let names: Vec<Located<String>> = match v.get_ref() {
+            DeValue::String(s) => vec![Located::new(s.to_string(), v.span())],
+            _ => self.strings(ct, "dtype", cctx, "[\"bf16\", \"f16\"]"),
+        };
+        let mut out = Vec::new();
+        for name in names {
+            match crate::dtype::DType::parse(&name.value) {
+                Some(d) if !out.contains(&d) => out.push(d),
+                Some(_) => {}
+                None => {
+                    let all = crate::dtype::DType::ALL.map(crate::dtype::DType::name);
+                    let dym = did_you_mean::phrase(&name.value, all.iter().copied());
+                    self.push(
+                        Problem::new(
+                            Code::BadCheck,
+                            name.span.clone(),
+                            format!("unknown dtype `{}` in {}", name.value, cctx.name),
+                        )
+                        .label("not a dtype")
                         .help(format!(
-                            "`{}` takes: {}",
-                            metric.value,
-                            allowed[1..].join(", ").if_empty("no parameters")
+                            "{}dtypes: {}",
+                            dym.map(|d| format!("{d} ")).unwrap_or_default(),
+                            all.join(", ")
                         )),
                     );
                 }
-            }
-            let unit = |w: &mut Walker,
-                        key: &str,
-                        lo: f64,
-                        hi: f64,
-                        default: Option<f64>|
-             -> Option<f64> {
-                match w.number(ct, key, &cctx, "0.999") {
-                    Some(n) if n.value >= lo && n.value <= hi => Some(n.value),
-                    Some(n) => {
-                        w.push(
-                            Problem::new(
-                                Code::BadCheck,
-                                n.span,
-                                format!(
-                                    "`{key}` of `{}` must be within [{lo}, {hi}]",
-                                    metric.value
-                                ),
-                            )
-                            .label("out of range")
-                            .help(format!("write a bound between {lo} and {hi}")),
-                        );
-                        None
-                    }
-                    None if default.is_some() => default,
-                    None => {
-                        if !ct.contains_key(key) {
-                            w.push(
-                                Problem::new(
-                                    Code::BadCheck,
-                                    item.span(),
-                                    format!("metric `{}` needs `{key}`", metric.value),
-                                )
-                                .label(format!("missing `{key}`"))
-                                .help(format!("add `{key} = …` inside this check")),
-                            );
-                        }
-                        None
-                    }
-                }
-            };
-            let check = match kind {
-                Metric::Cosine => {
-                    unit(self, "min", -1.0, 1.0, None).map(|min| Check::Cosine { min })
-                }
-                Metric::Argmax => {
-                    unit(self, "min", 0.0, 1.0, Some(1.0)).map(|min| Check::Argmax { min })
-                }
-                Metric::MaxAbs => {
-                    unit(self, "max", 0.0, f64::MAX, None).map(|max| Check::MaxAbs { max })
-                }
-                Metric::MaxRel => {
-                    unit(self, "max", 0.0, f64::MAX, None).map(|max| Check::MaxRel { max })
-                }
-                Metric::Allclose => {
-                    // Left out: torch.testing's default for the dtype compared.
-                    let tol = |w: &mut Walker, key: &str| match ct.contains_key(key) {
-                        true => unit(w, key, 0.0, f64::MAX, None).map(Some),
-                        false => Some(None),
-                    };
-                    let rtol = tol(self, "rtol");
-                    let atol = tol(self, "atol");
-                    rtol.zip(atol)
-                        .map(|(rtol, atol)| Check::Allclose { rtol, atol })
-                }
-                Metric::BitIdentity => Some(Check::BitIdentity),
-            };
-            if let (Some(check), true) = (check, self.problems.len() == before) {
-                out.push(Located::new(check, item.span()));
             }
         }
         out

@@ -99,4 +99,27 @@ mod tests {
             .collect();
         assert_eq!(metrics, crate::matrix::Metric::names());
     }
+
+    #[test]
+    fn schema_takes_a_check_for_one_dtype_or_several() {
+        let schema: Value = serde_json::from_str(super::JSON).unwrap();
+        let check = schema.pointer("/definitions/check").unwrap().clone();
+        let validator = jsonschema::validator_for(&check).expect("the check schema compiles");
+        let ok = |v: Value| validator.is_valid(&v);
+        assert!(ok(
+            serde_json::json!({"metric": "tile-rel-l2", "max": 0.03, "dtype": "bf16"})
+        ));
+        assert!(ok(
+            serde_json::json!({"metric": "row-cosine", "min": 0.999, "dtype": ["f16", "bf16"]})
+        ));
+        assert!(!ok(
+            serde_json::json!({"metric": "row-cosine", "min": 0.999, "dtype": 3})
+        ));
+        assert!(!ok(
+            serde_json::json!({"metric": "row-cosine", "min": 0.999, "dtype": []})
+        ));
+        assert!(!ok(
+            serde_json::json!({"metric": "row-cosin", "min": 0.999})
+        ));
+    }
 }

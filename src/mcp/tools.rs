@@ -4,8 +4,9 @@
 //! library call as the CLI and returns the CLI's `--json` payload as
 //! structured content with the CLI's text as the text content.
 //!
-//! `prove` joins here once it exists as a read-only library call: one
-//! argument struct, one entry in [`list`], one arm in [`call`].
+//! A tool is one argument struct, one entry in [`list`], one arm in
+//! [`call`]. `prove` reads two tensor files, each confined to the root like
+//! every path argument (a FIFO or device is refused when opened).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,7 +23,8 @@ use sota::context::{CatalogReason, Source};
 use sota::matrix::cache::Cache;
 use sota::output::json::SchemaId;
 use sota::output::{
-    coverage as coverage_out, gate as gate_out, init as init_out, json as out, text, wrap,
+    coverage as coverage_out, gate as gate_out, init as init_out, json as out, prove as prove_out,
+    text, wrap,
 };
 use sota::repo::confine::confine;
 use sota::surface::lookup::{strip_line_col, Lookup};
@@ -79,6 +81,37 @@ pub struct CatalogArgs {
     pub query: Option<String>,
 }
 
+/// `prove`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProveToolArgs {
+    /// The reference tensor file (the oracle's output): `.npy`,
+    /// `.safetensors`, or raw with `dtype` and `shape`; relative to the
+    /// repository root or absolute inside it.
+    pub reference: String,
+    /// The candidate tensor file (the kernel's output), likewise.
+    pub candidate: String,
+    /// The op whose `check` list in sota.toml judges the pair.
+    pub op: Option<String>,
+    /// Checks replacing the op's, in `sota prove --check` syntax:
+    /// `cosine>=0.999`, `row-cosine>=0.999`, `bf16: tile-rel-l2<=0.03`.
+    #[serde(default)]
+    pub checks: Vec<String>,
+    /// Only this tensor of `.safetensors` files.
+    pub tensor: Option<String>,
+    /// The axis rows run along (negative counts from the end; default -1).
+    pub axis: Option<i64>,
+    /// Tiles over the last two axes, `ROWSxCOLS` (default 16x16 when a
+    /// tile check asks).
+    pub tile: Option<String>,
+    /// Element type of raw files (`f32`, `bf16`, …), with `shape`.
+    pub dtype: Option<String>,
+    /// Shape of raw files, e.g. `32,4096`, with `dtype`.
+    pub shape: Option<String>,
+}
+
+const PROVE: &str = "Judge a kernel's output against the oracle's: compares two tensor files inside the repository (.npy, .safetensors, or raw with dtype and shape) and applies the op's `check` list from sota.toml (or `checks`). Reports cosine, abs/rel error with positions, allclose (tolerances by the candidate's dtype), argmax, bit identity, NaN/Inf, and the worst row and tile (a row never written or one tile scaled wrong shows there, not in the whole-tensor cosine). A bf16/f16/fp8 candidate may be compared with an f32 reference. Call it after changing a kernel, before committing. Returns sota.prove/v1 (`verdict`: pass, fail or unjudged). Read-only: paths outside the repository are refused.";
+
 const LOOKUP: &str = "Look up what the repository's prior-art matrix (sota.toml) says: give an op slug for the full entry (the production reference to read first, the route borrow / bind / stay-minimal, the oracle checks), a file path (optionally path:LINE) for the ops that cover it, or words for a ranked search. Call it before writing or changing a kernel, to reuse known art instead of re-deriving it. Returns the op(s) as JSON (schema sota.op/v1, sota.file/v1, sota.search/v1) or sota.not-found/v1 with did-you-mean slugs. Without a sota.toml it answers from sota's built-in catalog.";
 const OPS_FOR_PATHS: &str = "Before editing or creating a kernel file, call ops_for_paths with the paths you will touch (they need not exist yet). Returns the kernel ops whose globs cover those paths, each with its prior art (the reference implementation and paper to read first) and a ready-to-paste `Prior-art:` commit trailer (schema sota.gate/v1). When no op covers them (or there is no sota.toml yet), it returns the catalog's best match for each path with the evidence for it (schema sota.suggest/v1, as the `suggest` tool). Put the trailer in your commit message. Paths outside the repository are refused.";
 const SUGGEST: &str = "Propose where kernel files belong in the prior-art matrix, read-only: for each path (tracked or about to be created; omit `paths` for every kernel file no op covers) the op that covers it, else the catalog op that fits best with its evidence (content, name and directory signals), and the exact sota.toml edit (a glob that matches no tracked file outside its targets and the op's own). Nothing is written: apply the edit yourself or run `sota suggest --write`. Returns sota.suggest/v1, the payload of `sota suggest --json`.";
@@ -104,6 +137,7 @@ pub fn list() -> Vec<Tool> {
             CATALOG_SEARCH,
             &[Op, Search, NotFound, List],
         ),
+        tool::<ProveToolArgs>("prove", PROVE, &[Prove]),
     ]
 }
 
@@ -161,6 +195,7 @@ pub fn call(
         "coverage" => coverage(inputs, cache, parse::<CoverageArgs>(name, args)?),
         "suggest" => suggest(inputs, cache, parse(name, args)?),
         "catalog_search" => catalog_search(inputs, cache, commands, parse(name, args)?),
+        "prove" => prove(inputs, cache, parse(name, args)?),
         other => {
             let known: Vec<String> = list().iter().map(|t| t.name.to_string()).collect();
             return Err(McpError::invalid_params(
@@ -407,6 +442,37 @@ fn coverage(
     Ok(result(
         &coverage_out::json(report.matrix, &report.report),
         coverage_out::human(report.matrix, &report.report),
+        false,
+    ))
+}
+
+/// `sota prove` on two files inside the root (no histogram: read-only).
+fn prove(
+    inputs: Inputs,
+    cache: &Arc<Cache>,
+    args: ProveToolArgs,
+) -> Result<CallToolResult, Failure> {
+    let ctx = Context::resolve_cached(inputs, cache.clone());
+    let root = root(&ctx)?;
+    for p in [&args.reference, &args.candidate] {
+        confine(p, ctx.cwd(), &root).map_err(|e| Failure::Usage(e.to_string()))?;
+    }
+    let prove_args = command::prove::ProveArgs {
+        slug: args.op,
+        reference: PathBuf::from(&args.reference),
+        candidate: PathBuf::from(&args.candidate),
+        tensor: args.tensor,
+        checks: args.checks,
+        dtype: args.dtype,
+        shape: args.shape,
+        axis: args.axis.map_or(-1, |a| a as isize),
+        tile: args.tile,
+        ..Default::default()
+    };
+    let report = command::prove::run(&ctx, &prove_args)?;
+    Ok(result(
+        &prove_out::json(&report.report),
+        prove_out::human(&report.report),
         false,
     ))
 }

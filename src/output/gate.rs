@@ -219,7 +219,12 @@ impl AdvisoryJson {
             route: a.op.route.as_ref().map(|r| r.value.name()),
             route_meaning: a.op.route.as_ref().map(|r| r.value.meaning()),
             oracle: a.op.oracle.clone(),
-            check: a.op.check.iter().map(|c| CheckJson::of(&c.value)).collect(),
+            check: a
+                .op
+                .check
+                .iter()
+                .map(|c| CheckJson::of_entry(&c.value))
+                .collect(),
             suggested_trailer: a.suggestion.clone(),
         }
     }

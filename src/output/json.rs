@@ -40,9 +40,19 @@ pub struct CheckJson {
     pub rtol: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub atol: Option<f64>,
+    /// The candidate dtypes the check applies to (absent: every dtype).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dtype: Vec<&'static str>,
 }
 
 impl CheckJson {
+    /// A matrix check entry, with its dtype restriction.
+    pub fn of_entry(entry: &crate::matrix::CheckEntry) -> Self {
+        let mut j = CheckJson::of(&entry.check);
+        j.dtype = entry.dtypes.iter().map(|d| d.name()).collect();
+        j
+    }
+
     pub fn of(check: &Check) -> Self {
         let mut j = CheckJson {
             metric: check.metric().name(),
@@ -50,6 +60,7 @@ impl CheckJson {
             max: None,
             rtol: None,
             atol: None,
+            dtype: Vec::new(),
         };
         match *check {
             Check::Cosine { min } | Check::Argmax { min } => j.min = Some(min),
@@ -59,6 +70,8 @@ impl CheckJson {
                 j.atol = atol;
             }
             Check::BitIdentity => {}
+            Check::Local { stat, bound, .. } if stat.is_min() => j.min = Some(bound),
+            Check::Local { bound, .. } => j.max = Some(bound),
         }
         j
     }
@@ -128,7 +141,11 @@ impl OpJson {
             route: op.route.as_ref().map(|r| r.value.name()),
             route_meaning: op.route.as_ref().map(|r| r.value.meaning()),
             oracle: op.oracle.clone(),
-            check: op.check.iter().map(|c| CheckJson::of(&c.value)).collect(),
+            check: op
+                .check
+                .iter()
+                .map(|c| CheckJson::of_entry(&c.value))
+                .collect(),
             witness: op.witness.iter().map(|a| a.value.to_string()).collect(),
             papers: op.papers.clone(),
             note: op.note.clone(),

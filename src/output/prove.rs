@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 
 use super::{cell, paint, role, width};
-use crate::matrix::Check;
+use crate::matrix::{Check, LocalStat};
+use crate::prove::local::{Grouping, Local};
 use crate::prove::metrics::{Metrics, Place};
 use crate::prove::{ChecksFrom, Layout, PairReport, Report, Verdict};
 use crate::quote::quote;
@@ -84,7 +85,15 @@ pub fn near_one(x: f64) -> String {
 fn check_value(c: &crate::prove::CheckResult) -> String {
     match (&c.check, c.value) {
         (_, None) => "n/a".into(),
-        (Check::Cosine { .. } | Check::Argmax { .. }, Some(v)) => near_one(v),
+        (
+            Check::Cosine { .. }
+            | Check::Argmax { .. }
+            | Check::Local {
+                stat: LocalStat::Cosine,
+                ..
+            },
+            Some(v),
+        ) => near_one(v),
         (Check::BitIdentity | Check::Allclose { .. }, Some(v)) => format!("{}", v as u64),
         (_, Some(v)) => num(v, 4),
     }
@@ -112,10 +121,14 @@ fn title(pair: &PairReport) -> String {
     if !pair.name.is_empty() {
         let _ = write!(s, "{}  ", paint(role::SLUG, &quote(&pair.name)));
     }
+    let dtype = if pair.reference_dtype != pair.dtype {
+        format!("{} (reference {})", pair.dtype, pair.reference_dtype)
+    } else {
+        pair.dtype.to_string()
+    };
     let _ = write!(
         s,
-        "{} [{}]  {} element{}",
-        pair.dtype,
+        "{dtype} [{}]  {} element{}",
         dims.join(", "),
         pair.metrics.elements,
         if pair.metrics.elements == 1 { "" } else { "s" }
@@ -204,44 +217,101 @@ pub fn human(report: &Report) -> String {
 }
 
 fn pair_human(out: &mut String, pair: &PairReport, q: f64) {
+    checks_human(out, pair);
     let m = &pair.metrics;
-    if !pair.checks.is_empty() {
-        let rows: Vec<[String; 3]> = pair
-            .checks
-            .iter()
-            .map(|c| [check_name(&c.check), check_value(c), c.bound.clone()])
-            .collect();
-        let w: Vec<usize> = (0..3)
-            .map(|i| rows.iter().map(|r| width(&r[i])).max().unwrap_or(0))
-            .collect();
-        for (r, c) in rows.iter().zip(&pair.checks) {
-            let verdict = if c.pass {
-                paint(role::REACHED, "PASS")
-            } else {
-                paint(role::DEBT, "FAIL")
-            };
-            let mut line = format!(
-                "  {}  {}  {}  {verdict}",
-                cell(role::PLAIN, &r[0], w[0]),
-                cell(role::PLAIN, &r[1], w[1]),
-                cell(role::PLAIN, &r[2], w[2]),
-            );
-            if let Some(note) = &c.note {
-                let _ = write!(line, "  ({note})");
-            }
-            let _ = writeln!(out, "{}", line.trim_end());
-        }
-        out.push('\n');
-    }
     let label = |s: &str| cell(role::DIM, s, 12);
-    let opt = |x: Option<f64>| x.map_or("n/a".to_owned(), |v| num(v, 4));
-    let ql = quantile_label(q);
     let _ = writeln!(
         out,
         "  {}cosine {}",
         label("similarity"),
         m.cosine.map_or("n/a".into(), near_one)
     );
+    errors_human(out, m, q);
+    allclose_human(out, pair);
+    for local in [&m.rows, &m.tiles].into_iter().flatten() {
+        local_human(out, local, &pair.shape);
+    }
+    let mut line = format!(
+        "  {}{} of {} rows agree along the last axis",
+        label("argmax"),
+        m.argmax.agree,
+        m.argmax.rows
+    );
+    if let Some((row, a, b)) = &m.argmax.first_miss {
+        let _ = write!(line, "; first differs at row {} ({a} vs {b})", index(row));
+    }
+    let _ = writeln!(out, "{line}");
+    let mut line = if m.bits_differing == 0 {
+        format!("  {}identical", label("bits"))
+    } else {
+        format!(
+            "  {}{} of {} elements differ",
+            label("bits"),
+            m.bits_differing,
+            m.elements
+        )
+    };
+    if let Some(p) = &m.first_bit_difference {
+        let _ = write!(line, ", first {}", place(p));
+    }
+    let _ = writeln!(out, "{line}");
+    nonfinite_human(out, m);
+}
+
+/// The check table: check, value, bound, PASS/FAIL, note.
+fn checks_human(out: &mut String, pair: &PairReport) {
+    if pair.checks.is_empty() && pair.other_dtypes == 0 {
+        return;
+    }
+    let rows: Vec<[String; 3]> = pair
+        .checks
+        .iter()
+        .map(|c| [check_name(&c.check), check_value(c), c.bound.clone()])
+        .collect();
+    let w: Vec<usize> = (0..3)
+        .map(|i| rows.iter().map(|r| width(&r[i])).max().unwrap_or(0))
+        .collect();
+    for (r, c) in rows.iter().zip(&pair.checks) {
+        let verdict = if c.pass {
+            paint(role::REACHED, "PASS")
+        } else {
+            paint(role::DEBT, "FAIL")
+        };
+        let mut line = format!(
+            "  {}  {}  {}  {verdict}",
+            cell(role::PLAIN, &r[0], w[0]),
+            cell(role::PLAIN, &r[1], w[1]),
+            cell(role::PLAIN, &r[2], w[2]),
+        );
+        if let Some(note) = &c.note {
+            let _ = write!(line, "  ({note})");
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    if pair.other_dtypes > 0 {
+        let n = pair.other_dtypes;
+        let _ = writeln!(
+            out,
+            "  ({n} check{} for other candidate dtypes left out{})",
+            if n == 1 { "" } else { "s" },
+            if pair.checks.is_empty() {
+                format!(
+                    "; {}: no check applies to a {} candidate",
+                    paint(role::DEBT, "FAIL"),
+                    pair.dtype
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
+    out.push('\n');
+}
+
+fn errors_human(out: &mut String, m: &Metrics, q: f64) {
+    let label = |s: &str| cell(role::DIM, s, 12);
+    let opt = |x: Option<f64>| x.map_or("n/a".to_owned(), |v| num(v, 4));
+    let ql = quantile_label(q);
     for (name, max, mean, median, quant) in [
         (
             "abs error",
@@ -270,15 +340,19 @@ fn pair_human(out: &mut String, pair: &PairReport, q: f64) {
         }
         let _ = writeln!(out, "{line}");
     }
+}
+
+fn allclose_human(out: &mut String, pair: &PairReport) {
+    let m = &pair.metrics;
     for a in &m.allclose {
         let t = &a.tolerance;
         let mut line = format!(
             "  {}rtol={} atol={}{}: {} of {} outside",
-            label("allclose"),
+            cell(role::DIM, "allclose", 12),
             num(t.rtol, 6),
             num(t.atol, 6),
             if t.defaulted {
-                format!(" (torch default for {})", pair.dtype)
+                format!(" (default for {})", pair.dtype)
             } else {
                 String::new()
             },
@@ -295,30 +369,60 @@ fn pair_human(out: &mut String, pair: &PairReport, q: f64) {
         }
         let _ = writeln!(out, "{line}");
     }
-    let mut line = format!(
-        "  {}{} of {} rows agree along the last axis",
-        label("argmax"),
-        m.argmax.agree,
-        m.argmax.rows
-    );
-    if let Some((row, a, b)) = &m.argmax.first_miss {
-        let _ = write!(line, "; first differs at row {} ({a} vs {b})", index(row));
-    }
-    let _ = writeln!(out, "{line}");
-    let mut line = if m.bits_differing == 0 {
-        format!("  {}identical", label("bits"))
-    } else {
-        format!(
-            "  {}{} of {} elements differ",
-            label("bits"),
-            m.bits_differing,
-            m.elements
-        )
+}
+
+/// `rows` / `tiles`: how they were grouped, the worst group per
+/// statistic, and the failing counts.
+fn local_human(out: &mut String, l: &Local, shape: &[usize]) {
+    let (label, one, how) = match l.grouping {
+        Grouping::Rows { axis } => {
+            let last = shape.len().saturating_sub(1) == axis;
+            let how = format!("along axis {axis}{}", if last { " (the last)" } else { "" });
+            ("rows", "row", how)
+        }
+        Grouping::Tiles { h, w } => ("tiles", "tile", format!("{h}x{w} over the last two axes")),
     };
-    if let Some(p) = &m.first_bit_difference {
-        let _ = write!(line, ", first {}", place(p));
+    let _ = writeln!(
+        out,
+        "  {}{} {how}; the worst by",
+        cell(role::DIM, label, 12),
+        l.groups
+    );
+    let pad = " ".repeat(14);
+    if let Some(w) = &l.cosine {
+        let _ = writeln!(
+            out,
+            "{pad}cosine   {} ({one} at {})",
+            near_one(w.value),
+            index(&w.origin)
+        );
     }
-    let _ = writeln!(out, "{line}");
+    if let Some(w) = &l.rel_l2 {
+        let _ = writeln!(
+            out,
+            "{pad}rel-l2   {} ({one} at {})",
+            num(w.value, 4),
+            index(&w.origin)
+        );
+    }
+    if let Some(w) = &l.max_abs {
+        let at = w.at.as_ref().map(place).unwrap_or_default();
+        let _ = writeln!(out, "{pad}max-abs  {} {at}", num(w.value, 4));
+    }
+    for (stat, bound, n) in &l.failing {
+        let op = if stat.is_min() { "<" } else { ">" };
+        let _ = writeln!(
+            out,
+            "{pad}{n} of {} {label} with {} {op} {}",
+            l.groups,
+            stat.name(),
+            num(*bound, 6)
+        );
+    }
+}
+
+fn nonfinite_human(out: &mut String, m: &Metrics) {
+    let label = |s: &str| cell(role::DIM, s, 12);
     let nf = &m.nonfinite;
     if nf.reference.total() + nf.candidate.total() == 0 {
         let _ = writeln!(out, "  {}none", label("non-finite"));
@@ -405,12 +509,41 @@ fn metrics_json(m: &Metrics) -> Value {
             "differing": m.bits_differing,
             "first": place_json(&m.first_bit_difference, false),
         },
+        "rows": m.rows.as_ref().map(local_json),
+        "tiles": m.tiles.as_ref().map(local_json),
         "nonfinite": {
             "reference": counts(&m.nonfinite.reference),
             "candidate": counts(&m.nonfinite.candidate),
             "mismatched": m.nonfinite.mismatched,
             "first_mismatch": place_json(&m.nonfinite.first_mismatch, false),
         },
+    })
+}
+
+fn local_json(l: &Local) -> Value {
+    let worst = |w: &Option<crate::prove::local::WorstGroup>| match w {
+        None => Value::Null,
+        Some(w) => {
+            let mut v = json!({"value": f(w.value), "origin": w.origin});
+            if let Some(p) = &w.at {
+                v["at"] = place_json(&Some(p.clone()), false);
+            }
+            v
+        }
+    };
+    let grouping = match l.grouping {
+        Grouping::Rows { axis } => json!({"kind": "rows", "axis": axis}),
+        Grouping::Tiles { h, w } => json!({"kind": "tiles", "tile": [h, w]}),
+    };
+    json!({
+        "grouping": grouping,
+        "groups": l.groups,
+        "cosine": worst(&l.cosine),
+        "max_abs": worst(&l.max_abs),
+        "rel_l2": worst(&l.rel_l2),
+        "failing": l.failing.iter().map(|(stat, bound, n)| json!({
+            "stat": stat.name(), "bound": f(*bound), "groups": n,
+        })).collect::<Vec<_>>(),
     })
 }
 
@@ -433,6 +566,8 @@ pub fn json(report: &Report) -> Value {
             json!({
                 "name": p.name,
                 "dtype": p.dtype.name(),
+                "reference_dtype": p.reference_dtype.name(),
+                "other_dtype_checks": p.other_dtypes,
                 "shape": p.shape,
                 "layout": {"reference": layout(p.layouts.0), "candidate": layout(p.layouts.1)},
                 "elements": p.metrics.elements,
@@ -468,6 +603,31 @@ pub fn json(report: &Report) -> Value {
         "only_in_reference": report.only_in_reference,
         "only_in_candidate": report.only_in_candidate,
     })
+}
+
+/// The `sota.proof/v1` record: the `sota.prove/v1` payload (checks,
+/// metrics, verdict, dtypes, shapes) with the op, the date, the tool's
+/// version and the blob ids of the op's files.
+pub fn record_json(report: &Report, meta: &crate::prove::record::RecordMeta) -> Value {
+    let mut v = json(report);
+    v["schema"] = json!(super::schema_id::SchemaId::Proof.id());
+    v["op"] = json!(meta.op);
+    v["date"] = json!(meta.date);
+    v["tool"] = json!({"name": "sota", "version": env!("CARGO_PKG_VERSION")});
+    v["files"] = meta
+        .files
+        .iter()
+        .map(|(path, blob)| json!({"path": path, "blob": blob}))
+        .collect();
+    v
+}
+
+/// A record as committed: pretty JSON, one trailing newline.
+pub fn record_text(report: &Report, meta: &crate::prove::record::RecordMeta) -> String {
+    let mut s =
+        serde_json::to_string_pretty(&record_json(report, meta)).expect("a JSON value serializes");
+    s.push('\n');
+    s
 }
 
 /// An SVG histogram of |ref − cand| per tensor: one bar per power of two

@@ -40,6 +40,8 @@ pub enum SchemaId {
     Hooks,
     /// `sota prove`.
     Prove,
+    /// A proof record (`sota prove SLUG --record`: `.sota/proofs/SLUG.json`).
+    Proof,
     /// `sota init`.
     Init,
     /// `sota suggest`.
@@ -68,6 +70,7 @@ impl SchemaId {
             SchemaId::Render => "sota.render/v1",
             SchemaId::Hooks => "sota.hooks/v1",
             SchemaId::Prove => "sota.prove/v1",
+            SchemaId::Proof => "sota.proof/v1",
             SchemaId::Init => "sota.init/v1",
             SchemaId::Suggest => "sota.suggest/v1",
             SchemaId::Error => "sota.error/v1",

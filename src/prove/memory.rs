@@ -4,8 +4,8 @@
 //! bytes in place of a mapping. Nothing is copied.
 
 use super::dtype::{ByteOrder, DType};
-use super::tensor::{element_count, Layout, TensorFile, TensorMeta, TensorView};
-use super::{ProveError, Report, Request};
+use super::tensor::{element_count, Layout, TensorMeta};
+use super::{ProveError, Report};
 
 /// One tensor in the caller's memory.
 #[derive(Clone, Copy, Debug)]
@@ -45,42 +45,29 @@ impl MemoryTensor<'_> {
     }
 }
 
-/// Compare `candidate` with `reference` and judge `req.checks`, exactly as
-/// [`super::run`] does for one pair of files. `req.reference` and
-/// `req.candidate` are only labels here; `req.tensor` and `req.raw` must be
-/// unset (a buffer says its own dtype and shape).
-pub fn run(
-    req: &Request,
-    reference: &MemoryTensor,
-    candidate: &MemoryTensor,
+/// Compare `candidate` with `reference` and judge `options.checks`, with
+/// the one in-memory comparison ([`super::run_in_memory`]: the same code as
+/// files get). `labels` name the two sides in the report; the buffers are
+/// checked against their shapes first, with messages that say which side.
+pub fn run<'a>(
+    labels: (&str, &str),
+    reference: &MemoryTensor<'a>,
+    candidate: &MemoryTensor<'a>,
+    options: &super::Options,
 ) -> Result<Report, ProveError> {
-    if req.tensor.is_some() || req.raw.is_some() {
-        return Err(ProveError::Usage(
-            "tensors in memory carry their own dtype and shape: no tensor name or raw spec".into(),
-        ));
-    }
-    super::check_quantile(req.quantile)?;
-    let (ma, mb) = (reference.meta("reference")?, candidate.meta("candidate")?);
-    super::compatible(&ma, &mb)?;
-    let fa = TensorFile::in_memory(req.reference.clone());
-    let fb = TensorFile::in_memory(req.candidate.clone());
-    let view = |meta, data, file| TensorView { meta, data, file };
-    let pair = super::compare_pair(
-        view(&ma, reference.data, &fa),
-        view(&mb, candidate.data, &fb),
-        req,
-        super::threads(req.threads),
-    );
-    Ok(Report {
-        reference: req.reference.clone(),
-        candidate: req.candidate.clone(),
-        formats: (fa.format, fb.format),
-        checks_from: req.checks_from.clone(),
-        pairs: vec![pair],
-        only_in_reference: Vec::new(),
-        only_in_candidate: Vec::new(),
-        quantile: req.quantile,
-    })
+    reference.meta("reference")?;
+    candidate.meta("candidate")?;
+    let held = |t: &MemoryTensor<'a>| super::InMemory {
+        dtype: t.dtype,
+        order: t.order,
+        shape: t.shape.to_vec(),
+        layout: t.layout,
+        data: t.data,
+    };
+    let mut report = super::run_in_memory(&held(reference), &held(candidate), options)?;
+    report.reference = labels.0.into();
+    report.candidate = labels.1.into();
+    Ok(report)
 }
 
 #[cfg(test)]
@@ -88,8 +75,8 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-    use crate::matrix::Check;
-    use crate::prove::{ChecksFrom, Format};
+    use crate::matrix::{Check, CheckEntry};
+    use crate::prove::{ChecksFrom, Format, Options, Request};
 
     fn request(reference: PathBuf, candidate: PathBuf, checks: Vec<Check>) -> Request {
         Request {
@@ -97,10 +84,12 @@ mod tests {
             candidate,
             tensor: None,
             raw: None,
-            checks,
-            checks_from: ChecksFrom::Flag,
-            quantile: crate::prove::DEFAULT_QUANTILE,
-            threads: 3,
+            options: Options {
+                checks: checks.into_iter().map(CheckEntry::any).collect(),
+                checks_from: ChecksFrom::Flag,
+                threads: 3,
+                ..Options::default()
+            },
         }
     }
 
@@ -159,7 +148,7 @@ mod tests {
         };
         let (ba, bb): (&'static [u8], &'static [u8]) = (ba.leak(), bb.leak());
         let req = request("ref".into(), "cand".into(), checks);
-        let mem = run(&req, &side(ba), &side(bb)).unwrap();
+        let mem = run(("ref", "cand"), &side(ba), &side(bb), &req.options).unwrap();
         assert_eq!(mem.formats, (Format::Memory, Format::Memory));
         let strip = |mut v: serde_json::Value| {
             for k in ["reference", "candidate"] {
@@ -186,7 +175,7 @@ mod tests {
             layout: Layout::C,
         };
         let req = request("r".into(), "c".into(), vec![]);
-        let Err(e) = run(&req, &t, &t) else {
+        let Err(e) = run(("r", "c"), &t, &t, &req.options) else {
             panic!("a 12-byte buffer passed as 4 f32")
         };
         let e = e.to_string();

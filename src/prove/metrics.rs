@@ -34,7 +34,7 @@ pub const BLOCK: usize = 1 << 16;
 /// seventh round).
 pub const CHUNK: usize = 256;
 /// Mappings larger than this drop the pages already read.
-const RELEASE_ABOVE: usize = 64 << 20;
+pub(super) const RELEASE_ABOVE: usize = 64 << 20;
 /// Bytes of each tensor per run of blocks handed to a thread (a multiple
 /// of the block for every element size, and one PMD: 2 MiB).
 const RUN_BYTES: usize = 2 << 20;
@@ -49,14 +49,7 @@ pub struct Tolerance {
     pub defaulted: bool,
 }
 
-/// A value at a position, with both tensors' elements there.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Place {
-    pub value: f64,
-    pub index: Vec<usize>,
-    pub reference: f64,
-    pub candidate: f64,
-}
+pub use super::local_figures::Place;
 
 /// NaN / +Inf / −Inf counts of one tensor.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -142,6 +135,10 @@ pub struct Metrics {
     pub nonfinite: NonFinite,
     /// |ref − cand| over finite pairs.
     pub abs_histogram: Histogram,
+    /// The worst rows along the chosen axis ([`super::local`]).
+    pub rows: Option<super::local_figures::Local>,
+    /// The worst tiles, when tiles were asked for.
+    pub tiles: Option<super::local_figures::Local>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -383,6 +380,10 @@ struct Pair<'a> {
     /// bits: exact for finite values when both sides share a byte order
     /// and decoding is one-to-one (every type but 64-bit integers).
     fast_bits: bool,
+    /// Both tensors hold the same element type. When they do not (an f16
+    /// candidate, an f32 reference), "bits differ" means the decoded
+    /// values differ.
+    same_type: bool,
     release: bool,
     /// The instruction set the block loop runs on.
     isa: Isa,
@@ -466,7 +467,12 @@ impl Pair<'_> {
             let xb = &self.b.data[ob * sb..(ob + 1) * sb];
             va[j] = da.decode_one(xa);
             vb[j] = db.decode_one(xb);
-            if xa != xb {
+            let differ = if self.same_type {
+                xa != xb
+            } else {
+                va[j].to_bits() != vb[j].to_bits()
+            };
+            if differ {
                 bits.bits += 1;
                 if bits.first_bits.idx == NONE {
                     bits.first_bits = First {
@@ -490,8 +496,12 @@ impl Pair<'_> {
         }
     }
 
-    /// Count the linear elements `s..s+k` whose bytes differ.
+    /// Count the linear elements `s..s+k` whose bytes differ (whose
+    /// decoded values differ, for tensors of two element types).
     fn raw_bits(&self, s: usize, va: &[f64], vb: &[f64], bits: &mut Partial) {
+        if !self.same_type {
+            return value_bits(s, va, vb, bits);
+        }
         let k = va.len();
         let sz = self.a.meta.dtype.size();
         let ra = &self.a.data[s * sz..(s + k) * sz];
@@ -846,6 +856,22 @@ impl Pair<'_> {
     }
 }
 
+/// Count the elements `s..` whose decoded values differ in their bits.
+fn value_bits(s: usize, va: &[f64], vb: &[f64], bits: &mut Partial) {
+    for (j, (&a, &b)) in va.iter().zip(vb).enumerate() {
+        if a.to_bits() != b.to_bits() {
+            bits.bits += 1;
+            if bits.first_bits.idx == NONE {
+                bits.first_bits = First {
+                    idx: (s + j) as u64,
+                    a,
+                    b,
+                };
+            }
+        }
+    }
+}
+
 #[cold]
 fn nonfinite(p: &mut Partial, i: usize, a: f64, b: f64) {
     let (ca, cb) = (class(a), class(b));
@@ -870,7 +896,7 @@ fn nonfinite(p: &mut Partial, i: usize, a: f64, b: f64) {
 /// Run `f` over every block on `threads` threads, handing out runs of
 /// `run` consecutive blocks in order and telling `pages` when each is
 /// done; results in block order.
-fn par_blocks<T: Send, S: Send>(
+pub(super) fn par_blocks<T: Send, S: Send>(
     blocks: usize,
     run: usize,
     threads: usize,
@@ -945,38 +971,13 @@ pub fn compare_on(
     threads: usize,
     isa: Isa,
 ) -> Metrics {
-    // A build the CPU cannot run is never chosen.
-    let isa = if Isa::available().contains(&isa) {
-        isa
-    } else {
-        Isa::detect()
-    };
-    let shape = &a.meta.shape;
-    let n = a.elements();
-    let linear = row_major(&a) && row_major(&b);
-    let pair = Pair {
-        a,
-        b,
-        shape,
-        n,
-        linear,
-        strides_a: strides(shape, a.meta.layout),
-        strides_b: strides(shape, b.meta.layout),
-        last: shape.last().copied().unwrap_or(1),
-        tols,
-        mag: a.meta.dtype == DType::F64,
-        fast_bits: linear
-            && a.meta.order == b.meta.order
-            && !matches!(a.meta.dtype, DType::I64 | DType::U64),
-        release: linear && a.data.len().max(b.data.len()) > RELEASE_ABOVE,
-        isa,
-    };
-    let blocks = n.div_ceil(BLOCK);
+    let pair = Pair::new(a, b, tols, isa);
+    let blocks = pair.n.div_ceil(BLOCK);
     let size = a.meta.dtype.size().max(b.meta.dtype.size()).max(1);
     // Runs only matter for dropping pages; otherwise every block is a run,
     // so that small tensors still spread over every thread.
     let run = if pair.release { run_blocks(size) } else { 1 };
-    let pages = || Releaser::new(a, b, run * BLOCK, n, pair.release);
+    let pages = || Releaser::new(a, b, run * BLOCK, pair.n, pair.release);
     let (partials, hists) = par_blocks(
         blocks,
         run,
@@ -991,12 +992,167 @@ pub fn compare_on(
         hist_abs.merge(&ta.finish());
         hist_rel.merge(&tr.finish());
     }
+    let total = combine(&partials, tols.len());
+    let mut s = pairwise(&partials.iter().map(|p| p.sums).collect::<Vec<_>>());
 
-    // Combine in block order.
-    let mut total = Partial::new(tols.len());
+    // Rescale when the squares left f64's comfortable range.
+    let risky = |sum: f64, mag: f64| !sum.is_finite() || (mag > 0.0 && sum < 1e-250);
+    if risky(s.aa, total.mag_a) || risky(s.bb, total.mag_b) || !s.ab.is_finite() {
+        let scale = |m: f64| {
+            if m > 0.0 && m.is_finite() {
+                2f64.powi(-(m.log2().floor() as i32))
+            } else {
+                1.0
+            }
+        };
+        let (sa, sb) = (scale(total.mag_a), scale(total.mag_b));
+        let (scaled, _) = par_blocks(
+            blocks,
+            run,
+            threads,
+            &pages(),
+            || (),
+            |blk, _| pair.scaled_sums(blk, sa, sb),
+        );
+        let t = pairwise(&scaled);
+        (s.ab, s.aa, s.bb) = (t.ab, t.aa, t.bb);
+    }
+    pair.metrics(&total, s, (hist_abs, hist_rel), quantile)
+}
+
+impl<'a> Pair<'a> {
+    fn new(a: TensorView<'a>, b: TensorView<'a>, tols: &'a [Tolerance], isa: Isa) -> Pair<'a> {
+        // A build the CPU cannot run is never chosen.
+        let isa = if Isa::available().contains(&isa) {
+            isa
+        } else {
+            Isa::detect()
+        };
+        let shape = &a.meta.shape;
+        let linear = row_major(&a) && row_major(&b);
+        let same_type = a.meta.dtype == b.meta.dtype;
+        let wide_int = matches!(a.meta.dtype, DType::I64 | DType::U64);
+        Pair {
+            a,
+            b,
+            shape,
+            n: a.elements(),
+            linear,
+            strides_a: strides(shape, a.meta.layout),
+            strides_b: strides(shape, b.meta.layout),
+            last: shape.last().copied().unwrap_or(1),
+            tols,
+            mag: a.meta.dtype == DType::F64 || b.meta.dtype == DType::F64,
+            fast_bits: linear && (!same_type || (a.meta.order == b.meta.order && !wide_int)),
+            same_type,
+            release: linear
+                && a.file.is_some()
+                && b.file.is_some()
+                && a.data.len().max(b.data.len()) > RELEASE_ABOVE,
+            isa,
+        }
+    }
+
+    /// The figures, from the combined partials, the (possibly rescaled)
+    /// sums and the two error histograms.
+    fn metrics(
+        &self,
+        total: &Partial,
+        s: Sums,
+        (hist_abs, hist_rel): (Histogram, Histogram),
+        quantile: f64,
+    ) -> Metrics {
+        let shape = self.shape;
+        let at = |w: Worst| {
+            (w.idx != NONE).then(|| Place {
+                value: w.value,
+                index: unravel(w.idx as usize, shape),
+                reference: w.a,
+                candidate: w.b,
+            })
+        };
+        let first = |f: First| {
+            (f.idx != NONE).then(|| Place {
+                value: f64::NAN,
+                index: unravel(f.idx as usize, shape),
+                reference: f.a,
+                candidate: f.b,
+            })
+        };
+        let finite = total.finite;
+        let cosine = (finite > 0).then(|| {
+            if s.aa == 0.0 && s.bb == 0.0 {
+                1.0
+            } else if s.aa == 0.0 || s.bb == 0.0 {
+                0.0
+            } else {
+                (s.ab / (s.aa.sqrt() * s.bb.sqrt())).clamp(-1.0, 1.0)
+            }
+        });
+        let mean = |x: f64| (finite > 0).then(|| x / finite as f64);
+        let counts = |c: [u64; 3]| NonFiniteCounts {
+            nan: c[0],
+            pos_inf: c[1],
+            neg_inf: c[2],
+        };
+        Metrics {
+            elements: self.n as u64,
+            finite_pairs: finite,
+            cosine,
+            max_abs: at(total.max_abs),
+            max_rel: at(total.max_rel),
+            mean_abs: mean(s.abs),
+            mean_rel: mean(s.rel),
+            median_abs: hist_abs.quantile(0.5),
+            median_rel: hist_rel.quantile(0.5),
+            quantile,
+            quantile_abs: hist_abs.quantile(quantile),
+            quantile_rel: hist_rel.quantile(quantile),
+            allclose: self
+                .tols
+                .iter()
+                .zip(&total.close)
+                .map(|(t, c)| Allclose {
+                    tolerance: *t,
+                    mismatches: c.mismatches,
+                    worst: at(c.worst),
+                })
+                .collect(),
+            argmax: self.argmax_of(total),
+            bits_differing: total.bits,
+            first_bit_difference: first(total.first_bits),
+            nonfinite: NonFinite {
+                reference: counts(total.nf_a),
+                candidate: counts(total.nf_b),
+                mismatched: total.nf_mismatch,
+                first_mismatch: first(total.first_nf),
+            },
+            abs_histogram: hist_abs,
+            rows: None,
+            tiles: None,
+        }
+    }
+}
+
+impl Pair<'_> {
+    fn argmax_of(&self, total: &Partial) -> Argmax {
+        let row_shape = &self.shape[..self.shape.len().saturating_sub(1)];
+        Argmax {
+            rows: total.rows,
+            agree: total.agree,
+            first_miss: total
+                .first_miss
+                .map(|(r, ca, cb)| (unravel(r as usize, row_shape), ca, cb)),
+        }
+    }
+}
+
+/// The blocks' partials combined in block order (rows split between
+/// blocks joined), all but the sums.
+fn combine(partials: &[Partial], tols: usize) -> Partial {
+    let mut total = Partial::new(tols);
     let mut open: Option<RowPart> = None;
-    let sums: Vec<Sums> = partials.iter().map(|p| p.sums).collect();
-    for p in &partials {
+    for p in partials {
         total.finite += p.finite;
         total.max_abs = total.max_abs.merge(p.max_abs);
         total.max_rel = total.max_rel.merge(p.max_rel);
@@ -1039,105 +1195,7 @@ pub fn compare_on(
     if let Some(o) = open {
         total.row_done(o);
     }
-    let mut s = pairwise(&sums);
-
-    // Rescale when the squares left f64's comfortable range.
-    let risky = |sum: f64, mag: f64| !sum.is_finite() || (mag > 0.0 && sum < 1e-250);
-    if risky(s.aa, total.mag_a) || risky(s.bb, total.mag_b) || !s.ab.is_finite() {
-        let scale = |m: f64| {
-            if m > 0.0 && m.is_finite() {
-                2f64.powi(-(m.log2().floor() as i32))
-            } else {
-                1.0
-            }
-        };
-        let (sa, sb) = (scale(total.mag_a), scale(total.mag_b));
-        let (scaled, _) = par_blocks(
-            blocks,
-            run,
-            threads,
-            &pages(),
-            || (),
-            |blk, _| pair.scaled_sums(blk, sa, sb),
-        );
-        let t = pairwise(&scaled);
-        s.ab = t.ab;
-        s.aa = t.aa;
-        s.bb = t.bb;
-    }
-
-    let at = |w: Worst| {
-        (w.idx != NONE).then(|| Place {
-            value: w.value,
-            index: unravel(w.idx as usize, shape),
-            reference: w.a,
-            candidate: w.b,
-        })
-    };
-    let first = |f: First| {
-        (f.idx != NONE).then(|| Place {
-            value: f64::NAN,
-            index: unravel(f.idx as usize, shape),
-            reference: f.a,
-            candidate: f.b,
-        })
-    };
-    let finite = total.finite;
-    let cosine = (finite > 0).then(|| {
-        if s.aa == 0.0 && s.bb == 0.0 {
-            1.0
-        } else if s.aa == 0.0 || s.bb == 0.0 {
-            0.0
-        } else {
-            (s.ab / (s.aa.sqrt() * s.bb.sqrt())).clamp(-1.0, 1.0)
-        }
-    });
-    let mean = |x: f64| (finite > 0).then(|| x / finite as f64);
-    let counts = |c: [u64; 3]| NonFiniteCounts {
-        nan: c[0],
-        pos_inf: c[1],
-        neg_inf: c[2],
-    };
-    let row_shape = &shape[..shape.len().saturating_sub(1)];
-    Metrics {
-        elements: n as u64,
-        finite_pairs: finite,
-        cosine,
-        max_abs: at(total.max_abs),
-        max_rel: at(total.max_rel),
-        mean_abs: mean(s.abs),
-        mean_rel: mean(s.rel),
-        median_abs: hist_abs.quantile(0.5),
-        median_rel: hist_rel.quantile(0.5),
-        quantile,
-        quantile_abs: hist_abs.quantile(quantile),
-        quantile_rel: hist_rel.quantile(quantile),
-        allclose: tols
-            .iter()
-            .zip(&total.close)
-            .map(|(t, c)| Allclose {
-                tolerance: *t,
-                mismatches: c.mismatches,
-                worst: at(c.worst),
-            })
-            .collect(),
-        argmax: Argmax {
-            rows: total.rows,
-            agree: total.agree,
-            first_miss: total
-                .first_miss
-                .map(|(r, ca, cb)| (unravel(r as usize, row_shape), ca, cb)),
-        },
-        bits_differing: total.bits,
-        first_bit_difference: first(total.first_bits),
-        nonfinite: NonFinite {
-            reference: counts(total.nf_a),
-            candidate: counts(total.nf_b),
-            mismatched: total.nf_mismatch,
-            first_mismatch: first(total.first_nf),
-        },
-        abs_histogram: hist_abs,
-    }
+    total
 }
 
 #[cfg(test)]

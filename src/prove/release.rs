@@ -91,7 +91,7 @@ impl<'a> Releaser<'a> {
                 let (low_elem, _) = self.elements(st.low);
                 for (i, v) in self.views.iter().enumerate() {
                     let end = if st.low == st.done.len() {
-                        v.file.bytes().len()
+                        v.file.map_or(0, |f| f.bytes().len())
                     } else {
                         Self::bytes(v, low_elem, low_elem)
                             .start
@@ -110,8 +110,8 @@ impl<'a> Releaser<'a> {
             }
         }
         for (v, range) in self.views.iter().zip(drops) {
-            if let Some(range) = range {
-                v.file.release(range);
+            if let (Some(range), Some(file)) = (range, v.file) {
+                file.release(range);
             }
         }
     }

@@ -28,7 +28,8 @@ pub enum Format {
     Npy,
     Safetensors,
     Raw,
-    /// Tensors a caller holds in memory (the Python package's buffers).
+    /// Tensors handed over in memory (the Python package's buffers,
+    /// [`super::run_in_memory`]).
     Memory,
 }
 
@@ -163,7 +164,7 @@ impl TensorFile {
         TensorView {
             meta,
             data: &self.bytes()[meta.offset..meta.offset + meta.nbytes],
-            file: self,
+            file: Some(self),
         }
     }
 
@@ -197,10 +198,22 @@ impl TensorFile {
 pub struct TensorView<'a> {
     pub meta: &'a TensorMeta,
     pub data: &'a [u8],
-    pub file: &'a TensorFile,
+    /// The mapped file the data lies in (pages already read are dropped
+    /// from it); `None` for a tensor in memory.
+    pub file: Option<&'a TensorFile>,
 }
 
-impl TensorView<'_> {
+impl<'a> TensorView<'a> {
+    /// A view of a tensor held in memory: `data` holds exactly the
+    /// elements `meta` describes (`meta.offset` is ignored).
+    pub fn in_memory(meta: &'a TensorMeta, data: &'a [u8]) -> TensorView<'a> {
+        TensorView {
+            meta,
+            data,
+            file: None,
+        }
+    }
+
     pub fn elements(&self) -> usize {
         self.meta.nbytes / self.meta.dtype.size().max(1)
     }

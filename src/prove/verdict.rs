@@ -5,7 +5,7 @@
 //! measure fails every check but bit-identity: a check that measured
 //! nothing proved nothing.
 
-use crate::matrix::Check;
+use crate::matrix::{Check, LocalStat, Scope};
 
 use super::dtype::DType;
 use super::metrics::{Metrics, Tolerance};
@@ -30,7 +30,7 @@ pub fn resolve(check: &Check, dtype: DType) -> Option<Tolerance> {
     let Check::Allclose { rtol, atol } = check else {
         return None;
     };
-    let (dr, da) = dtype.torch_default_tolerances();
+    let (dr, da) = dtype.default_tolerances();
     Some(Tolerance {
         rtol: rtol.unwrap_or(dr),
         atol: atol.unwrap_or(da),
@@ -39,7 +39,7 @@ pub fn resolve(check: &Check, dtype: DType) -> Option<Tolerance> {
 }
 
 /// The allclose tolerances to measure: those the checks ask for, else
-/// torch.testing's default for the dtype (always reported).
+/// the default for the (candidate's) dtype (always reported).
 pub fn tolerances(checks: &[Check], dtype: DType) -> Vec<Tolerance> {
     let mut out: Vec<Tolerance> = Vec::new();
     for t in checks.iter().filter_map(|c| resolve(c, dtype)) {
@@ -48,7 +48,7 @@ pub fn tolerances(checks: &[Check], dtype: DType) -> Vec<Tolerance> {
         }
     }
     if out.is_empty() {
-        let (rtol, atol) = dtype.torch_default_tolerances();
+        let (rtol, atol) = dtype.default_tolerances();
         out.push(Tolerance {
             rtol,
             atol,
@@ -58,60 +58,51 @@ pub fn tolerances(checks: &[Check], dtype: DType) -> Vec<Tolerance> {
     out
 }
 
-/// Judge every check against the metrics of one pair.
+/// Judge every check against the metrics of one pair; `dtype` is the
+/// candidate's (it sets allclose's default tolerances).
 pub fn judge(checks: &[Check], m: &Metrics, dtype: DType) -> Vec<CheckResult> {
     checks.iter().map(|c| judge_one(c, m, dtype)).collect()
 }
 
-fn judge_one(check: &Check, m: &Metrics, dtype: DType) -> CheckResult {
-    let no_finite = || Some("no finite pairs to measure".to_owned());
-    let (check, value, bound, mut pass, mut note) = match *check {
-        Check::Cosine { min } => {
-            let v = m.cosine;
-            let pass = v.is_none_or(|v| v >= min);
-            (
-                check.clone(),
-                v,
-                format!("≥ {min}"),
-                pass,
-                v.is_none().then(no_finite).flatten(),
-            )
-        }
-        Check::MaxAbs { max } => {
-            let v = m.max_abs.as_ref().map(|p| p.value);
-            let pass = v.is_none_or(|v| v <= max);
-            (
-                check.clone(),
-                v,
-                format!("≤ {max}"),
-                pass,
-                v.is_none().then(no_finite).flatten(),
-            )
-        }
-        Check::MaxRel { max } => {
-            let v = m.max_rel.as_ref().map(|p| p.value);
-            let pass = v.is_none_or(|v| v <= max);
-            (
-                check.clone(),
-                v,
-                format!("≤ {max}"),
-                pass,
-                v.is_none().then(no_finite).flatten(),
-            )
-        }
+/// A check's value, bound text, verdict and note, before the NaN/Inf and
+/// nothing-measured rules.
+type Measured = (Check, Option<f64>, String, bool, Option<String>);
+
+fn at_least(check: &Check, v: Option<f64>, min: f64) -> Measured {
+    let note = v.is_none().then(|| "no finite pairs to measure".to_owned());
+    (
+        check.clone(),
+        v,
+        format!("≥ {min}"),
+        v.is_none_or(|v| v >= min),
+        note,
+    )
+}
+
+fn at_most(check: &Check, v: Option<f64>, max: f64) -> Measured {
+    let note = v.is_none().then(|| "no finite pairs to measure".to_owned());
+    (
+        check.clone(),
+        v,
+        format!("≤ {max}"),
+        v.is_none_or(|v| v <= max),
+        note,
+    )
+}
+
+fn measure(check: &Check, m: &Metrics, dtype: DType) -> Measured {
+    match *check {
+        Check::Cosine { min } => at_least(check, m.cosine, min),
+        Check::MaxAbs { max } => at_most(check, m.max_abs.as_ref().map(|p| p.value), max),
+        Check::MaxRel { max } => at_most(check, m.max_rel.as_ref().map(|p| p.value), max),
         Check::Argmax { min } => {
             let v = m.argmax.fraction();
             (check.clone(), Some(v), format!("≥ {min}"), v >= min, None)
         }
         Check::BitIdentity => {
             let v = m.bits_differing;
-            (
-                check.clone(),
-                Some(v as f64),
-                "0 differing".to_owned(),
-                v == 0,
-                None,
-            )
+            let bound = "0 differing".to_owned();
+            (check.clone(), Some(v as f64), bound, v == 0, None)
         }
         Check::Allclose { .. } => {
             let t = resolve(check, dtype).expect("an allclose check");
@@ -120,18 +111,45 @@ fn judge_one(check: &Check, m: &Metrics, dtype: DType) -> CheckResult {
                 .iter()
                 .find(|a| a.tolerance.rtol == t.rtol && a.tolerance.atol == t.atol)
                 .expect("every allclose check's tolerance is measured");
+            let resolved = Check::Allclose {
+                rtol: Some(t.rtol),
+                atol: Some(t.atol),
+            };
+            let n = found.mismatches;
             (
-                Check::Allclose {
-                    rtol: Some(t.rtol),
-                    atol: Some(t.atol),
-                },
-                Some(found.mismatches as f64),
+                resolved,
+                Some(n as f64),
                 "0 outside".to_owned(),
-                found.mismatches == 0,
+                n == 0,
                 None,
             )
         }
-    };
+        Check::Local { scope, stat, bound } => {
+            let local = match scope {
+                Scope::Row => m.rows.as_ref(),
+                Scope::Tile => m.tiles.as_ref(),
+            };
+            let v = local.and_then(|l| l.worst(stat)).map(|w| w.value);
+            let mut out = if stat.is_min() {
+                at_least(check, v, bound)
+            } else {
+                at_most(check, v, bound)
+            };
+            if let Some(l) = local.filter(|_| !out.3) {
+                out.4 = Some(format!(
+                    "{} of {} {} fail",
+                    l.failing(stat, bound),
+                    l.groups,
+                    l.noun()
+                ));
+            }
+            out
+        }
+    }
+}
+
+fn judge_one(check: &Check, m: &Metrics, dtype: DType) -> CheckResult {
+    let (check, value, bound, mut pass, mut note) = measure(check, m, dtype);
     let nf = &m.nonfinite;
     if nf.mismatched > 0 && check != Check::BitIdentity {
         pass = false;
@@ -152,6 +170,25 @@ fn judge_one(check: &Check, m: &Metrics, dtype: DType) -> CheckResult {
         pass,
         note,
     }
+}
+
+/// The localized bounds of `checks` for one scope, to count failing
+/// groups against.
+pub fn local_bounds(checks: &[Check], scope: Scope) -> Vec<(LocalStat, f64)> {
+    let mut out = Vec::new();
+    for c in checks {
+        if let Check::Local {
+            scope: s,
+            stat,
+            bound,
+        } = *c
+        {
+            if s == scope && !out.contains(&(stat, bound)) {
+                out.push((stat, bound));
+            }
+        }
+    }
+    out
 }
 
 /// Why a numeric check measured nothing, when it did not: every position

@@ -214,6 +214,20 @@ fn every_payload_is_pinned_in_both_forms() {
             "{name}: --json does not change the exit code"
         );
     }
+    // The proof record is a file, not stdout: pinned with its date and
+    // version (which move) masked.
+    let p = fixture();
+    let mut args = commands().into_iter().find(|c| c.0 == "prove").unwrap().1;
+    args.push("--record");
+    p.run(&args);
+    let text = std::fs::read_to_string(p.path().join(".sota/proofs/fused-attention.json"))
+        .expect("prove --record writes the record");
+    let mut record: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(record["schema"].as_str(), Some(SchemaId::Proof.id()));
+    record["date"] = "[date]".into();
+    record["tool"]["version"] = "[version]".into();
+    insta::assert_json_snapshot!("contract_proof_record", record);
+    ids.insert(SchemaId::Proof.id(), "proof record");
     // Every registered payload but the gate's own alternative forms is
     // produced above, each under its own id.
     for id in SchemaId::iter() {

@@ -26,6 +26,7 @@ mod mcp;
 mod mcp_security;
 mod prove;
 mod prove_hostile;
+mod prove_local;
 mod render;
 mod report_html;
 mod reports;

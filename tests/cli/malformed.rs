@@ -160,7 +160,7 @@ fn cases() -> Vec<Case> {
             format!("{BASE}check = [{{ metric = \"cosin\", min = 0.9 }}]\n"),
             "bad-check",
             "8:21",
-            "did you mean `cosine`?",
+            "did you mean `cosine`",
         ),
         case(
             "empty ladder",

@@ -102,7 +102,8 @@ fn tools_and_resources_are_listed_read_only_with_schemas() {
                 "milestones",
                 "coverage",
                 "suggest",
-                "catalog_search"
+                "catalog_search",
+                "prove"
             ]
         );
         for t in &tools {
@@ -139,6 +140,9 @@ fn tools_and_resources_are_listed_read_only_with_schemas() {
 #[test]
 fn every_tool_answers_what_the_cli_answers_with_json() {
     let s = project();
+    let tensor = |v: [f32; 4]| crate::prove::npy_f32(&[2, 2], &v, false);
+    std::fs::write(s.path().join("ref.npy"), tensor([1.0, 2.0, 3.0, 4.0])).unwrap();
+    std::fs::write(s.path().join("out.npy"), tensor([1.0, 2.0, 3.0, 4.5])).unwrap();
     let cases: Vec<(&str, Value, Vec<&str>)> = vec![
         (
             "lookup",
@@ -204,6 +208,22 @@ fn every_tool_answers_what_the_cli_answers_with_json() {
             vec!["--catalog", "paged", "attention"],
         ),
         ("catalog_search", json!({}), vec!["--catalog", "list"]),
+        (
+            "prove",
+            json!({"reference": "ref.npy", "candidate": "out.npy",
+                   "checks": ["cosine>=0.99; row-max-abs<=0.1"], "tile": "2x2"}),
+            vec![
+                "prove",
+                "-r",
+                "ref.npy",
+                "-c",
+                "out.npy",
+                "--check",
+                "cosine>=0.99; row-max-abs<=0.1",
+                "--tile",
+                "2x2",
+            ],
+        ),
     ];
     rt().block_on(async {
         let c = connect(s.path()).await;

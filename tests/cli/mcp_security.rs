@@ -285,3 +285,75 @@ fn thirty_requests_of_nearly_a_megabyte_each_are_answered() {
     assert!((900_000..1 << 20).contains(&size), "{size} bytes a line");
     burst(&mut c, requests, Duration::from_secs(240));
 }
+
+fn npy_1x4(values: [f32; 4]) -> Vec<u8> {
+    crate::prove::npy_f32(&[1, 4], &values, false)
+}
+
+fn prove_call(c: &mut Client, id: u64, reference: &str, candidate: &str) -> Value {
+    c.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "prove", "arguments": {
+            "reference": reference, "candidate": candidate, "checks": ["cosine>=0.999"]}}}));
+    let r = c
+        .reply(Duration::from_secs(20))
+        .unwrap_or_else(|| panic!("prove {id} was never answered"));
+    assert_eq!(r["id"], id, "{r}");
+    r
+}
+
+#[test]
+fn the_prove_tool_reads_tensors_only_inside_the_repository_and_never_waits() {
+    let s = project();
+    let inside = npy_1x4([1.0, 2.0, 3.0, 4.0]);
+    std::fs::write(s.path().join("ref.npy"), &inside).unwrap();
+    std::fs::write(s.path().join("out.npy"), &inside).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    // A tensor outside whose bytes would be echoed back (a value, an index).
+    let secret = outside.path().join("secret.npy");
+    std::fs::write(&secret, npy_1x4([31337.0, 2.0, 3.0, 4.0])).unwrap();
+    std::os::unix::fs::symlink(&secret, s.path().join("link.npy")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), s.path().join("up")).unwrap();
+    mkfifo(&s.path().join("fifo.npy"));
+    let mut c = Client::start(s.path(), &[]);
+
+    let ok = prove_call(&mut c, 1, "ref.npy", "out.npy");
+    let v = &ok["result"]["structuredContent"];
+    assert_eq!(v["schema"], "sota.prove/v1", "{ok}");
+    assert_eq!(v["verdict"], "pass", "{ok}");
+
+    let secret_path = secret.to_string_lossy().into_owned();
+    let hostile = [
+        "../../etc/passwd",
+        "/etc/passwd",
+        secret_path.as_str(),
+        "kernels/../../secret.npy",
+        "link.npy",
+        "up/secret.npy",
+    ];
+    for (id, p) in (10..).zip(hostile) {
+        for (reference, candidate) in [("ref.npy", p), (p, "out.npy")] {
+            let r = prove_call(&mut c, id, reference, candidate);
+            let text = r.to_string();
+            assert!(!text.contains("31337"), "{p}: leaked {text}");
+            assert_eq!(r["result"]["isError"], true, "{p}: {text}");
+            assert_eq!(r["result"]["structuredContent"]["schema"], "sota.error/v1");
+            assert!(text.contains("outside the repository root"), "{p}: {text}");
+        }
+    }
+    // A FIFO inside is refused at once, not waited on.
+    let started = Instant::now();
+    let r = prove_call(&mut c, 40, "ref.npy", "fifo.npy");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    assert!(r.to_string().contains("not a regular file"), "{r}");
+    // Unknown arguments (a histogram would write a file) are refused.
+    c.send(&json!({"jsonrpc": "2.0", "id": 41, "method": "tools/call",
+        "params": {"name": "prove", "arguments": {
+            "reference": "ref.npy", "candidate": "out.npy", "histogram": "x.svg"}}}));
+    let r = c.reply(Duration::from_secs(20)).unwrap();
+    assert!(r.get("error").is_some(), "{r}");
+    assert!(!s.path().join("x.svg").exists());
+    // Still serving.
+    let ok = prove_call(&mut c, 42, "ref.npy", "out.npy");
+    assert_eq!(ok["result"]["structuredContent"]["verdict"], "pass", "{ok}");
+}

@@ -356,10 +356,10 @@ fn mismatches_and_usage_errors_exit_2_with_the_fix() {
     write(&s, "wide.npy", &npy_f32(&[3, 2], &[0.0; 6], false));
     write(
         &s,
-        "f64.npy",
+        "i32.npy",
         &npy_raw(
-            "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }",
-            &[0; 48],
+            "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }",
+            &[0; 24],
         ),
     );
     let cases: &[(&[&str], &str)] = &[
@@ -368,8 +368,8 @@ fn mismatches_and_usage_errors_exit_2_with_the_fix() {
             "shapes differ: reference [2, 3], candidate [3, 2]",
         ),
         (
-            &["-r", "ref.npy", "-c", "f64.npy"],
-            "dtypes differ: reference f32, candidate f64",
+            &["-r", "ref.npy", "-c", "i32.npy"],
+            "dtypes differ: reference f32, candidate i32",
         ),
         (
             &["softmx", "-r", "ref.npy", "-c", "out.npy"],
