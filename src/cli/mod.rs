@@ -79,24 +79,7 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
             print::out(sota::matrix::schema::JSON)?;
             Ok(Outcome::Done)
         }
-        Some(Command::Gate(args)) => {
-            let gate_args = GateArgs {
-                mode: args.mode()?,
-                strict: args.strict,
-            };
-            let run = command::gate::run(ctx, &gate_args)?;
-            if let Err(e) = print::gate(ctx, &run) {
-                // An advisory gate exits 0 always (SPEC 4), even when its
-                // advice cannot be written (a full disk, a closed pipe):
-                // it says so on stderr, as far as it can, and lets the
-                // commit through. Only `--strict` fails for it.
-                if gate_args.strict {
-                    return Err(e.into());
-                }
-                print::bare_failure(&Failure::Io(e));
-            }
-            Ok(run.outcome())
-        }
+        Some(Command::Gate(args)) => gate(ctx, &args),
         Some(Command::Coverage { check, .. }) => {
             let report = command::coverage::run(ctx, check)?;
             print::coverage(ctx, &report)?;
@@ -119,83 +102,124 @@ fn run(ctx: &Context, cli: Cli) -> Result<Outcome, Failure> {
                     first_parent,
                 },
             };
-            let mut bar = process::ProgressBar::new(ctx.format() == Format::Human);
-            let report = command::audit::run(ctx, &args, &mut bar)?;
-            print::audit(ctx, &report)?;
-            Ok(report.outcome())
+            audit(ctx, &args)
         }
-        Some(Command::Render { file, check }) => {
-            // The MCP server's tools live in the binary: a README region
-            // lists them from the server's own list, never from memory.
-            let facts = sota::surface::render::Facts {
-                mcp_tools: crate::mcp::tools::list()
-                    .iter()
-                    .map(|t| t.name.to_string())
-                    .collect(),
-            };
-            let report = command::render::run(ctx, &file, check, &facts)?;
-            print::render(ctx, &report)?;
-            Ok(report.outcome())
-        }
-        Some(Command::Init(args)) => {
-            let report = command::init::init(
-                ctx,
-                &command::init::InitArgs {
-                    dry_run: args.dry_run,
-                    force: args.force,
-                    name: args.name,
-                },
-            )?;
-            init::init(ctx, &report)?;
-            Ok(report.outcome())
-        }
-        Some(Command::Suggest(args)) => {
-            let report = command::init::suggest(
-                ctx,
-                &command::init::SuggestArgs {
-                    files: args.files,
-                    write: args.write,
-                },
-            )?;
-            init::suggest(ctx, &report)?;
-            Ok(report.outcome())
-        }
+        Some(Command::Render { file, check }) => render(ctx, &file, check),
+        Some(Command::Init(args)) => draft(ctx, args),
+        Some(Command::Suggest(args)) => suggest(ctx, args),
         Some(Command::Report { html, .. }) => {
             let page = command::report::write(ctx, &html)?;
             print::report(&page)?;
             Ok(page.outcome())
         }
-        Some(Command::Hook { action }) => {
-            let command = match action {
-                HookAction::Install { strict, no_chain } => {
-                    HookCommand::Install(InstallOptions { strict, no_chain })
-                }
-                HookAction::Uninstall => HookCommand::Uninstall,
-            };
-            let report = command::hook::run(ctx, command)?;
-            print::hooks(ctx, &report)?;
-            Ok(report.outcome())
-        }
+        Some(Command::Hook { action }) => hook(ctx, action),
         Some(Command::Mcp { verbose }) => mcp::run(ctx.inputs.clone(), verbose),
-        Some(Command::Completions { shell }) => {
-            let mut cmd = Cli::command();
-            let mut buf = Vec::new();
-            clap_complete::generate(shell, &mut cmd, "sota", &mut buf);
-            print::out(&String::from_utf8_lossy(&buf))?;
-            Ok(Outcome::Done)
-        }
+        Some(Command::Completions { shell }) => completions(shell),
         Some(Command::Prove(args)) => {
             let report = command::prove::run(ctx, &args.to_command())?;
             print::prove(ctx, &report)?;
             Ok(report.outcome())
         }
-        Some(Command::Man) => {
-            let mut buf = Vec::new();
-            clap_mangen::Man::new(Cli::command()).render(&mut buf)?;
-            print::out(&String::from_utf8_lossy(&buf))?;
-            Ok(Outcome::Done)
-        }
+        Some(Command::Man) => man(),
     }
+}
+
+/// `sota gate`: an advisory gate exits 0 always (SPEC 4), even when its
+/// advice cannot be written (a full disk, a closed pipe): it says so on
+/// stderr, as far as it can, and lets the commit through. Only `--strict`
+/// fails for it.
+fn gate(ctx: &Context, args: &args::GateArgs) -> Result<Outcome, Failure> {
+    let gate_args = GateArgs {
+        mode: args.mode()?,
+        strict: args.strict,
+    };
+    let run = command::gate::run(ctx, &gate_args)?;
+    if let Err(e) = print::gate(ctx, &run) {
+        if gate_args.strict {
+            return Err(e.into());
+        }
+        print::bare_failure(&Failure::Io(e));
+    }
+    Ok(run.outcome())
+}
+
+/// `sota audit`, with a progress bar on a terminal.
+fn audit(ctx: &Context, args: &AuditArgs) -> Result<Outcome, Failure> {
+    let mut bar = process::ProgressBar::new(ctx.format() == Format::Human);
+    let report = command::audit::run(ctx, args, &mut bar)?;
+    print::audit(ctx, &report)?;
+    Ok(report.outcome())
+}
+
+/// `sota render`. The MCP server's tools live in the binary: a README
+/// region lists them from the server's own list, never from memory.
+fn render(ctx: &Context, file: &std::path::Path, check: bool) -> Result<Outcome, Failure> {
+    let facts = sota::surface::render::Facts {
+        mcp_tools: crate::mcp::tools::list()
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect(),
+    };
+    let report = command::render::run(ctx, file, check, &facts)?;
+    print::render(ctx, &report)?;
+    Ok(report.outcome())
+}
+
+/// `sota hook install|uninstall`.
+fn hook(ctx: &Context, action: HookAction) -> Result<Outcome, Failure> {
+    let command = match action {
+        HookAction::Install { strict, no_chain } => {
+            HookCommand::Install(InstallOptions { strict, no_chain })
+        }
+        HookAction::Uninstall => HookCommand::Uninstall,
+    };
+    let report = command::hook::run(ctx, command)?;
+    print::hooks(ctx, &report)?;
+    Ok(report.outcome())
+}
+
+/// `sota init`: draft the matrix.
+fn draft(ctx: &Context, args: init::InitArgs) -> Result<Outcome, Failure> {
+    let report = command::init::init(
+        ctx,
+        &command::init::InitArgs {
+            dry_run: args.dry_run,
+            force: args.force,
+            name: args.name,
+        },
+    )?;
+    init::init(ctx, &report)?;
+    Ok(report.outcome())
+}
+
+/// `sota suggest`: place uncovered files.
+fn suggest(ctx: &Context, args: init::SuggestArgs) -> Result<Outcome, Failure> {
+    let report = command::init::suggest(
+        ctx,
+        &command::init::SuggestArgs {
+            files: args.files,
+            write: args.write,
+        },
+    )?;
+    init::suggest(ctx, &report)?;
+    Ok(report.outcome())
+}
+
+/// `sota man`.
+fn man() -> Result<Outcome, Failure> {
+    let mut buf = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut buf)?;
+    print::out(&String::from_utf8_lossy(&buf))?;
+    Ok(Outcome::Done)
+}
+
+/// `sota completions SHELL`.
+fn completions(shell: clap_complete::Shell) -> Result<Outcome, Failure> {
+    let mut cmd = Cli::command();
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "sota", &mut buf);
+    print::out(&String::from_utf8_lossy(&buf))?;
+    Ok(Outcome::Done)
 }
 
 fn list(ctx: &Context) -> Result<Outcome, Failure> {
