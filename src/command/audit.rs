@@ -103,9 +103,10 @@ pub fn run<'c>(
     })
 }
 
-/// Where the history starts, and the `git log` option that cuts it there
+/// Where the history starts, and the `git log` argument that cuts it there
 /// (SPEC 3.5): `--all`, `--since` or an explicit range as asked; else
-/// `[project] adopted`; else the first commit that added the matrix file.
+/// `[project] adopted` (`--since` that day); else the first commit that
+/// added the matrix file (it and its descendants: `^COMMIT^@`).
 fn start(ctx: &Context, matrix: &Matrix, git: &Git, args: &AuditArgs) -> (Start, Option<String>) {
     if args.all {
         return (Start::All, None);
@@ -127,8 +128,11 @@ fn start(ctx: &Context, matrix: &Matrix, git: &Git, args: &AuditArgs) -> (Start,
     match git.first_commit_of(&file) {
         Some((hash, committed, _)) => {
             let date = committed.get(..10).unwrap_or(&committed).to_owned();
-            let since = format!("--since={committed}");
-            (Start::Added { hash, date, file }, Some(since))
+            // The adoption commit and what descends from it, whatever the
+            // commits' dates say: exclude its parents' history (a root
+            // commit has none, and then nothing is excluded).
+            let after = format!("^{hash}^@");
+            (Start::Added { hash, date, file }, Some(after))
         }
         None => (Start::Uncommitted { file }, None),
     }
