@@ -41,6 +41,33 @@ pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
             );
         }
     }
+    population(&mut out, plan);
+    ops(&mut out, plan);
+    unclassified(&mut out, plan);
+    let _ = writeln!(
+        out,
+        "  Routes and oracles are left undecided: each op's is debt in the scorecard until the team decides it."
+    );
+    let _ = writeln!(out, "Next:");
+    let _ = writeln!(
+        out,
+        "  sota coverage              the scorecard of the draft: what is left to decide"
+    );
+    if !plan.unclassified.is_empty() {
+        let _ = writeln!(
+            out,
+            "  sota suggest --uncovered   an op for each kernel file left uncovered"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  sota hook install          name the reference on every commit that touches a kernel"
+    );
+    out
+}
+
+/// The tracked files, the kernel files by kind, what was left out.
+fn population(out: &mut String, plan: &Plan) {
     let kinds: Vec<String> = plan
         .kinds
         .iter()
@@ -84,6 +111,10 @@ pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
             if plan.ops.len() == 1 { "" } else { "s" }
         );
     }
+}
+
+/// Each drafted op: its file count and first globs.
+fn ops(out: &mut String, plan: &Plan) {
     let width = plan.ops.iter().map(|o| o.slug.len()).max().unwrap_or(0);
     for op in &plan.ops {
         let shown: Vec<_> = op.files.iter().take(3).map(|g| quote(g)).collect();
@@ -101,6 +132,10 @@ pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
             globs
         );
     }
+}
+
+/// The kernel files no op took.
+fn unclassified(out: &mut String, plan: &Plan) {
     if !plan.unclassified.is_empty() {
         let _ = writeln!(
             out,
@@ -124,26 +159,6 @@ pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
             let _ = writeln!(out, "    … and {} more", plan.unclassified.len() - LIST_CAP);
         }
     }
-    let _ = writeln!(
-        out,
-        "  Routes and oracles are left undecided: each op's is debt in the scorecard until the team decides it."
-    );
-    let _ = writeln!(out, "Next:");
-    let _ = writeln!(
-        out,
-        "  sota coverage              the scorecard of the draft: what is left to decide"
-    );
-    if !plan.unclassified.is_empty() {
-        let _ = writeln!(
-            out,
-            "  sota suggest --uncovered   an op for each kernel file left uncovered"
-        );
-    }
-    let _ = writeln!(
-        out,
-        "  sota hook install          name the reference on every commit that touches a kernel"
-    );
-    out
 }
 
 #[derive(Serialize)]

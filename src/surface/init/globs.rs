@@ -334,7 +334,22 @@ impl Tree {
             };
             self.walk(child, &sub, &handled, t, opts, out);
         }
-        // Files directly here.
+        self.cover_files_here(at, dir, &handled, t, opts, out);
+    }
+
+    /// The targets directly in `at`: one glob per extension when nothing
+    /// else counted lives here, else the tightest name patterns
+    /// ([`cluster`]).
+    fn cover_files_here(
+        &self,
+        at: usize,
+        dir: &str,
+        handled: &[String],
+        t: &Targets,
+        opts: Options<'_>,
+        out: &mut Vec<String>,
+    ) {
+        let node = &self.nodes[at];
         let Some(names) = t.names.get(&at) else {
             return;
         };

@@ -185,6 +185,60 @@ pub fn stem(path: &str) -> &str {
     }
 }
 
+/// A file's name tokens and its directories' tokens.
+struct FileTokens<'a> {
+    name: &'a [String],
+    dirs: &'a [Vec<String>],
+}
+
+/// Names rank first: the file says what it is. Among names, one that
+/// starts the file name, and a longer (more specific) pattern, rank higher
+/// (`fattn-mma` is attention, not MMA; `mul_mat_id` is grouped GEMM, not
+/// `mul_mat`).
+fn name_points(op: &OpSignals, name: &[String], evidence: &mut Vec<Evidence>) -> u32 {
+    let mut score = 0;
+    let mut head = false;
+    let mut longest = 0;
+    for p in &op.names {
+        if let Some(at) = p.find(name) {
+            score += if score == 0 { NAME_POINTS } else { NAME_MORE };
+            head |= at == 0;
+            longest = longest.max(p.tokens.len() as u32);
+            evidence.push(Evidence::Name(p.text.clone()));
+        }
+    }
+    if head {
+        score += HEAD_BONUS;
+    }
+    if longest > 1 {
+        score += 3 * (longest - 1);
+    }
+    score
+}
+
+/// Directories: the nearer the file, and the more tokens, the more
+/// specific (`mla_decode/` over `attention/`). The score and the rank.
+fn dir_points(op: &OpSignals, dirs: &[Vec<String>], evidence: &mut Vec<Evidence>) -> (u32, u32) {
+    let mut score = 0;
+    let mut dir_hit = false;
+    let mut dir_rank = 0;
+    for p in &op.dirs {
+        let hit = dirs
+            .iter()
+            .enumerate()
+            .filter_map(|(depth, t)| p.find(t).map(|at| (depth, at)))
+            .next_back();
+        if let Some((depth, at)) = hit {
+            score += if dir_hit { DIR_MORE } else { DIR_POINTS };
+            dir_hit = true;
+            let rank = 4 * depth as u32 + 2 * u32::from(at == 0) + p.tokens.len() as u32;
+            dir_rank = dir_rank.max(rank);
+            evidence.push(Evidence::Dir(p.text.clone()));
+        }
+    }
+    (score, dir_rank)
+}
+
 impl Signals {
     /// The signals of the ops that exist in `catalog` (others are skipped,
     /// so a signal never proposes an op the catalog cannot describe).
@@ -268,37 +322,12 @@ impl Signals {
             .take(path.matches('/').count())
             .map(tokens)
             .collect();
-        let mut content_hits: Vec<Vec<usize>> = vec![Vec::new(); self.ops.len()];
-        if !self.content_text.is_empty() {
-            let mut seen = vec![false; self.content_text.len()];
-            for m in self.content_ac.find_overlapping_iter(prefix) {
-                let k = m.pattern().as_usize();
-                if !seen[k] {
-                    seen[k] = true;
-                    for &op in &self.content_owners[k] {
-                        content_hits[op].push(k);
-                    }
-                }
-            }
-        }
-        let mut may_name = vec![false; self.ops.len()];
-        let mut may_dir = vec![false; self.ops.len()];
-        for &i in &self.name_any {
-            may_name[i] = true;
-        }
-        for &i in &self.dir_any {
-            may_dir[i] = true;
-        }
-        for t in &name_tokens {
-            for &i in self.name_first.get(t).into_iter().flatten() {
-                may_name[i] = true;
-            }
-        }
-        for t in dir_tokens.iter().flatten() {
-            for &i in self.dir_first.get(t).into_iter().flatten() {
-                may_dir[i] = true;
-            }
-        }
+        let content_hits = self.content_hits(prefix);
+        let (may_name, may_dir) = self.may_match(&name_tokens, &dir_tokens);
+        let file = FileTokens {
+            name: &name_tokens,
+            dirs: &dir_tokens,
+        };
         let mut out = Vec::new();
         for (i, op) in self.ops.iter().enumerate() {
             if !op.kinds.is_empty() && !kind.is_some_and(|k| op.kinds.contains(&k)) {
@@ -307,90 +336,10 @@ impl Signals {
             if !may_name[i] && !may_dir[i] && content_hits[i].is_empty() {
                 continue;
             }
-            let mut score = 0;
-            let mut evidence = Vec::new();
-            // Names rank first: the file says what it is. Among names, one
-            // that starts the file name, and a longer (more specific)
-            // pattern, rank higher (`fattn-mma` is attention, not MMA;
-            // `mul_mat_id` is grouped GEMM, not `mul_mat`).
-            let mut head = false;
-            let mut longest = 0;
-            for p in op.names.iter().filter(|_| may_name[i]) {
-                if let Some(at) = p.find(&name_tokens) {
-                    score += if score == 0 { NAME_POINTS } else { NAME_MORE };
-                    head |= at == 0;
-                    longest = longest.max(p.tokens.len() as u32);
-                    evidence.push(Evidence::Name(p.text.clone()));
-                }
-            }
-            if head {
-                score += HEAD_BONUS;
-            }
-            if longest > 1 {
-                score += 3 * (longest - 1);
-            }
-            let name_score = score;
-            // Directories: the nearer the file, and the more tokens, the
-            // more specific (`mla_decode/` over `attention/`).
-            let mut dir_hit = false;
-            let mut dir_rank = 0;
-            for p in op.dirs.iter().filter(|_| may_dir[i]) {
-                let hit = dir_tokens
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(depth, t)| p.find(t).map(|at| (depth, at)))
-                    .next_back();
-                if let Some((depth, at)) = hit {
-                    score += if dir_hit { DIR_MORE } else { DIR_POINTS };
-                    dir_hit = true;
-                    let rank = 4 * depth as u32 + 2 * u32::from(at == 0) + p.tokens.len() as u32;
-                    dir_rank = dir_rank.max(rank);
-                    evidence.push(Evidence::Dir(p.text.clone()));
-                }
-            }
-            // Content alone is too weak for a general op (a dispatcher
-            // mentions every op); it counts beside a name or a directory,
-            // or for an op bound to the file's kind.
-            let mut hits = if score > 0 || !op.kinds.is_empty() {
-                content_hits[i].clone()
-            } else {
-                Vec::new()
-            };
-            hits.sort_unstable();
-            for k in hits.into_iter().take(CONTENT_CAP) {
-                score += CONTENT_POINTS;
-                evidence.push(Evidence::Content(self.content_text[k].clone()));
-            }
-            if score > 0 && !op.kinds.is_empty() {
-                score += KIND_BONUS;
-                if let Some(k) = kind {
-                    evidence.push(Evidence::Kind(k.name().to_owned()));
-                }
-            }
-            if score > 0 {
-                out.push(Candidate {
-                    op: i,
-                    score,
-                    name_score,
-                    dir_rank,
-                    evidence,
-                });
-            }
+            let hints = (may_name[i], may_dir[i], content_hits[i].as_slice());
+            out.extend(self.score_op(i, op, &file, hints, kind));
         }
-        if out.iter().all(|c| c.score < THRESHOLD) {
-            if let Some(k) = kind {
-                if let Some(i) = self.ops.iter().position(|o| o.fallback.contains(&k)) {
-                    out.retain(|c| c.op != i);
-                    out.push(Candidate {
-                        op: i,
-                        score: FALLBACK_POINTS + THRESHOLD,
-                        name_score: 0,
-                        dir_rank: 0,
-                        evidence: vec![Evidence::Fallback(k.name().to_owned())],
-                    });
-                }
-            }
-        }
+        self.fall_back(&mut out, kind);
         out.sort_by(|a, b| {
             b.name_score
                 .cmp(&a.name_score)
@@ -399,6 +348,115 @@ impl Signals {
                 .then(a.op.cmp(&b.op))
         });
         out
+    }
+
+    /// For each op, the content patterns found in the file's prefix.
+    fn content_hits(&self, prefix: &[u8]) -> Vec<Vec<usize>> {
+        let mut hits: Vec<Vec<usize>> = vec![Vec::new(); self.ops.len()];
+        if self.content_text.is_empty() {
+            return hits;
+        }
+        let mut seen = vec![false; self.content_text.len()];
+        for m in self.content_ac.find_overlapping_iter(prefix) {
+            let k = m.pattern().as_usize();
+            if !seen[k] {
+                seen[k] = true;
+                for &op in &self.content_owners[k] {
+                    hits[op].push(k);
+                }
+            }
+        }
+        hits
+    }
+
+    /// Which ops' name and directory patterns may match, by first token.
+    fn may_match(&self, name: &[String], dirs: &[Vec<String>]) -> (Vec<bool>, Vec<bool>) {
+        let mut may_name = vec![false; self.ops.len()];
+        let mut may_dir = vec![false; self.ops.len()];
+        for &i in &self.name_any {
+            may_name[i] = true;
+        }
+        for &i in &self.dir_any {
+            may_dir[i] = true;
+        }
+        for t in name {
+            for &i in self.name_first.get(t).into_iter().flatten() {
+                may_name[i] = true;
+            }
+        }
+        for t in dirs.iter().flatten() {
+            for &i in self.dir_first.get(t).into_iter().flatten() {
+                may_dir[i] = true;
+            }
+        }
+        (may_name, may_dir)
+    }
+
+    /// One op's score for a file: names first, then directories, then
+    /// content (only beside a name or directory, or for a kind-bound op).
+    fn score_op(
+        &self,
+        i: usize,
+        op: &OpSignals,
+        file: &FileTokens<'_>,
+        (may_name, may_dir, content): (bool, bool, &[usize]),
+        kind: Option<Kind>,
+    ) -> Option<Candidate> {
+        let mut evidence = Vec::new();
+        let name_score = if may_name {
+            name_points(op, file.name, &mut evidence)
+        } else {
+            0
+        };
+        let (dir_score, dir_rank) = if may_dir {
+            dir_points(op, file.dirs, &mut evidence)
+        } else {
+            (0, 0)
+        };
+        let mut score = name_score + dir_score;
+        // Content alone is too weak for a general op (a dispatcher
+        // mentions every op); it counts beside a name or a directory, or
+        // for an op bound to the file's kind.
+        if score > 0 || !op.kinds.is_empty() {
+            let mut hits = content.to_vec();
+            hits.sort_unstable();
+            for k in hits.into_iter().take(CONTENT_CAP) {
+                score += CONTENT_POINTS;
+                evidence.push(Evidence::Content(self.content_text[k].clone()));
+            }
+        }
+        if score > 0 && !op.kinds.is_empty() {
+            score += KIND_BONUS;
+            if let Some(k) = kind {
+                evidence.push(Evidence::Kind(k.name().to_owned()));
+            }
+        }
+        (score > 0).then_some(Candidate {
+            op: i,
+            score,
+            name_score,
+            dir_rank,
+            evidence,
+        })
+    }
+
+    /// When no op has enough evidence, the op bound to the file's kind as
+    /// a fallback (if one is).
+    fn fall_back(&self, out: &mut Vec<Candidate>, kind: Option<Kind>) {
+        if out.iter().any(|c| c.score >= THRESHOLD) {
+            return;
+        }
+        let Some(k) = kind else { return };
+        if let Some(i) = self.ops.iter().position(|o| o.fallback.contains(&k)) {
+            out.retain(|c| c.op != i);
+            out.push(Candidate {
+                op: i,
+                score: FALLBACK_POINTS + THRESHOLD,
+                name_score: 0,
+                dir_rank: 0,
+                evidence: vec![Evidence::Fallback(k.name().to_owned())],
+            });
+        }
     }
 
     /// The best op for a file, when it has enough evidence.
