@@ -634,111 +634,120 @@ pub fn record_text(report: &Report, meta: &crate::prove::record::RecordMeta) -> 
 /// (zero on the left), bar height linear in the count, the max-abs bound
 /// (or the allclose atol) drawn as a red line.
 pub fn svg(report: &Report) -> String {
-    const W: f64 = 640.0;
-    const PANEL: f64 = 200.0;
-    const LEFT: f64 = 50.0;
-    const RIGHT: f64 = 20.0;
     let mut body = String::new();
     let mut y0 = 10.0;
     for pair in &report.pairs {
-        let bins = pair.metrics.abs_histogram.binades();
-        let bound = pair.checks.iter().find_map(|c| match c.check {
-            Check::MaxAbs { max } => Some(("max-abs", max)),
-            _ => None,
-        });
-        let bound = bound.or_else(|| {
-            pair.metrics
-                .allclose
-                .first()
-                .map(|a| ("atol", a.tolerance.atol))
-        });
-        let exps: Vec<i32> = bins
-            .iter()
-            .filter_map(|(e, _)| *e)
-            .chain(bound.and_then(|(_, b)| (b > 0.0).then(|| b.log2().floor() as i32)))
-            .collect();
-        let (lo, hi) = match (exps.iter().min(), exps.iter().max()) {
-            (Some(&lo), Some(&hi)) => (lo.min(hi), hi.min(1024)),
-            _ => (0, 0),
-        };
-        let nbins = (hi - lo + 2) as f64; // + the zero bin
-        let bw = (W - LEFT - RIGHT) / nbins;
-        let top = y0 + 24.0;
-        let h = PANEL - 60.0;
-        let peak = bins.iter().map(|(_, c)| *c).max().unwrap_or(1).max(1) as f64;
-        let name = if pair.name.is_empty() {
-            "tensor".to_owned()
-        } else {
-            xml(&pair.name)
-        };
-        let _ = writeln!(
-            body,
-            r#"<text x="{LEFT}" y="{}" font-size="13" font-weight="bold">{name} — |reference − candidate|, {} finite pairs (bins: powers of two)</text>"#,
-            y0 + 14.0,
-            pair.metrics.finite_pairs
-        );
-        let _ = writeln!(
-            body,
-            r##"<line x1="{LEFT}" y1="{}" x2="{}" y2="{}" stroke="#444"/>"##,
-            top + h,
-            W - RIGHT,
-            top + h
-        );
-        let x_of = |e: Option<i32>| LEFT + bw * e.map_or(0.0, |e| (e - lo + 1) as f64);
-        for (e, c) in &bins {
-            let bh = h * (*c as f64) / peak;
-            let _ = writeln!(
-                body,
-                r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#4a7ab5"><title>{}: {c}</title></rect>"##,
-                x_of(*e) + 1.0,
-                top + h - bh,
-                (bw - 2.0).max(1.0),
-                bh,
-                e.map_or("0".to_owned(), |e| format!("[2^{e}, 2^{})", e + 1))
-            );
-        }
-        let step = ((nbins / 12.0).ceil() as i32).max(1);
-        let _ = writeln!(
-            body,
-            r#"<text x="{:.1}" y="{}" font-size="10" text-anchor="middle">0</text>"#,
-            x_of(None) + bw / 2.0,
-            top + h + 14.0
-        );
-        let mut e = lo;
-        while e <= hi {
-            let _ = writeln!(
-                body,
-                r#"<text x="{:.1}" y="{}" font-size="10" text-anchor="middle">2^{e}</text>"#,
-                x_of(Some(e)) + bw / 2.0,
-                top + h + 14.0
-            );
-            e += step;
-        }
-        if let Some((what, b)) = bound {
-            let x = if b > 0.0 {
-                x_of(Some(lo)) + bw * (b.log2() - lo as f64)
-            } else {
-                x_of(None) + bw
-            };
-            let _ = writeln!(
-                body,
-                r##"<line x1="{x:.1}" y1="{top}" x2="{x:.1}" y2="{}" stroke="#c0392b" stroke-width="2" stroke-dasharray="5,3"/><text x="{:.1}" y="{}" font-size="11" fill="#c0392b">{what} {}</text>"##,
-                top + h,
-                x + 4.0,
-                top + 10.0,
-                num(b, 4)
-            );
-        }
-        y0 += PANEL;
+        svg_panel(&mut body, pair, y0);
+        y0 += SVG_PANEL;
     }
     format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{}" viewBox="0 0 {W} {}" font-family="sans-serif">
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{SVG_W}" height="{}" viewBox="0 0 {SVG_W} {}" font-family="sans-serif">
 <rect width="100%" height="100%" fill="white"/>
 {body}</svg>
 "#,
         y0 + 10.0,
         y0 + 10.0
     )
+}
+
+const SVG_W: f64 = 640.0;
+const SVG_PANEL: f64 = 200.0;
+const SVG_LEFT: f64 = 50.0;
+const SVG_RIGHT: f64 = 20.0;
+
+/// The bound a histogram draws: the max-abs check, else allclose's atol.
+fn svg_bound(pair: &PairReport) -> Option<(&'static str, f64)> {
+    let bound = pair.checks.iter().find_map(|c| match c.check {
+        Check::MaxAbs { max } => Some(("max-abs", max)),
+        _ => None,
+    });
+    bound.or_else(|| {
+        pair.metrics
+            .allclose
+            .first()
+            .map(|a| ("atol", a.tolerance.atol))
+    })
+}
+
+/// One tensor's histogram panel, starting at `y0`.
+fn svg_panel(body: &mut String, pair: &PairReport, y0: f64) {
+    let (w, left, right) = (SVG_W, SVG_LEFT, SVG_RIGHT);
+    let bins = pair.metrics.abs_histogram.binades();
+    let bound = svg_bound(pair);
+    let exps: Vec<i32> = bins
+        .iter()
+        .filter_map(|(e, _)| *e)
+        .chain(bound.and_then(|(_, b)| (b > 0.0).then(|| b.log2().floor() as i32)))
+        .collect();
+    let (lo, hi) = match (exps.iter().min(), exps.iter().max()) {
+        (Some(&lo), Some(&hi)) => (lo.min(hi), hi.min(1024)),
+        _ => (0, 0),
+    };
+    let nbins = (hi - lo + 2) as f64; // + the zero bin
+    let bw = (w - left - right) / nbins;
+    let top = y0 + 24.0;
+    let h = SVG_PANEL - 60.0;
+    let peak = bins.iter().map(|(_, c)| *c).max().unwrap_or(1).max(1) as f64;
+    let name = if pair.name.is_empty() {
+        "tensor".to_owned()
+    } else {
+        xml(&pair.name)
+    };
+    let _ = writeln!(
+        body,
+        r#"<text x="{left}" y="{}" font-size="13" font-weight="bold">{name} — |reference − candidate|, {} finite pairs (bins: powers of two)</text>"#,
+        y0 + 14.0,
+        pair.metrics.finite_pairs
+    );
+    let _ = writeln!(
+        body,
+        r##"<line x1="{left}" y1="{}" x2="{}" y2="{}" stroke="#444"/>"##,
+        top + h,
+        w - right,
+        top + h
+    );
+    let x_of = |e: Option<i32>| left + bw * e.map_or(0.0, |e| (e - lo + 1) as f64);
+    for (e, c) in &bins {
+        let bh = h * (*c as f64) / peak;
+        let _ = writeln!(
+            body,
+            r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#4a7ab5"><title>{}: {c}</title></rect>"##,
+            x_of(*e) + 1.0,
+            top + h - bh,
+            (bw - 2.0).max(1.0),
+            bh,
+            e.map_or("0".to_owned(), |e| format!("[2^{e}, 2^{})", e + 1))
+        );
+    }
+    let step = ((nbins / 12.0).ceil() as i32).max(1);
+    let label = |body: &mut String, x: f64, text: &str| {
+        let _ = writeln!(
+            body,
+            r#"<text x="{x:.1}" y="{}" font-size="10" text-anchor="middle">{text}</text>"#,
+            top + h + 14.0
+        );
+    };
+    label(body, x_of(None) + bw / 2.0, "0");
+    let mut e = lo;
+    while e <= hi {
+        label(body, x_of(Some(e)) + bw / 2.0, &format!("2^{e}"));
+        e += step;
+    }
+    if let Some((what, b)) = bound {
+        let x = if b > 0.0 {
+            x_of(Some(lo)) + bw * (b.log2() - lo as f64)
+        } else {
+            x_of(None) + bw
+        };
+        let _ = writeln!(
+            body,
+            r##"<line x1="{x:.1}" y1="{top}" x2="{x:.1}" y2="{}" stroke="#c0392b" stroke-width="2" stroke-dasharray="5,3"/><text x="{:.1}" y="{}" font-size="11" fill="#c0392b">{what} {}</text>"##,
+            top + h,
+            x + 4.0,
+            top + 10.0,
+            num(b, 4)
+        );
+    }
 }
 
 /// Text for an SVG element: untrusted characters shown visibly (XML 1.0

@@ -49,69 +49,18 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<TensorMeta>, String> {
             }
             continue;
         }
-        let t = v.as_object().ok_or_else(|| {
-            format!("tensor `{name}`: expected an object with dtype, shape, data_offsets")
-        })?;
-        let dtype_name = t
-            .get("dtype")
-            .and_then(Value::as_str)
-            .ok_or_else(|| format!("tensor `{name}`: missing or non-string `dtype`"))?;
-        let shape = t
-            .get("shape")
-            .and_then(Value::as_array)
-            .ok_or_else(|| format!("tensor `{name}`: missing or non-array `shape`"))?
-            .iter()
-            .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()))
-            .collect::<Option<Vec<usize>>>()
-            .ok_or_else(|| format!("tensor `{name}`: `shape` must hold non-negative integers"))?;
-        let offsets = t
-            .get("data_offsets")
-            .and_then(Value::as_array)
-            .filter(|a| a.len() == 2)
-            .and_then(|a| {
-                Some((
-                    usize::try_from(a[0].as_u64()?).ok()?,
-                    usize::try_from(a[1].as_u64()?).ok()?,
-                ))
-            })
-            .ok_or_else(|| format!("tensor `{name}`: `data_offsets` must be [begin, end]"))?;
-        let (begin, end) = offsets;
-        if begin > end {
-            return Err(format!(
-                "tensor `{name}`: data_offsets [{begin}, {end}] end before they begin"
-            ));
-        }
-        if end > data_len {
-            return Err(format!(
-                "tensor `{name}`: data_offsets [{begin}, {end}] run past the end of the data ({data_len} bytes)"
-            ));
-        }
-        let dtype = DType::from_safetensors(dtype_name).ok_or_else(|| {
-            format!(
-                "tensor `{name}`: unsupported dtype `{dtype_name}` (sota reads {})",
-                DType::ALL.map(DType::safetensors_name).join(", ")
-            )
-        })?;
-        let count = element_count(&shape)
-            .and_then(|c| c.checked_mul(dtype.size()))
-            .ok_or_else(|| format!("tensor `{name}`: shape {shape:?} overflows"))?;
-        if count != end - begin {
-            return Err(format!(
-                "tensor `{name}`: sizes do not add up: shape {shape:?} of {dtype_name} needs {count} bytes, data_offsets [{begin}, {end}] span {}",
-                end - begin
-            ));
-        }
+        let (meta, begin, end) = entry(name, v, data_len, 8 + n)?;
         spans.push((begin, end, name.clone()));
-        out.push(TensorMeta {
-            name: name.clone(),
-            dtype,
-            order: ByteOrder::Little,
-            shape,
-            layout: Layout::C,
-            offset: 8 + n + begin,
-            nbytes: count,
-        });
+        out.push(meta);
     }
+    check_spans(spans, data_len)?;
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(out)
+}
+
+/// The tensors' data spans, sorted, must tile the data exactly: no hole,
+/// no overlap, nothing after the last.
+fn check_spans(mut spans: Vec<(usize, usize, String)>, data_len: usize) -> Result<(), String> {
     spans.sort();
     let mut at = 0;
     for (begin, end, name) in &spans {
@@ -128,8 +77,79 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<TensorMeta>, String> {
             "the tensors cover {at} bytes of data, but the file holds {data_len} after the header"
         ));
     }
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(out)
+    Ok(())
+}
+
+/// One header entry: the tensor's metadata and its data span, checked
+/// against the data's length (`data_at`: where the data starts in the file).
+fn entry(
+    name: &str,
+    v: &Value,
+    data_len: usize,
+    data_at: usize,
+) -> Result<(TensorMeta, usize, usize), String> {
+    let t = v.as_object().ok_or_else(|| {
+        format!("tensor `{name}`: expected an object with dtype, shape, data_offsets")
+    })?;
+    let dtype_name = t
+        .get("dtype")
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("tensor `{name}`: missing or non-string `dtype`"))?;
+    let shape = t
+        .get("shape")
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("tensor `{name}`: missing or non-array `shape`"))?
+        .iter()
+        .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()))
+        .collect::<Option<Vec<usize>>>()
+        .ok_or_else(|| format!("tensor `{name}`: `shape` must hold non-negative integers"))?;
+    let offsets = t
+        .get("data_offsets")
+        .and_then(Value::as_array)
+        .filter(|a| a.len() == 2)
+        .and_then(|a| {
+            Some((
+                usize::try_from(a[0].as_u64()?).ok()?,
+                usize::try_from(a[1].as_u64()?).ok()?,
+            ))
+        })
+        .ok_or_else(|| format!("tensor `{name}`: `data_offsets` must be [begin, end]"))?;
+    let (begin, end) = offsets;
+    if begin > end {
+        return Err(format!(
+            "tensor `{name}`: data_offsets [{begin}, {end}] end before they begin"
+        ));
+    }
+    if end > data_len {
+        return Err(format!(
+                "tensor `{name}`: data_offsets [{begin}, {end}] run past the end of the data ({data_len} bytes)"
+            ));
+    }
+    let dtype = DType::from_safetensors(dtype_name).ok_or_else(|| {
+        format!(
+            "tensor `{name}`: unsupported dtype `{dtype_name}` (sota reads {})",
+            DType::ALL.map(DType::safetensors_name).join(", ")
+        )
+    })?;
+    let count = element_count(&shape)
+        .and_then(|c| c.checked_mul(dtype.size()))
+        .ok_or_else(|| format!("tensor `{name}`: shape {shape:?} overflows"))?;
+    if count != end - begin {
+        return Err(format!(
+                "tensor `{name}`: sizes do not add up: shape {shape:?} of {dtype_name} needs {count} bytes, data_offsets [{begin}, {end}] span {}",
+                end - begin
+            ));
+    }
+    let meta = TensorMeta {
+        name: name.to_owned(),
+        dtype,
+        order: ByteOrder::Little,
+        shape,
+        layout: Layout::C,
+        offset: data_at + begin,
+        nbytes: count,
+    };
+    Ok((meta, begin, end))
 }
 
 #[cfg(test)]

@@ -91,27 +91,7 @@ impl TensorFile {
         } else if is_st {
             (Format::Safetensors, safetensors::parse(bytes).map_err(bad)?)
         } else if let Some(raw) = raw {
-            let count = element_count(&raw.shape)
-                .and_then(|c| c.checked_mul(raw.dtype.size()))
-                .ok_or_else(|| bad(format!("--shape {:?} overflows", raw.shape)))?;
-            if count != bytes.len() {
-                return Err(bad(format!(
-                    "sizes do not add up: --shape {:?} of {} needs {count} bytes, the file has {}",
-                    raw.shape,
-                    raw.dtype,
-                    bytes.len()
-                )));
-            }
-            let t = TensorMeta {
-                name: String::new(),
-                dtype: raw.dtype,
-                order: raw.order,
-                shape: raw.shape.clone(),
-                layout: Layout::C,
-                offset: 0,
-                nbytes: count,
-            };
-            (Format::Raw, vec![t])
+            (Format::Raw, vec![raw_meta(raw, bytes.len()).map_err(bad)?])
         } else if path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("npy"))
@@ -254,4 +234,27 @@ pub fn unravel(mut i: usize, shape: &[usize]) -> Vec<usize> {
         i /= d;
     }
     idx
+}
+/// A raw file's one tensor: the dtype and shape given, which must account
+/// for every one of the file's `len` bytes.
+fn raw_meta(raw: &RawSpec, len: usize) -> Result<TensorMeta, String> {
+    let count = element_count(&raw.shape)
+        .and_then(|c| c.checked_mul(raw.dtype.size()))
+        .ok_or_else(|| format!("--shape {:?} overflows", raw.shape))?;
+    if count != len {
+        return Err(format!(
+            "sizes do not add up: --shape {:?} of {} needs {count} bytes, the file has {}",
+            raw.shape, raw.dtype, len
+        ));
+    }
+    let t = TensorMeta {
+        name: String::new(),
+        dtype: raw.dtype,
+        order: raw.order,
+        shape: raw.shape.clone(),
+        layout: Layout::C,
+        offset: 0,
+        nbytes: count,
+    };
+    Ok(t)
 }
