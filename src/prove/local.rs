@@ -14,7 +14,7 @@
 
 use super::metrics::{par_blocks, Place, BLOCK, CHUNK};
 use super::release::Releaser;
-use super::tensor::{strides, unravel, Layout, TensorView};
+use super::tensor::{step, strides, unravel, Layout, TensorView};
 use crate::matrix::LocalStat;
 
 pub use super::local_figures::{Grouping, Local, WorstGroup};
@@ -172,17 +172,12 @@ impl Walk<'_> {
         for j in 0..k {
             va[j] = da.decode_one(&self.a.data[oa * sa..(oa + 1) * sa]);
             vb[j] = db.decode_one(&self.b.data[ob * sb..(ob + 1) * sb]);
-            for ax in (0..idx.len()).rev() {
-                idx[ax] += 1;
-                oa += self.strides_a[ax];
-                ob += self.strides_b[ax];
-                if idx[ax] < self.shape[ax] {
-                    break;
-                }
-                oa -= self.strides_a[ax] * idx[ax];
-                ob -= self.strides_b[ax] * idx[ax];
-                idx[ax] = 0;
-            }
+            step(
+                &mut idx,
+                &self.shape,
+                (&self.strides_a, &self.strides_b),
+                (&mut oa, &mut ob),
+            );
         }
     }
 

@@ -23,7 +23,7 @@ use super::dtype::DType;
 use super::histogram::{Histogram, Tally};
 use super::kernel::{self, ChunkStats};
 use super::release::Releaser;
-use super::tensor::{strides, unravel, Layout, TensorView};
+use super::tensor::{step, strides, unravel, Layout, TensorView};
 
 /// Elements per block: the unit of work and of summation.
 pub const BLOCK: usize = 1 << 16;
@@ -482,17 +482,12 @@ impl Pair<'_> {
                     };
                 }
             }
-            for ax in (0..idx.len()).rev() {
-                idx[ax] += 1;
-                oa += self.strides_a[ax];
-                ob += self.strides_b[ax];
-                if idx[ax] < self.shape[ax] {
-                    break;
-                }
-                oa -= self.strides_a[ax] * idx[ax];
-                ob -= self.strides_b[ax] * idx[ax];
-                idx[ax] = 0;
-            }
+            step(
+                &mut idx,
+                self.shape,
+                (&self.strides_a, &self.strides_b),
+                (&mut oa, &mut ob),
+            );
         }
     }
 

@@ -77,9 +77,9 @@ impl TensorFile {
             // it: another process rewriting the file changes the figures,
             // and one *truncating* it makes the next read of a page past the
             // new end raise SIGBUS, which kills sota (no memory is corrupted;
-            // the run dies without a report). ripgrep and git accept the same
-            // risk for mapped files; docs/prove.md tells the user not to
-            // rewrite tensors while a proof reads them.
+            // the run dies without a report). ripgrep accepts and documents
+            // the same risk (BurntSushi/ripgrep#581); docs/prove.md tells the
+            // user not to rewrite tensors while a proof reads them.
             Some(unsafe { Mmap::map(&file) }.map_err(|e| bad(format!("cannot map: {e}")))?)
         };
         let bytes: &[u8] = map.as_deref().unwrap_or(&[]);
@@ -170,6 +170,29 @@ impl TensorFile {
         }
         #[cfg(not(unix))]
         let _ = range;
+    }
+}
+
+/// Advance a row-major multi-index `idx` over `shape` by one element,
+/// moving the two tensors' element offsets by their strides (an odometer:
+/// an axis that wraps resets to 0 and carries into the one before it).
+#[inline]
+pub fn step(
+    idx: &mut [usize],
+    shape: &[usize],
+    (strides_a, strides_b): (&[usize], &[usize]),
+    (oa, ob): (&mut usize, &mut usize),
+) {
+    for ax in (0..idx.len()).rev() {
+        idx[ax] += 1;
+        *oa += strides_a[ax];
+        *ob += strides_b[ax];
+        if idx[ax] < shape[ax] {
+            break;
+        }
+        *oa -= strides_a[ax] * idx[ax];
+        *ob -= strides_b[ax] * idx[ax];
+        idx[ax] = 0;
     }
 }
 
