@@ -214,35 +214,13 @@ fn op_blobs(
             continue;
         }
         let rel = String::from_utf8_lossy(path).into_owned();
-        out.push((rel.clone(), blob_id(&root.join(&rel))));
+        out.push((
+            rel.clone(),
+            crate::repo::objects::worktree_blob_id(&root.join(&rel)),
+        ));
     }
     out.sort();
     Ok(out)
-}
-
-/// Git's blob id of a work-tree entry: SHA-1 of `blob LEN\0` and the bytes
-/// (a symlink's bytes are its target); "missing" for an entry that is gone.
-fn blob_id(path: &std::path::Path) -> String {
-    use sha1::{Digest, Sha1};
-    let bytes = match std::fs::symlink_metadata(path) {
-        Ok(md) if md.file_type().is_symlink() => std::fs::read_link(path)
-            .map(|t| t.as_os_str().as_encoded_bytes().to_vec())
-            .ok(),
-        Ok(md) if md.is_file() => crate::read_only::open_regular(path)
-            .and_then(|mut f| {
-                let mut v = Vec::new();
-                std::io::Read::read_to_end(&mut f, &mut v).map(|_| v)
-            })
-            .ok(),
-        _ => None,
-    };
-    let Some(bytes) = bytes else {
-        return "missing".into();
-    };
-    let mut h = Sha1::new();
-    h.update(format!("blob {}\0", bytes.len()).as_bytes());
-    h.update(&bytes);
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// How to judge: the checks (from `--check`, else the op's), the

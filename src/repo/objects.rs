@@ -193,6 +193,34 @@ fn worktree_contains(worktree: &Confined, rel: &str, id: &str, needle: &[u8]) ->
     (read == len && hash.hex() == id).then_some(found)
 }
 
+/// Git's SHA-1 blob id of a work-tree entry, as `git hash-object` gives it
+/// (a symlink's bytes are its target), streamed through the same hasher
+/// the staged-blob search uses; "missing" for an entry that is gone or
+/// cannot be read. For proof records (`sota prove --record`).
+pub fn worktree_blob_id(path: &Path) -> String {
+    let bytes = match std::fs::symlink_metadata(path) {
+        Ok(md) if md.file_type().is_symlink() => std::fs::read_link(path)
+            .map(|t| t.as_os_str().as_encoded_bytes().to_vec())
+            .ok(),
+        Ok(md) if md.is_file() => crate::read_only::open_regular(path)
+            .and_then(|mut f| {
+                let mut v = Vec::new();
+                f.read_to_end(&mut v).map(|_| v)
+            })
+            .ok(),
+        _ => None,
+    };
+    let Some(bytes) = bytes else {
+        return "missing".into();
+    };
+    let mut hash = Hasher::Sha1(sha1::Sha1::new_with_prefix(format!(
+        "blob {}\0",
+        bytes.len()
+    )));
+    hash.update(&bytes);
+    hash.hex()
+}
+
 /// SHA-1 or SHA-256, as the repository's ids are.
 enum Hasher {
     Sha1(sha1::Sha1),
