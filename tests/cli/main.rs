@@ -24,6 +24,7 @@ mod lookup;
 mod malformed;
 mod mcp;
 mod mcp_security;
+mod proof_state;
 mod prove;
 mod prove_hostile;
 mod prove_local;
