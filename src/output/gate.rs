@@ -29,48 +29,54 @@ fn field(out: &mut String, name: &str, value: &str) {
     let _ = writeln!(out, "  {}{value}", cell(role::DIM, name, 9));
 }
 
+/// One op's advisory block: what to read, the route, the oracle, the
+/// proof and the trailer to paste.
+fn advisory_block(out: &mut String, a: &Advisory<'_>) {
+    let _ = writeln!(
+        out,
+        "{} {} touches {} — {}",
+        paint(role::NEXT, "PRIOR_ART:"),
+        paths_phrase(&a.paths),
+        paint(role::SLUG, &a.op.slug.value),
+        a.op.title
+    );
+    field(out, "read", &a.op.sota);
+    if let Some(link) = &a.op.link {
+        field(out, "", &paint(role::LINK, &link.value));
+    }
+    match &a.op.route {
+        Some(r) => field(
+            out,
+            "route",
+            &format!(
+                "{} — {}",
+                paint(role::ROUTE, r.value.name()),
+                r.value.meaning()
+            ),
+        ),
+        None => field(out, "route", &paint(role::DEBT, "undecided")),
+    }
+    match &a.op.oracle {
+        Some(o) => field(out, "oracle", o),
+        None => field(
+            out,
+            "oracle",
+            &paint(role::DEBT, "none yet: a kernel with no oracle is not done"),
+        ),
+    }
+    if let Some(p) = &a.proof {
+        field(out, "proof", &proof_phrase(p, &a.op.slug.value));
+    }
+    field(out, "trailer", &paint(role::HEADING, &a.suggestion));
+    out.push('\n');
+}
+
 /// The human advisory for one change.
 pub fn human(report: &GateReport<'_>) -> String {
     let mut out = String::new();
     let advisories = report.advisories();
     for a in &advisories {
-        let _ = writeln!(
-            out,
-            "{} {} touches {} — {}",
-            paint(role::NEXT, "PRIOR_ART:"),
-            paths_phrase(&a.paths),
-            paint(role::SLUG, &a.op.slug.value),
-            a.op.title
-        );
-        field(&mut out, "read", &a.op.sota);
-        if let Some(link) = &a.op.link {
-            field(&mut out, "", &paint(role::LINK, &link.value));
-        }
-        match &a.op.route {
-            Some(r) => field(
-                &mut out,
-                "route",
-                &format!(
-                    "{} — {}",
-                    paint(role::ROUTE, r.value.name()),
-                    r.value.meaning()
-                ),
-            ),
-            None => field(&mut out, "route", &paint(role::DEBT, "undecided")),
-        }
-        match &a.op.oracle {
-            Some(o) => field(&mut out, "oracle", o),
-            None => field(
-                &mut out,
-                "oracle",
-                &paint(role::DEBT, "none yet: a kernel with no oracle is not done"),
-            ),
-        }
-        if let Some(p) = &a.proof {
-            field(&mut out, "proof", &proof_phrase(p, &a.op.slug.value));
-        }
-        field(&mut out, "trailer", &paint(role::HEADING, &a.suggestion));
-        out.push('\n');
+        advisory_block(&mut out, a);
     }
     // A trailer silences the prior-art advisory, not a proof the change
     // breaks (stale) or that failed. A proof never recorded is standing

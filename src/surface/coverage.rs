@@ -266,19 +266,7 @@ fn score_with(
         .map(|r| r.as_ref().is_some_and(|r| r.verdict == "pass"))
         .collect();
     let scan = scan(&wants_files);
-    let coverage_items: Vec<Item> = scan
-        .uncovered
-        .lossy()
-        .map(|p| Item {
-            owner: None,
-            subject: p.into_owned(),
-            why: "no op's `files` match this kernel file".into(),
-            at: None,
-        })
-        .collect();
-    let dead_items = dead_glob_items(matrix, &scan.glob_hit, loc);
-    let overlap = overlap_items(matrix, &scan);
-    let broad = broad_glob_items(matrix, &scan, loc);
+    let [coverage_items, dead_items, overlap, broad] = scan_items(matrix, &scan, loc);
 
     // ── honest: witnesses ───────────────────────────────────────────────
     let ladder_items = ladder_items(matrix, &files, loc);
@@ -325,6 +313,27 @@ fn score_with(
         hard_debt,
         proofs,
     }
+}
+
+/// What the tree scan says: `tree_coverage`, `dead_globs`, `overlap` and
+/// `broad_glob`.
+fn scan_items(matrix: &Matrix, scan: &Scan, loc: Loc<'_>) -> [Vec<Item>; 4] {
+    let coverage_items: Vec<Item> = scan
+        .uncovered
+        .lossy()
+        .map(|p| Item {
+            owner: None,
+            subject: p.into_owned(),
+            why: "no op's `files` match this kernel file".into(),
+            at: None,
+        })
+        .collect();
+    [
+        coverage_items,
+        dead_glob_items(matrix, &scan.glob_hit, loc),
+        overlap_items(matrix, scan),
+        broad_glob_items(matrix, scan, loc),
+    ]
 }
 
 /// `at_exists` and `anchor_drift`: each `at` entry checked against the tree.
