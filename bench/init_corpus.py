@@ -2,11 +2,12 @@
 """Measure `sota init` against the hand matrices of bench/init-corpus/ (issue 30).
 
     bench/init_corpus.py CORPUS_DIR CHECKOUTS_DIR [--sota PATH] [--only NAME[,NAME]]
-                         [--set fit|held-out] [--json] [--details N]
+                         [--set fit|held-out|held-out-2] [--json] [--details N]
                          [--sample N --seed S]
 
-CORPUS_DIR holds repos.json (name, repo, commit, checkout directory, fit/held-out
-set) and one directory per repository with the hand matrix `hand.toml`.
+CORPUS_DIR holds repos.json (name, repo, commit, checkout directory, set: fit,
+held-out, or held-out-2, a second held-out set added later and reported on its
+own) and one directory per repository with the hand matrix `hand.toml`.
 CHECKOUTS_DIR holds a git checkout of each repository under its `checkout` name
 (clones of the fetched snapshots; nothing of them is committed).
 
@@ -40,6 +41,7 @@ import time
 
 TODAY = "2026-11-30"
 TMP_NAME = "sota-init-corpus-op.toml"
+SETS = ("fit", "held-out", "held-out-2")  # each set's mean is printed on its own line
 
 
 def git(repo, *args, check=True):
@@ -170,7 +172,7 @@ def main():
     ap.add_argument("checkouts")
     ap.add_argument("--sota", default="sota")
     ap.add_argument("--only", default="")
-    ap.add_argument("--set", choices=["fit", "held-out"])
+    ap.add_argument("--set", choices=SETS)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--details", type=int, default=0)
     ap.add_argument("--sample", type=int, default=0)
@@ -186,20 +188,20 @@ def main():
         json.dump({"schema": "sota.init-corpus/v1", "sota": sota, "today": TODAY, "repos": results}, sys.stdout, indent=1)
         print()
         return
-    print(f"{'repository':24} {'set':8} {'hand':>5} {'pop':>5} {'recall':>6} {'prec':>6} {'in-op':>6} {'agree':>6} {'ms':>6}")
+    print(f"{'repository':24} {'set':10} {'hand':>5} {'pop':>5} {'recall':>6} {'prec':>6} {'in-op':>6} {'agree':>6} {'ms':>6}")
     for r in results:
         if "error" in r:
-            print(f"{r['name']:24} {r['set']:8} ERROR {r['error']}")
+            print(f"{r['name']:24} {r['set']:10} ERROR {r['error']}")
             continue
-        print(f"{r['name']:24} {r['set']:8} {r['hand_files']:5d} {r['population']:5d} {fmt(r['recall']):>6} "
+        print(f"{r['name']:24} {r['set']:10} {r['hand_files']:5d} {r['population']:5d} {fmt(r['recall']):>6} "
               f"{fmt(r['precision']):>6} {fmt(r['in_op']):>6} {fmt(r['agreement']):>6} {r['init_ms']:6d}")
-    for s in ("fit", "held-out"):
+    for s in SETS:
         rs = [r for r in results if r.get("set") == s and "error" not in r]
         if rs:
             def mean(k):
                 v = [r[k] for r in rs if r[k] is not None]
                 return sum(v) / len(v) if v else None
-            print(f"{'mean ' + s:24} {'':8} {'':5} {'':5} {fmt(mean('recall')):>6} {fmt(mean('precision')):>6} "
+            print(f"{'mean ' + s:24} {'':10} {'':5} {'':5} {fmt(mean('recall')):>6} {fmt(mean('precision')):>6} "
                   f"{fmt(mean('in_op')):>6} {fmt(mean('agreement')):>6}")
     for r in results:
         if "error" in r:
