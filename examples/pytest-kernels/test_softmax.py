@@ -241,8 +241,118 @@ def test_the_plugin_fails_a_test_with_the_report(pytester):
     result.stdout.fnmatch_lines(["*sota prove*checks of op softmax*", "*FAIL: * of 3 checks failed*"])
 
 
-def test_sota_record_is_refused_until_records_exist(pytester):
-    pytester.makepyfile("def test_nothing():\n    pass\n")
-    result = pytester.runpytest_subprocess("--sota-record")
-    assert result.ret != 0
-    result.stderr.fnmatch_lines(["*--sota-record: proof records (issue 31 item 4) are not in this build*"])
+def _git(cwd, *args):
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+def _proven_kpi(cwd):
+    out = subprocess.run(["sota", "coverage", "--json"], cwd=cwd, capture_output=True, text=True).stdout
+    return next(k for k in json.loads(out)["kpis"] if k["name"] == "proven")
+
+
+def test_sota_record_writes_the_proof_the_scorecard_reads(pytester):
+    """`pytest --sota-record` in a kernel repository: the record of the
+    passing proof is written, a planted-bug test (a failing result inside
+    a passing test) does not make it a failing one, and `sota coverage`
+    sees the proof — then sees it go stale when the kernel changes."""
+    repo = pytester.path
+    (repo / "sota.toml").write_text(open(os.path.join(HERE, "sota.toml")).read())
+    (repo / "kernels").mkdir()
+    kernel = open(os.path.join(HERE, "kernels", "softmax.py")).read()
+    (repo / "kernels" / "softmax.py").write_text(kernel)
+    pytester.makepyfile(
+        test_kernels="""
+        import numpy as np
+        import pytest
+        from kernels import softmax
+
+        X = np.random.default_rng(1).standard_normal((32, 64)).astype(np.float32)
+
+        @pytest.mark.sota(op="softmax")
+        def test_kernel(sota_prove):
+            sota_prove(softmax.reference(X), softmax.online(X))
+
+        @pytest.mark.sota(op="softmax")
+        def test_the_checks_catch_the_planted_bug(sota_prove):
+            with pytest.raises(AssertionError):
+                sota_prove(softmax.reference(X), softmax.online_planted_bug(X))
+        """
+    )
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    assert _proven_kpi(repo)["debt"] == 1  # missing
+
+    result = pytester.runpytest_subprocess("--sota-record", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
+    record = json.loads((repo / ".sota" / "proofs" / "softmax.json").read_text())
+    assert record["schema"] == "sota.proof/v1" and record["op"] == "softmax"
+    assert record["verdict"] == "pass", record
+    assert [f["path"] for f in record["files"]] == ["kernels/softmax.py"]
+    assert _proven_kpi(repo)["debt"] == 0
+
+    (repo / "kernels" / "softmax.py").write_text(kernel + "\n# faster\n")
+    stale = _proven_kpi(repo)
+    assert stale["debt"] == 1 and "stale" in stale["items"][0]["why"], stale
+
+    # A kernel that fails its checks: the record says so, and a later
+    # passing test in the same session does not overwrite it.
+    pytester.makepyfile(
+        test_kernels="""
+        import numpy as np
+        import pytest
+        from kernels import softmax
+
+        X = np.random.default_rng(1).standard_normal((32, 64)).astype(np.float32)
+
+        @pytest.mark.sota(op="softmax")
+        def test_a_broken_kernel(sota_prove):
+            sota_prove(softmax.reference(X), softmax.online_planted_bug(X))
+
+        @pytest.mark.sota(op="softmax")
+        def test_kernel(sota_prove):
+            sota_prove(softmax.reference(X), softmax.online(X))
+        """
+    )
+    result = pytester.runpytest_subprocess("--sota-record", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, failed=1)
+    record = json.loads((repo / ".sota" / "proofs" / "softmax.json").read_text())
+    assert record["verdict"] == "fail"
+    assert "failing" in _proven_kpi(repo)["items"][0]["why"]
+
+
+def test_a_proof_record_from_python_is_the_clis(tmp_path, logits, monkeypatch):
+    """`sota.prove(..., record=True)` writes the record `sota prove
+    --record` writes, and only of the op's own checks."""
+    (tmp_path / "sota.toml").write_text(open(os.path.join(HERE, "sota.toml")).read())
+    (tmp_path / "kernels").mkdir()
+    (tmp_path / "kernels" / "softmax.py").write_text("# kernel\n")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "-A")
+    ref, cand = softmax.reference(logits), softmax.online(logits)
+    result = sota.prove(ref, cand, op="softmax", record=True, cwd=tmp_path)
+    assert result.record == os.path.join(".sota", "proofs", "softmax.json")
+    record = json.loads((tmp_path / result.record).read_text())
+    assert record["verdict"] == "pass" and record["files"][0]["path"] == "kernels/softmax.py"
+    with pytest.raises(ValueError, match="own `check` list"):
+        sota.prove(ref, cand, op="softmax", checks="cosine>=0.5", record=True, cwd=tmp_path)
+    with pytest.raises(ValueError, match="name it"):
+        sota.prove(ref, cand, record=True, cwd=tmp_path)
+
+
+def test_rows_along_any_axis_and_tiles(logits):
+    """`axis=` and `tile=` are `sota prove --axis` / `--tile`: a column
+    never written is the worst row along axis 0; a tile scaled ×1.5 (which
+    a whole-tensor cosine forgives) fails the worst tile's rel-l2."""
+    ref = softmax.reference(logits)
+    bad_column = ref.copy()
+    bad_column[:, 5] = 0
+    by_rows = sota.prove(ref, bad_column, checks="row-cosine>=0.9")
+    by_columns = sota.prove(ref, bad_column, checks="row-cosine>=0.9", axis=0)
+    assert by_rows.verdict == "pass", by_rows.report
+    assert by_columns.verdict == "fail", by_columns.report
+    bad_tile = ref.copy()
+    bad_tile[16:32, 32:48] *= 1.5
+    assert sota.prove(ref, bad_tile, checks="cosine>=0.999").passed
+    tiles = sota.prove(ref, bad_tile, checks="tile-rel-l2<=1e-3", tile=(16, 16))
+    assert tiles.verdict == "fail", tiles.report
+    assert tiles.report == sota.prove(ref, bad_tile, checks="tile-rel-l2<=1e-3", tile="16x16").report

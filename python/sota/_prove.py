@@ -43,13 +43,16 @@ class ProveResult:
     ``metrics``   the pair's metrics (``payload["tensors"][0]["metrics"]``)
     ``checks``    each check's metric, value, bound and pass
     ``copied``    per side, whether its data had to be copied (strided views)
+    ``record``    the proof record written (``record=True``), root-relative,
+                  else None
     """
 
-    def __init__(self, payload: dict, report: str, verdict: str, copied: tuple):
+    def __init__(self, payload: dict, report: str, verdict: str, copied: tuple, record=None):
         self.payload = payload
         self.report = report
         self.verdict = verdict
         self.copied = copied
+        self.record = record
 
     @property
     def passed(self) -> bool:
@@ -150,6 +153,7 @@ def prove(
     quantile=0.99,
     threads=0,
     cwd=None,
+    record=False,
 ) -> ProveResult:
     """Compare ``candidate`` with ``reference`` and judge the checks.
 
@@ -160,9 +164,16 @@ def prove(
                 CLI finds it: ``matrix=``, ``$SOTA_MATRIX``, the nearest
                 ``sota.toml`` at or above ``cwd`` or the working directory).
     neither     metrics only: the verdict is ``"unjudged"``.
-    ``axis``    the axis the per-row metrics run along (argmax today); only
-                the last axis is measured in this build.
-    ``tile``    per-tile metrics (issue 31 item 5): not in this build.
+    ``axis``    the axis rows run along (negative counts from the end): the
+                per-row figures (worst row cosine and max-abs, rows
+                failing, where the worst is) and ``row-*`` checks, as
+                ``sota prove --axis``.
+    ``tile``    tiles over the last two axes, ``"16x16"`` or ``(16, 16)``:
+                the per-tile figures and ``tile-*`` checks (``--tile``).
+    ``record``  write the op's proof record ``.sota/proofs/OP.json`` under
+                the matrix root, as ``sota prove OP --record`` does (needs
+                ``op=`` and the op's own checks; ``result.record`` is its
+                path). ``coverage``, the gate and the report read it.
 
     The metrics, checks and report are those of ``sota prove`` on the same
     data in files: one implementation, in Rust.
@@ -173,16 +184,11 @@ def prove(
 
     a, ca = _side(reference, np, "reference")
     b, cb = _side(candidate, np, "candidate")
-    if axis != -1 and not (a[1] != "dlpack" and axis == len(a[2]) - 1):
-        raise NotImplementedError(
-            f"sota.prove: axis={axis}: this build measures rows along the last axis only "
-            "(per-row metrics along any axis are issue 31 item 5)"
-        )
-    if tile is not None:
-        raise NotImplementedError("sota.prove: tile=: per-tile metrics (issue 31 item 5) are not in this build")
+    if isinstance(tile, (tuple, list)):
+        tile = "x".join(str(int(t)) for t in tile)
     if isinstance(checks, str):
         checks = [checks]
-    payload, report, verdict = _native.prove(
+    payload, report, verdict, written = _native.prove(
         a,
         b,
         op=op,
@@ -192,8 +198,11 @@ def prove(
         threads=int(threads),
         labels=(_label(reference), _label(candidate)),
         cwd=None if cwd is None else str(cwd),
+        axis=int(axis),
+        tile=None if tile is None else str(tile),
+        record=bool(record),
     )
-    return ProveResult(json.loads(payload), report, verdict, (ca, cb))
+    return ProveResult(json.loads(payload), report, verdict, (ca, cb), written)
 
 
 def _label(x):

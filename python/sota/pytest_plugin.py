@@ -11,20 +11,25 @@
   ``--sota-matrix``. It returns the `sota.ProveResult`.
 - ``@pytest.mark.sota(op=..., checks=...)``: names the op a test proves.
 - ``--sota-matrix PATH``: the matrix the ops' checks are read from.
-- ``--sota-record``: write a proof record per op (issue 31 item 4). The
-  record format and writer are not in this build of sota yet: the option
-  is accepted and refused with that message, so a CI that asks for
-  records cannot believe it got them.
+- ``--sota-record``: write each op's proof record (``.sota/proofs/OP.json``
+  under the matrix root, as ``sota prove OP --record``), meant to be
+  committed; ``sota coverage``, the gate and the report read it. Which
+  results count: a proof judged by the op's own checks (``op=`` without
+  ``checks=``), in a test that ended. A test that *passed* records its
+  passing results only (a failing result inside a passing test was
+  expected: a planted bug the checks must catch, not the kernel). A test
+  that *failed* records its failing results. Once an op has a failing
+  record in a session, no passing result of a later test replaces it.
 """
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-RECORD_NOT_YET = (
-    "--sota-record: proof records (issue 31 item 4) are not in this build of sota yet; "
-    "nothing would be written. Run without --sota-record."
-)
+_RESULTS = pytest.StashKey[list]()
+_FAILED_OPS = pytest.StashKey[set]()
 
 
 def pytest_addoption(parser):
@@ -39,7 +44,7 @@ def pytest_addoption(parser):
         "--sota-record",
         action="store_true",
         default=False,
-        help="write a proof record per op proven (not yet in this build: refused)",
+        help="write each op's proof record (.sota/proofs/OP.json) from the tests that proved it",
     )
 
 
@@ -48,8 +53,7 @@ def pytest_configure(config):
         "markers",
         "sota(op=None, checks=None, matrix=None): the op this test proves with the sota_prove fixture",
     )
-    if config.getoption("--sota-record", default=False):
-        raise pytest.UsageError(RECORD_NOT_YET)
+    config.stash[_FAILED_OPS] = set()
 
 
 @pytest.fixture
@@ -74,6 +78,36 @@ def sota_prove(request):
             kwargs["matrix"] = mark.get("matrix") or default_matrix
         result = sota.prove(reference, candidate, **kwargs)
         request.node.user_properties.append(("sota", result.verdict))
+        if kwargs.get("op") and not kwargs.get("checks") and result.verdict != "unjudged":
+            kept = request.node.stash.setdefault(_RESULTS, [])
+            kept.append((kwargs["op"], result, kwargs.get("matrix"), kwargs.get("cwd")))
         return result.assert_ok()
 
     return prove
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not item.config.getoption("--sota-record", default=False):
+        return
+    results = item.stash.get(_RESULTS, [])
+    if not results or not (report.passed or report.failed):
+        return
+    from . import _native
+
+    failed_ops = item.config.stash[_FAILED_OPS]
+    wanted = "pass" if report.passed else "fail"
+    for op, result, matrix, cwd in results:
+        if result.verdict != wanted or (wanted == "pass" and op in failed_ops):
+            continue
+        if wanted == "fail":
+            failed_ops.add(op)
+        path = _native.write_record(
+            op,
+            json.dumps(result.payload),
+            matrix=None if matrix is None else str(matrix),
+            cwd=None if cwd is None else str(cwd),
+        )
+        report.user_properties.append(("sota-record", path))

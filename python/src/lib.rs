@@ -14,7 +14,7 @@
 use std::path::PathBuf;
 
 use pyo3::buffer::PyBuffer;
-use pyo3::exceptions::{PyLookupError, PyValueError};
+use pyo3::exceptions::{PyLookupError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 
 use sota::command::prove::{run_in_memory, MemoryArgs};
@@ -129,9 +129,11 @@ impl<'py> Side<'py> {
     }
 }
 
-/// Compare two in-memory tensors; `(payload_json, human_report, verdict)`.
+/// Compare two in-memory tensors; `(payload_json, human_report, verdict,
+/// record)`: `record` is the proof record written (root-relative), with
+/// `record=True`.
 #[pyfunction]
-#[pyo3(signature = (reference, candidate, *, op=None, checks=Vec::new(), matrix=None, quantile=sota::prove::DEFAULT_QUANTILE, threads=0, labels=(String::from("reference"), String::from("candidate")), cwd=None))]
+#[pyo3(signature = (reference, candidate, *, op=None, checks=Vec::new(), matrix=None, quantile=sota::prove::DEFAULT_QUANTILE, threads=0, labels=(String::from("reference"), String::from("candidate")), cwd=None, axis=-1, tile=None, record=false))]
 #[allow(clippy::too_many_arguments)]
 fn prove<'py>(
     py: Python<'py>,
@@ -144,7 +146,10 @@ fn prove<'py>(
     threads: usize,
     labels: (String, String),
     cwd: Option<PathBuf>,
-) -> PyResult<(String, String, &'static str)> {
+    axis: isize,
+    tile: Option<String>,
+    record: bool,
+) -> PyResult<(String, String, &'static str, Option<String>)> {
     let a = Side::new(reference.0, reference.1, reference.2, reference.3)?;
     let b = Side::new(candidate.0, candidate.1, candidate.2, candidate.3)?;
     let ctx = context(cwd, matrix, Format::Json)?;
@@ -156,8 +161,18 @@ fn prove<'py>(
         reference: a.tensor(),
         candidate: b.tensor(),
         labels,
+        axis,
+        tile,
+        record,
     };
     let report = py.detach(|| run_in_memory(&ctx, &args)).map_err(failure)?;
+    let written = match &report.record {
+        Some(rec) => Some(write_text(
+            rec,
+            &sota::output::prove::record_text(&report.report, &rec.meta),
+        )?),
+        None => None,
+    };
     let r = &report.report;
     let payload = sota::output::prove::json(r).to_string();
     let human = anstream::adapter::strip_str(&sota::output::prove::human(r)).to_string();
@@ -166,7 +181,16 @@ fn prove<'py>(
         sota::prove::Verdict::Pass => "pass",
         sota::prove::Verdict::Fail => "fail",
     };
-    Ok((payload, human, verdict))
+    Ok((payload, human, verdict, written))
+}
+
+/// Write a proof record's text where the record goes (the one atomic
+/// writer, as `sota prove --record`); its root-relative path.
+fn write_text(rec: &sota::command::prove::ProofRecord, text: &str) -> PyResult<String> {
+    sota::repo::write::atomic_in_new_dir(&rec.path, text.as_bytes()).map_err(|e| {
+        PyOSError::new_err(format!("sota: cannot write {}: {e}", rec.rel.display()))
+    })?;
+    Ok(rec.rel.to_string_lossy().into_owned())
 }
 
 /// `sota <query> --json`: the payload for an op slug, a file path or
@@ -197,6 +221,35 @@ fn lookup(
     })
 }
 
+/// Write op `op`'s proof record from a `sota.prove` payload kept by the
+/// pytest plugin (`--sota-record`), once the test it came from passed;
+/// the record's root-relative path. The payload must be of the op's own
+/// checks.
+#[pyfunction]
+#[pyo3(signature = (op, payload, *, matrix=None, cwd=None))]
+fn write_record(
+    py: Python<'_>,
+    op: String,
+    payload: String,
+    matrix: Option<PathBuf>,
+    cwd: Option<PathBuf>,
+) -> PyResult<String> {
+    let v: serde_json::Value = serde_json::from_str(&payload)
+        .map_err(|e| PyValueError::new_err(format!("sota: not a sota.prove payload: {e}")))?;
+    if v["checks_from"]["kind"] != "op" || v["checks_from"]["op"] != op.as_str() {
+        return Err(PyValueError::new_err(format!(
+            "sota: a proof record of `{op}` is of the op's own `check` list; this result was judged by other checks"
+        )));
+    }
+    let ctx = context(cwd, matrix, Format::Json)?;
+    let rec = py
+        .detach(|| sota::command::prove::record(&ctx, &op))
+        .map_err(failure)?;
+    let text =
+        sota::output::prove::pretty_line(&sota::output::prove::record_of_payload(v, &rec.meta));
+    write_text(&rec, &text)
+}
+
 /// The `sota` library's version.
 #[pyfunction]
 fn version() -> &'static str {
@@ -207,6 +260,7 @@ fn version() -> &'static str {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prove, m)?)?;
     m.add_function(wrap_pyfunction!(lookup, m)?)?;
+    m.add_function(wrap_pyfunction!(write_record, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     Ok(())
 }

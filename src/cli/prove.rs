@@ -123,10 +123,7 @@ pub fn run(ctx: &sota::Context, args: &ProveArgs) -> Result<sota::Outcome, sota:
                 rec.rel.display()
             ))
         };
-        if let Some(dir) = rec.path.parent() {
-            sota::repo::write::create_dir_all(dir).map_err(fail)?;
-        }
-        sota::repo::write::atomic(&rec.path, text.as_bytes(), None).map_err(fail)?;
+        sota::repo::write::atomic_in_new_dir(&rec.path, text.as_bytes()).map_err(fail)?;
     }
     super::print::prove(ctx, &report)?;
     Ok(report.outcome())

@@ -94,20 +94,32 @@ pub fn run(ctx: &Context, args: &ProveArgs) -> Result<ProveReport, Failure> {
         raw: raw_spec(args)?,
         options: options(ctx, args)?,
     };
+    let record = record_for(ctx, args.record, args.slug.as_deref(), &args.checks)?;
     let mut report = prove::run(&req).map_err(|e| usage(e.to_string()))?;
     // Shown as the user wrote them; opened from the context's directory.
     report.reference = args.reference.clone();
     report.candidate = args.candidate.clone();
-    let record = match (args.record, &args.slug) {
-        (false, _) => None,
-        (true, Some(slug)) => Some(record(ctx, slug)?),
-        (true, None) => {
-            return Err(usage(
-                "--record writes the proof of an op: name it (sota prove SLUG --record …)".into(),
-            ))
-        }
-    };
     Ok(ProveReport { report, record })
+}
+
+/// The proof record to write when asked: of an op, judged by the op's own
+/// checks (a record of other checks would prove something else).
+fn record_for(
+    ctx: &Context,
+    wanted: bool,
+    slug: Option<&str>,
+    checks: &[String],
+) -> Result<Option<ProofRecord>, Failure> {
+    match (wanted, slug) {
+        (false, _) => Ok(None),
+        (true, None) => Err(usage(
+            "--record writes the proof of an op: name it (sota prove SLUG --record …)".into(),
+        )),
+        (true, Some(_)) if !checks.is_empty() => Err(usage(
+            "--record proves the op's own `check` list: drop --check, or put those checks in the op's `check` list".into(),
+        )),
+        (true, Some(slug)) => record(ctx, slug).map(Some),
+    }
 }
 
 pub use crate::surface::proofs::{record_path, ProofState};
@@ -135,8 +147,9 @@ pub fn proof_state(
 pub fn record(ctx: &Context, slug: &str) -> Result<ProofRecord, Failure> {
     let m = ctx.project_matrix("prove")?;
     let root = ctx.root(m);
-    let files = op_blobs(ctx, m, &root, slug)?;
     let rel = record_path(slug);
+    stays_inside(&root, &rel)?;
+    let files = op_blobs(ctx, m, &root, slug)?;
     Ok(ProofRecord {
         path: root.join(&rel),
         rel,
@@ -146,6 +159,32 @@ pub fn record(ctx: &Context, slug: &str) -> Result<ProofRecord, Failure> {
             files,
         },
     })
+}
+
+/// Refuse a record whose directory (`.sota`, `.sota/proofs`) exists and
+/// leads outside the root — a link committed by a hostile repository
+/// would have the record, and the directories before it, written
+/// anywhere (the rule `init --force` follows; docs/SECURITY.md).
+fn stays_inside(root: &std::path::Path, rel: &std::path::Path) -> Result<(), Failure> {
+    let canon_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut dir = std::path::PathBuf::new();
+    for part in rel.parent().into_iter().flat_map(|p| p.components()) {
+        dir.push(part);
+        let at = root.join(&dir);
+        let linked = std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink());
+        let inside = std::fs::canonicalize(&at).map(|c| c.starts_with(&canon_root));
+        if linked || matches!(inside, Ok(false)) {
+            return Err(Failure::Usage(format!(
+                "sota prove: refusing to write the proof record {}: {} is a link (or leads outside the repository); nothing was written",
+                rel.display(),
+                dir.display()
+            )));
+        }
+        if inside.is_err() {
+            break; // not there yet: created inside, as a directory
+        }
+    }
+    Ok(())
 }
 
 /// The tracked files `slug`'s globs match, with the git blob id of each
@@ -254,10 +293,18 @@ pub struct MemoryArgs<'a> {
     pub candidate: crate::prove::memory::MemoryTensor<'a>,
     /// How the report names each side (there is no file path).
     pub labels: (String, String),
+    /// The axis rows run along (negative: from the end).
+    pub axis: isize,
+    /// Tiles over the last two axes, as written (`16x16`).
+    pub tile: Option<String>,
+    /// Return the op's proof record to write (the pytest plugin's
+    /// `--sota-record`).
+    pub record: bool,
 }
 
 /// [`run`] for tensors in memory: the checks resolved the same way
-/// ([`options`]), the same comparison; no file is read or written.
+/// ([`options`]), the same comparison, the same record; no tensor file is
+/// read, and the front end writes the record.
 pub fn run_in_memory(ctx: &Context, args: &MemoryArgs) -> Result<ProveReport, Failure> {
     let options = options(
         ctx,
@@ -266,14 +313,14 @@ pub fn run_in_memory(ctx: &Context, args: &MemoryArgs) -> Result<ProveReport, Fa
             checks: args.checks.clone(),
             quantile: args.quantile,
             threads: args.threads,
+            axis: args.axis,
+            tile: args.tile.clone(),
             ..ProveArgs::default()
         },
     )?;
+    let record = record_for(ctx, args.record, args.slug.as_deref(), &args.checks)?;
     let labels = (args.labels.0.as_str(), args.labels.1.as_str());
     let report = crate::prove::memory::run(labels, &args.reference, &args.candidate, &options)
         .map_err(|e| usage(e.to_string()))?;
-    Ok(ProveReport {
-        report,
-        record: None,
-    })
+    Ok(ProveReport { report, record })
 }

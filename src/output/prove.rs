@@ -609,7 +609,12 @@ pub fn json(report: &Report) -> Value {
 /// metrics, verdict, dtypes, shapes) with the op, the date, the tool's
 /// version and the blob ids of the op's files.
 pub fn record_json(report: &Report, meta: &crate::prove::record::RecordMeta) -> Value {
-    let mut v = json(report);
+    record_of_payload(json(report), meta)
+}
+
+/// A `sota.prove/v1` payload made a proof record: what the pytest plugin
+/// kept from a `sota.prove` call and writes once the test has passed.
+pub fn record_of_payload(mut v: Value, meta: &crate::prove::record::RecordMeta) -> Value {
     v["schema"] = json!(super::schema_id::SchemaId::Proof.id());
     v["op"] = json!(meta.op);
     v["date"] = json!(meta.date);
@@ -624,8 +629,12 @@ pub fn record_json(report: &Report, meta: &crate::prove::record::RecordMeta) -> 
 
 /// A record as committed: pretty JSON, one trailing newline.
 pub fn record_text(report: &Report, meta: &crate::prove::record::RecordMeta) -> String {
-    let mut s =
-        serde_json::to_string_pretty(&record_json(report, meta)).expect("a JSON value serializes");
+    pretty_line(&record_json(report, meta))
+}
+
+/// Pretty JSON, one trailing newline.
+pub fn pretty_line(v: &Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).expect("a JSON value serializes");
     s.push('\n');
     s
 }

@@ -230,6 +230,15 @@ pub fn create_dir_all(path: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(path)
 }
 
+/// [`atomic`], its directory created first when missing (a proof record
+/// in `.sota/proofs/`).
+pub fn atomic_in_new_dir(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        create_dir_all(dir)?;
+    }
+    atomic(path, bytes, None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

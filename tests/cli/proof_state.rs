@@ -371,3 +371,43 @@ fn the_report_shows_each_ops_proof_and_the_audit_which_commits_a_proof_followed(
     let at = html.find("<code>softmax</code>").unwrap();
     assert!(html[at..].contains("<span class=\"ok\">proven</span>"));
 }
+
+#[test]
+fn a_record_is_of_the_ops_own_checks_and_never_written_through_a_link_out() {
+    let s = repo();
+    let own = s.run(&[
+        "prove",
+        "softmax",
+        "-r",
+        "ref.npy",
+        "-c",
+        "ref.npy",
+        "--check",
+        "cosine>=0.5",
+        "--record",
+    ]);
+    assert_eq!(own.code, 2);
+    assert!(
+        own.stderr.contains("the op's own `check` list"),
+        "{}",
+        own.stderr
+    );
+    assert!(!s.path().join(".sota").exists());
+    #[cfg(unix)]
+    {
+        // A hostile repository commits `.sota` as a link out of it.
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), s.path().join(".sota")).unwrap();
+        let run = s.run(&[
+            "prove", "softmax", "-r", "ref.npy", "-c", "ref.npy", "--record",
+        ]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(
+            run.stderr.contains("refusing to write the proof record"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("nothing was written"), "{}", run.stderr);
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
+}
