@@ -166,6 +166,7 @@ impl Serialize for Texts<'_> {
 pub struct DebtByGroup {
     pub complete: usize,
     pub honest: usize,
+    pub proven: usize,
     pub fresh: usize,
 }
 
@@ -194,6 +195,7 @@ pub fn json<'a>(matrix: &Matrix, report: &'a Report) -> CoverageJson<'a> {
         debt_by_group: DebtByGroup {
             complete: report.debt_of(Group::Complete),
             honest: report.debt_of(Group::Honest),
+            proven: report.debt_of(Group::Proven),
             fresh: report.debt_of(Group::Fresh),
         },
         population: PopulationJson {

@@ -30,6 +30,7 @@ pub const DRIFT_WINDOW: u32 = 10;
 pub enum Group {
     Complete,
     Honest,
+    Proven,
     Fresh,
 }
 
@@ -58,8 +59,8 @@ pub enum Kpi {
     AnchorDrift,
     Overlap,
     BroadGlob,
-    Freshness,
     Proven,
+    Freshness,
 }
 
 impl Kpi {
@@ -81,7 +82,8 @@ impl Kpi {
             | Kpi::AnchorDrift
             | Kpi::Overlap
             | Kpi::BroadGlob => Group::Honest,
-            Kpi::Freshness | Kpi::Proven => Group::Fresh,
+            Kpi::Proven => Group::Proven,
+            Kpi::Freshness => Group::Fresh,
         }
     }
 
@@ -292,8 +294,8 @@ fn score_with(
             drift_items,
             overlap,
             broad,
-            fresh_items,
             proof_items,
+            fresh_items,
         ],
     );
     for k in &mut kpis {
@@ -725,6 +727,10 @@ fn kpi_results(matrix: &Matrix, kernel_files: usize, items: [Vec<Item>; 13]) -> 
         format!("of {n_anchors} :LINE#symbol anchors"),
         per_file,
         per_glob,
+        format!(
+            "of {} ops with a `check` list",
+            matrix.ops.iter().filter(|o| !o.check.is_empty()).count()
+        ),
         match &matrix.project.reviewed {
             Some(r) => format!(
                 "of 1 review date (reviewed {}, fresh-days {fresh_days})",
@@ -732,10 +738,6 @@ fn kpi_results(matrix: &Matrix, kernel_files: usize, items: [Vec<Item>; 13]) -> 
             ),
             None => "of 1 review date (none recorded)".to_owned(),
         },
-        format!(
-            "of {} ops with a `check` list",
-            matrix.ops.iter().filter(|o| !o.check.is_empty()).count()
-        ),
     ];
     Kpi::ALL
         .iter()
@@ -1421,5 +1423,12 @@ files = ["csrc/nowhere/*.cu", "{**,z}/test_*.cuh"]
                 "ladder_witness"
             ]
         );
+        // SPEC 3.4's groups, in its order.
+        let groups: Vec<(&str, &str)> = Kpi::ALL
+            .iter()
+            .map(|k| (k.name(), k.group().name()))
+            .filter(|(_, g)| *g == "proven" || *g == "fresh")
+            .collect();
+        assert_eq!(groups, [("proven", "proven"), ("freshness", "fresh")]);
     }
 }

@@ -69,7 +69,7 @@ fn proven_kpi(s: &Sota) -> (u64, Vec<String>) {
         .find(|k| k["name"] == "proven")
         .expect("a proven KPI")
         .clone();
-    assert_eq!(kpi["group"], "fresh");
+    assert_eq!(kpi["group"], "proven");
     assert_eq!(kpi["hard"], false, "a missing proof must not fail --check");
     let whys = kpi["items"]
         .as_array()
