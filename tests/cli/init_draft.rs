@@ -187,3 +187,18 @@ fn the_draft_is_the_same_every_time() {
         assert_eq!(p.run(&args).stdout, first.stdout);
     }
 }
+
+#[test]
+fn init_help_says_what_the_draft_holds() {
+    let run = Sota::new().run(&["init", "--help"]);
+    run.success();
+    let text = run.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains("with the catalog's `check` list, so `sota prove OP` runs on the draft"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the catalog ladders that rank those ops, no rung claimed"),
+        "{text}"
+    );
+}
