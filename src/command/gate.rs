@@ -12,6 +12,7 @@ use crate::context::{Context, Source};
 use crate::index::OpIndex;
 use crate::matrix::{LoadError, Matrix};
 use crate::outcome::{Failure, Outcome};
+use crate::repo::confined::Confined;
 use crate::repo::git::{Git, GitError, GitPath, StagedDetail};
 use crate::surface::gate::{self, Finding, GateReport};
 use crate::surface::trailer;
@@ -213,8 +214,13 @@ fn read_change<'m>(
             .iter()
             .filter_map(|p| root_relative(p, ctx.cwd(), git.dir()))
             .map(|p| GitPath::from_bytes(p.as_bytes()));
+        let mut touched = gate::touched(matrix, index, rel);
+        let root = git.dir();
+        gate::attach_proofs(&mut touched, &Confined::new(root), |p| {
+            worktree_blob(root, p)
+        });
         return Ok(Change {
-            touched: gate::touched(matrix, index, rel),
+            touched,
             staged_line: false,
             message: None,
             lines: BTreeMap::new(),
@@ -395,7 +401,23 @@ fn staged_change<'m>(
             lines.insert(path.display(), *line);
         }
     }
-    let touched = gate::touched(matrix, index, staged.paths);
+    let blobs: BTreeMap<String, Option<String>> = staged
+        .paths
+        .iter()
+        .zip(&staged.blobs)
+        .map(|(p, b)| (p.display(), b.clone()))
+        .collect();
+    let mut touched = gate::touched(matrix, index, staged.paths);
+    let root = git.dir();
+    gate::attach_proofs(&mut touched, &Confined::new(root), |p| {
+        match blobs.get(p).cloned().flatten() {
+            // Proof records hold SHA-1 ids (`git hash-object` of the work
+            // tree); a SHA-256 repository's staged ids are hashed again.
+            Some(id) if id.len() == 40 => Some(id),
+            Some(_) => worktree_blob(root, p),
+            None => None,
+        }
+    });
     let message = match mode {
         GateMode::CommitMsg(file) | GateMode::PrepareMsg(file) => match std::fs::read(file) {
             Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
@@ -409,6 +431,12 @@ fn staged_change<'m>(
         message,
         lines,
     })
+}
+
+/// A work-tree path's blob id, `None` when it is gone.
+fn worktree_blob(root: &Path, rel: &str) -> Option<String> {
+    let id = crate::repo::objects::worktree_blob_id(&root.join(rel));
+    (id != "missing").then_some(id)
 }
 
 /// prepare-commit-msg: add the suggested trailers to the template as

@@ -110,70 +110,23 @@ pub fn run(ctx: &Context, args: &ProveArgs) -> Result<ProveReport, Failure> {
     Ok(ProveReport { report, record })
 }
 
-/// Whether an op's checks have been proved on its current files.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ProofState {
-    /// No record, or one that is not a `sota.proof/v1` record.
-    Missing,
-    /// The latest record's verdict is not `pass`.
-    Failing { date: String },
-    /// Files changed, appeared or vanished since the record (root-relative).
-    Stale { date: String, files: Vec<String> },
-    /// A passing record of the op's current files.
-    Proven { date: String },
-}
+pub use crate::surface::proofs::{record_path, ProofState};
 
 /// The proof state of op `slug`: its record (`--record`) against the blob
-/// ids of the files its globs match now. For the scorecard's `proven` KPI,
-/// the gate and the report (SPEC 3.4, 7).
+/// ids of the files its globs match now ([`crate::surface::proofs`]).
 pub fn proof_state(
     ctx: &Context,
     m: &crate::matrix::Matrix,
     slug: &str,
 ) -> Result<ProofState, Failure> {
     let root = ctx.root(m);
-    let text = crate::read_only::open_regular(&root.join(record_path(slug))).and_then(|mut f| {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut f, &mut s).map(|_| s)
-    });
-    let Some(rec) = text
-        .ok()
-        .and_then(|t| crate::prove::record::parse_record(&t))
-    else {
+    let record =
+        crate::surface::proofs::read_record(&crate::repo::confined::Confined::new(&root), slug);
+    if record.is_none() {
         return Ok(ProofState::Missing);
-    };
-    if rec.verdict != "pass" {
-        return Ok(ProofState::Failing { date: rec.date });
     }
     let now = op_blobs(ctx, m, &root, slug)?;
-    let mut changed: Vec<String> = now
-        .iter()
-        .filter(|f| !rec.files.contains(f))
-        .map(|f| f.0.clone())
-        .chain(
-            rec.files
-                .iter()
-                .filter(|f| !now.iter().any(|n| n.0 == f.0))
-                .map(|f| f.0.clone()),
-        )
-        .collect();
-    changed.sort();
-    changed.dedup();
-    Ok(if changed.is_empty() {
-        ProofState::Proven { date: rec.date }
-    } else {
-        ProofState::Stale {
-            date: rec.date,
-            files: changed,
-        }
-    })
-}
-
-/// Where an op's proof record lives, relative to the matrix root.
-pub fn record_path(slug: &str) -> PathBuf {
-    PathBuf::from(".sota")
-        .join("proofs")
-        .join(format!("{slug}.json"))
+    Ok(crate::surface::proofs::state(record, &now))
 }
 
 /// The proof record of `slug` to write (the CLI's `--record`): today's
@@ -208,19 +161,15 @@ fn op_blobs(
     };
     let (tracked, _) = crate::repo::tracked::list(root, ctx.inputs.git_env_overrides)?;
     let mut ops = crate::index::OpIndex::new(m).map_err(|e| usage(e.to_string()))?;
-    let mut out = Vec::new();
-    for path in tracked.iter() {
-        if !ops.matches_bytes(path).iter().any(|h| h.op == index) {
-            continue;
-        }
-        let rel = String::from_utf8_lossy(path).into_owned();
-        out.push((
-            rel.clone(),
-            crate::repo::objects::worktree_blob_id(&root.join(&rel)),
-        ));
-    }
-    out.sort();
-    Ok(out)
+    let paths: Vec<String> = tracked
+        .iter()
+        .filter(|path| ops.matches_bytes(path).iter().any(|h| h.op == index))
+        .map(|path| String::from_utf8_lossy(path).into_owned())
+        .collect();
+    Ok(crate::surface::proofs::worktree_blobs(
+        root,
+        paths.iter().map(String::as_str),
+    ))
 }
 
 /// How to judge: the checks (from `--check`, else the op's), the

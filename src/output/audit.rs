@@ -184,9 +184,23 @@ pub fn human(matrix: &Matrix, range: &str, shallow: bool, report: &Report) -> St
         o.placeholder,
         o.missing
     );
+    if let Some(line) = proof_line(report) {
+        let _ = writeln!(out, "  {line}\n");
+    }
     per_op_lines(&mut out, report);
     month_and_recent_lines(&mut out, report);
     out
+}
+
+/// How many kernel commits to ops with checks a proof record followed
+/// (`None` when no op has a `check` list in this history).
+pub fn proof_line(report: &Report) -> Option<String> {
+    (report.proof_wanted > 0).then(|| {
+        format!(
+            "proofs: {} of {} kernel changes to ops with a `check` list were followed by a proof record (.sota/proofs/, this commit or a later one)",
+            report.proof_followed, report.proof_wanted
+        )
+    })
 }
 
 /// The per-op table of the human audit.
@@ -299,6 +313,15 @@ pub struct CommitJson<'a> {
     pub trailer: Option<&'a str>,
     /// `Prior-art` values git's own trailer parser sees.
     pub git_trailers: &'a [String],
+    /// Each touched op with a `check` list: the commit (this one or a
+    /// later one) that wrote its proof record, or null.
+    pub proofs: Vec<CommitProofJson<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct CommitProofJson<'a> {
+    pub op: &'a str,
+    pub proved_in: Option<&'a str>,
 }
 
 impl<'a> CommitJson<'a> {
@@ -312,6 +335,14 @@ impl<'a> CommitJson<'a> {
             stamp: c.stamp.kind(),
             trailer: c.stamp.trailer().map(|t| t.value.as_str()),
             git_trailers: &c.git_trailers,
+            proofs: c
+                .proofs
+                .iter()
+                .map(|(op, by)| CommitProofJson {
+                    op,
+                    proved_in: by.as_deref(),
+                })
+                .collect(),
         }
     }
 }
@@ -342,7 +373,16 @@ pub struct AuditJson<'a> {
     pub per_op: Vec<KeyedTally>,
     pub by_month: Vec<KeyedTally>,
     pub recent_unstamped: Vec<&'a str>,
+    /// Kernel changes (commit × op with a `check` list) and how many a
+    /// proof record followed.
+    pub proofs: ProofTallyJson,
     pub commits: Vec<CommitJson<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct ProofTallyJson {
+    pub changes: usize,
+    pub followed_by_proof: usize,
 }
 
 pub fn json<'a>(
@@ -381,6 +421,10 @@ pub fn json<'a>(
             .iter()
             .map(|c| c.hash.as_str())
             .collect(),
+        proofs: ProofTallyJson {
+            changes: report.proof_wanted,
+            followed_by_proof: report.proof_followed,
+        },
         commits: report.commits.iter().map(CommitJson::of).collect(),
     }
 }

@@ -12,6 +12,7 @@ use super::{cell, paint, role, stamp_phrase};
 use crate::matrix::Matrix;
 use crate::quote::quote;
 use crate::surface::gate::{Advisory, Finding, GateReport, Silence};
+use crate::surface::proofs::ProofState;
 
 /// Longest line `--format short` prints.
 pub const SHORT_MAX: usize = 240;
@@ -65,8 +66,32 @@ pub fn human(report: &GateReport<'_>) -> String {
                 &paint(role::DEBT, "none yet: a kernel with no oracle is not done"),
             ),
         }
+        if let Some(p) = &a.proof {
+            field(&mut out, "proof", &proof_phrase(p, &a.op.slug.value));
+        }
         field(&mut out, "trailer", &paint(role::HEADING, &a.suggestion));
         out.push('\n');
+    }
+    // A trailer silences the prior-art advisory, not a proof the change
+    // breaks (stale) or that failed. A proof never recorded is standing
+    // debt the scorecard counts: said with the advisory, not on every
+    // stamped commit.
+    for a in report
+        .touched
+        .iter()
+        .filter(|a| !advisories.iter().any(|b| std::ptr::eq(*b, *a)))
+    {
+        let breaks =
+            |p: &&ProofState| matches!(p, ProofState::Stale { .. } | ProofState::Failing { .. });
+        if let Some(p) = a.proof.as_ref().filter(breaks) {
+            let _ = writeln!(
+                out,
+                "{} {} {}",
+                paint(role::NEXT, "PROOF:"),
+                paint(role::SLUG, &a.op.slug.value),
+                proof_phrase(p, &a.op.slug.value)
+            );
+        }
     }
     if let Some(p) = &report.placeholder {
         let _ = writeln!(
@@ -107,6 +132,16 @@ fn clip(text: &str, max: usize) -> String {
     s
 }
 
+/// A proof state for a person: red unless it holds.
+fn proof_phrase(p: &ProofState, slug: &str) -> String {
+    let line = format!("{} — {}", p.name(), p.explain(slug));
+    if p.holds() {
+        line
+    } else {
+        paint(role::DEBT, &line)
+    }
+}
+
 /// One line per op, at most [`SHORT_MAX`] characters, the suggested
 /// trailer kept whole where possible.
 pub fn short(report: &GateReport<'_>) -> String {
@@ -119,7 +154,11 @@ pub fn short(report: &GateReport<'_>) -> String {
                 .map(|l| format!(" ({})", l.value))
                 .unwrap_or_default();
         let route = a.op.route.as_ref().map_or("undecided", |r| r.value.name());
-        let tail = format!(" · {}", a.suggestion);
+        let proof = match &a.proof {
+            Some(p) if !p.holds() => format!(" · proof {}", p.name()),
+            _ => String::new(),
+        };
+        let tail = format!("{proof} · {}", a.suggestion);
         let mut sota = a.op.sota.clone();
         let mut line = format!("{head} → read {sota}{link} · route {route}{tail}");
         // Shorten the prose before the actionable parts.
@@ -166,6 +205,9 @@ fn gh_message(a: &Advisory<'_>) -> String {
     if a.paths.len() > 1 {
         let files: Vec<_> = a.paths.iter().map(|p| quote(p)).collect();
         let _ = write!(m, "\nfiles: {}", files.join(", "));
+    }
+    if let Some(p) = &a.proof {
+        let _ = write!(m, "\nproof: {} — {}", p.name(), p.explain(&a.op.slug.value));
     }
     let _ = write!(m, "\nadd to the commit message: {}", a.suggestion);
     m
@@ -262,6 +304,38 @@ pub struct GateJson {
     /// `--strict` with a valid trailer: the touched ops no trailer names
     /// (by slug, reference or link); empty otherwise.
     pub unnamed: Vec<String>,
+    /// Each touched op with a `check` list: whether its proof record still
+    /// holds for the change (shown whether or not a trailer silenced it).
+    pub proofs: Vec<ProofJson>,
+}
+
+/// An op's proof state (`.sota/proofs/SLUG.json` against the change).
+#[derive(Serialize)]
+pub struct ProofJson {
+    pub op: String,
+    /// "proven", "stale", "failing" or "missing".
+    pub state: &'static str,
+    /// The record's date (null when there is none).
+    pub date: Option<String>,
+    /// Stale: the files that changed since the record.
+    pub files: Vec<String>,
+    /// What to do, for a person.
+    pub message: String,
+}
+
+impl ProofJson {
+    pub fn of(slug: &str, p: &ProofState) -> Self {
+        ProofJson {
+            op: slug.to_owned(),
+            state: p.name(),
+            date: p.date().map(str::to_owned),
+            files: match p {
+                ProofState::Stale { files, .. } => files.clone(),
+                _ => Vec::new(),
+            },
+            message: p.explain(slug),
+        }
+    }
 }
 
 pub fn json(
@@ -304,6 +378,11 @@ pub fn json(
             .map(AdvisoryJson::of)
             .collect(),
         unnamed: report.unnamed.clone(),
+        proofs: report
+            .touched
+            .iter()
+            .filter_map(|a| a.proof.as_ref().map(|p| ProofJson::of(&a.op.slug.value, p)))
+            .collect(),
     }
 }
 

@@ -12,6 +12,7 @@ use crate::matrix::Matrix;
 use crate::surface::audit::Report as Audit;
 use crate::surface::coverage::Report as Coverage;
 use crate::surface::milestones::{LadderView, Mark};
+use crate::surface::proofs::ProofState;
 
 /// `text` safe inside HTML text and double-quoted attributes; control
 /// characters are shown as U+FFFD so nothing invisible reaches the page.
@@ -55,9 +56,9 @@ table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
    references, links and oracles wrap anywhere rather than push the oracle
    column behind a scrollbar. */
 table.matrix { table-layout: fixed; }
-table.matrix col.op { width: 16%; } table.matrix col.title { width: 17%; }
-table.matrix col.route { width: 9%; } table.matrix col.sota { width: 33%; }
-table.matrix col.oracle { width: 25%; }
+table.matrix col.op { width: 15%; } table.matrix col.title { width: 15%; }
+table.matrix col.route { width: 9%; } table.matrix col.sota { width: 29%; }
+table.matrix col.oracle { width: 20%; } table.matrix col.proof { width: 12%; }
 table.matrix th, table.matrix td { overflow-wrap: anywhere; word-break: break-word; }
 caption { text-align: left; font-weight: 600; padding: .25rem 0; }
 th, td { border: 1px solid var(--line); padding: .35rem .5rem; text-align: left; vertical-align: top; }
@@ -101,7 +102,7 @@ pub fn page(
         coverage.today
     );
     scorecard(&mut out, coverage);
-    matrix_table(&mut out, matrix);
+    matrix_table(&mut out, matrix, &coverage.proofs);
     ladders_section(&mut out, ladders);
     audit_section(&mut out, audit);
     out.push_str("</main>\n</body>\n</html>\n");
@@ -140,13 +141,37 @@ fn scorecard(out: &mut String, c: &Coverage) {
     out.push_str("</tbody></table></div>\n</section>\n");
 }
 
-fn matrix_table(out: &mut String, m: &Matrix) {
+/// An op's proof cell: the state, its date, and for a stale proof the
+/// files that changed (a tooltip lists them all).
+fn proof_cell(state: Option<&ProofState>) -> String {
+    match state {
+        None => "<em>no checks</em>".to_owned(),
+        Some(s @ ProofState::Proven { .. }) => format!(
+            "<span class=\"ok\">proven</span><br>{}",
+            esc(s.date().unwrap_or(""))
+        ),
+        Some(ProofState::Missing) => "<span class=\"bad\">missing</span>".to_owned(),
+        Some(s @ ProofState::Failing { .. }) => format!(
+            "<span class=\"bad\">failing</span><br>{}",
+            esc(s.date().unwrap_or(""))
+        ),
+        Some(ProofState::Stale { date, files }) => format!(
+            "<span class=\"bad\" title=\"changed since: {}\">stale</span><br>{} · {} file{} changed",
+            esc(&files.join(", ")),
+            esc(date),
+            files.len(),
+            if files.len() == 1 { "" } else { "s" }
+        ),
+    }
+}
+
+fn matrix_table(out: &mut String, m: &Matrix, proofs: &[(usize, ProofState)]) {
     out.push_str(
         "<section aria-labelledby=\"matrix\">\n<h2 id=\"matrix\">Prior-art matrix</h2>\n\
          <div class=\"scroll\"><table class=\"matrix\">\n<caption>Every op: what to read, the route, the oracle</caption>\n\
-         <colgroup><col class=\"op\"><col class=\"title\"><col class=\"route\"><col class=\"sota\"><col class=\"oracle\"></colgroup>\n\
+         <colgroup><col class=\"op\"><col class=\"title\"><col class=\"route\"><col class=\"sota\"><col class=\"oracle\"><col class=\"proof\"></colgroup>\n\
          <thead><tr><th scope=\"col\">op</th><th scope=\"col\">title</th><th scope=\"col\">route</th>\
-         <th scope=\"col\">state of the art</th><th scope=\"col\">oracle</th></tr></thead>\n<tbody>\n",
+         <th scope=\"col\">state of the art</th><th scope=\"col\">oracle</th><th scope=\"col\">proof</th></tr></thead>\n<tbody>\n",
     );
     for op in m.ops_sorted() {
         let route = op.route.as_ref().map_or("undecided", |r| r.value.name());
@@ -156,10 +181,17 @@ fn matrix_table(out: &mut String, m: &Matrix) {
         };
         let _ = writeln!(
             out,
-            "<tr><th scope=\"row\"><code>{}</code></th><td>{}</td><td>{route}</td><td>{sota}</td><td>{}</td></tr>",
+            "<tr><th scope=\"row\"><code>{}</code></th><td>{}</td><td>{route}</td><td>{sota}</td><td>{}</td><td>{}</td></tr>",
             esc(&op.slug.value),
             esc(&op.title),
-            op.oracle.as_deref().map_or_else(|| "<em>none yet</em>".to_owned(), esc)
+            op.oracle.as_deref().map_or_else(|| "<em>none yet</em>".to_owned(), esc),
+            proof_cell(
+                m.ops
+                    .iter()
+                    .position(|o| std::ptr::eq(o, op))
+                    .and_then(|i| proofs.iter().find(|(j, _)| *j == i))
+                    .map(|(_, s)| s)
+            )
         );
     }
     out.push_str("</tbody></table></div>\n</section>\n");
@@ -365,6 +397,9 @@ fn audit_section(out: &mut String, audit: Option<&Audit>) {
         a.overall.compliance() * 100.0,
         a.overall.commits,
     );
+    if let Some(line) = crate::output::audit::proof_line(a) {
+        let _ = writeln!(out, "<p>{}</p>", esc(&line));
+    }
     chart(out, a);
     out.push_str(
         "<div class=\"scroll\"><table>\n<caption>Compliance by month</caption>\n<thead><tr>\

@@ -112,6 +112,9 @@ pub struct Staged {
     pub paths: Vec<GitPath>,
     /// Whether an added line of the staged diff mentions `Prior-art:`.
     pub adds_prior_art: bool,
+    /// Per entry of `paths`: the staged blob id (`None` for a deleted or
+    /// unmerged path or a submodule).
+    pub blobs: Vec<Option<String>>,
     /// Per entry of `paths`: the first line its first hunk touches in the
     /// staged file (`None` for a deleted or binary file, a mode change, or
     /// when git's patch did not line up one section per path).
@@ -132,6 +135,8 @@ pub struct Commit {
     pub git_trailers: Vec<String>,
     /// Files touched (merges: none). Relative to the directory git ran in.
     pub paths: Vec<GitPath>,
+    /// Per entry of `paths`: whether the commit deleted it (`D`).
+    pub deleted: Vec<bool>,
 }
 
 /// `git diff --cached`, the same for both ways of reading it. A submodule
@@ -374,6 +379,10 @@ impl PendingStaged {
                 .spawn_staged(StagedDetail::FirstLines, &self.trailer_key)?
                 .finish();
         }
+        staged.blobs = entries
+            .iter()
+            .map(|e| e.may_add_lines().then(|| e.new_id.clone()))
+            .collect();
         staged.paths = entries.into_iter().map(|e| e.path).collect();
         Ok(staged)
     }
@@ -630,7 +639,7 @@ impl Git {
             "log",
             "--no-renames",
             "--relative",
-            "--name-only",
+            "--name-status",
             "-z",
             "--no-color",
             // Local config must not add text to the records either.
@@ -819,8 +828,9 @@ pub const UNKNOWN_DATE: &str = "unknown";
 /// `git log` records, `-z`: each starts with an empty field (two NULs in a
 /// row, which no path can produce: paths are never empty), then the hash,
 /// the author date, git's `Prior-art` trailer values (unfolded, one per
-/// line) and the raw message, each NUL-terminated; then the `--name-only`
-/// paths, NUL-terminated, the first preceded by a newline. No field can
+/// line) and the raw message, each NUL-terminated; then the
+/// `--name-status` entries, a status letter then a path (`--no-renames`:
+/// never two), each NUL-terminated, the first preceded by a newline. No field can
 /// hold a NUL: git's formatter stops a message at its first NUL byte (a
 /// crafted object with one is cut there), and paths cannot contain one.
 /// So no byte of a message or a file name can end a record or start one.
@@ -856,12 +866,18 @@ fn read_log(reader: &mut impl BufRead, each: &mut impl FnMut(Commit)) -> Result<
         let Some(c) = current.as_mut() else {
             return Err(unexpected("output before the first commit"));
         };
-        let path = if c.paths.is_empty() {
+        let field = if c.paths.is_empty() && c.deleted.is_empty() {
             field.strip_prefix(b"\n").unwrap_or(&field)
         } else {
             &field[..]
         };
-        c.paths.push(GitPath::from_bytes(path));
+        if c.deleted.len() == c.paths.len() {
+            // The status letter (and, for `--diff-merges` output never
+            // asked for here, a score): only `D` matters.
+            c.deleted.push(field.first() == Some(&b'D'));
+        } else {
+            c.paths.push(GitPath::from_bytes(field));
+        }
     }
     if let Some(c) = current {
         each(c);
@@ -900,6 +916,7 @@ fn read_header(reader: &mut impl BufRead) -> Result<Commit, GitError> {
             .filter(|t| !t.is_empty())
             .collect(),
         paths: Vec::new(),
+        deleted: Vec::new(),
     })
 }
 

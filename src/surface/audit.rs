@@ -24,6 +24,10 @@ pub struct Audited {
     pub stamp: Stamp,
     /// `Prior-art` values as git's own trailer parser sees them.
     pub git_trailers: Vec<String>,
+    /// Per touched op with a `check` list (sorted by slug): the commit,
+    /// this one or a later one, that wrote its proof record
+    /// (`.sota/proofs/SLUG.json`), if any did.
+    pub proofs: Vec<(String, Option<String>)>,
 }
 
 /// Counts for one op or one month.
@@ -118,6 +122,10 @@ pub struct Report {
     pub per_op: BTreeMap<String, Tally>,
     /// Per `YYYY-MM` of the author date, oldest first.
     pub by_month: BTreeMap<String, Tally>,
+    /// Kernel commits to ops with a `check` list, per op touched: how
+    /// many there were, and how many a proof record followed.
+    pub proof_wanted: usize,
+    pub proof_followed: usize,
 }
 
 impl Report {
@@ -137,6 +145,9 @@ pub struct Auditor<'m> {
     index: OpIndex<'m>,
     comment: String,
     report: Report,
+    /// Op slug → the oldest commit seen so far (history is read newest
+    /// first) that wrote the op's proof record.
+    proved_by: BTreeMap<String, String>,
 }
 
 impl<'m> Auditor<'m> {
@@ -146,11 +157,21 @@ impl<'m> Auditor<'m> {
             index: OpIndex::new(matrix).unwrap_or_else(|_| OpIndex::from_globs(std::iter::empty())),
             comment: comment.to_owned(),
             report: Report::default(),
+            proved_by: BTreeMap::new(),
         }
     }
 
     pub fn add(&mut self, commit: Commit) {
         self.report.scanned += 1;
+        let deleted = |i: usize| commit.deleted.get(i).copied().unwrap_or(false);
+        for (i, p) in commit.paths.iter().enumerate() {
+            if deleted(i) {
+                continue;
+            }
+            if let Some(slug) = proof_record_slug(p.as_bytes()) {
+                self.proved_by.insert(slug.to_owned(), commit.hash.clone());
+            }
+        }
         let mut ops: Vec<&str> = Vec::new();
         let mut paths = Vec::new();
         for p in &commit.paths {
@@ -182,6 +203,13 @@ impl<'m> Auditor<'m> {
             .map(|d| d.month_key())
             .unwrap_or_else(|| "unknown".to_owned());
         self.report.by_month.entry(month).or_default().add(&stamp);
+        let proofs: Vec<(String, Option<String>)> = ops
+            .iter()
+            .filter(|slug| self.matrix.op(slug).is_some_and(|o| !o.check.is_empty()))
+            .map(|slug| ((*slug).to_owned(), self.proved_by.get(*slug).cloned()))
+            .collect();
+        self.report.proof_wanted += proofs.len();
+        self.report.proof_followed += proofs.iter().filter(|p| p.1.is_some()).count();
         self.report.commits.push(Audited {
             hash: commit.hash,
             date: commit.date,
@@ -190,12 +218,20 @@ impl<'m> Auditor<'m> {
             paths,
             stamp,
             git_trailers: commit.git_trailers,
+            proofs,
         });
     }
 
     pub fn finish(self) -> Report {
         self.report
     }
+}
+
+/// The op slug of a proof record's path (`.sota/proofs/SLUG.json`).
+fn proof_record_slug(path: &[u8]) -> Option<&str> {
+    let rest = path.strip_prefix(b".sota/proofs/")?;
+    let slug = std::str::from_utf8(rest.strip_suffix(b".json")?).ok()?;
+    (!slug.is_empty() && !slug.contains('/')).then_some(slug)
 }
 
 #[cfg(test)]
@@ -210,6 +246,7 @@ mod tests {
             subject: msg.lines().next().unwrap().into(),
             message: msg.into(),
             git_trailers: vec![],
+            deleted: vec![false; paths.len()],
             paths: paths
                 .iter()
                 .map(|p| GitPath::from_bytes(p.as_bytes()))

@@ -10,7 +10,9 @@ use std::path::Path;
 
 use crate::index::{OpIndex, SharedIndex};
 use crate::matrix::{Anchor, Date, Located, Matrix, Route};
+use crate::prove::record::RecordSummary;
 use crate::repo::paths::PathList;
+use crate::surface::proofs::{self, ProofState};
 
 /// File extensions that make up the population without `[kernels]`.
 pub const DEFAULT_KERNEL_EXTENSIONS: &[&str] =
@@ -57,6 +59,7 @@ pub enum Kpi {
     Overlap,
     BroadGlob,
     Freshness,
+    Proven,
 }
 
 impl Kpi {
@@ -78,7 +81,7 @@ impl Kpi {
             | Kpi::AnchorDrift
             | Kpi::Overlap
             | Kpi::BroadGlob => Group::Honest,
-            Kpi::Freshness => Group::Fresh,
+            Kpi::Freshness | Kpi::Proven => Group::Fresh,
         }
     }
 
@@ -112,6 +115,9 @@ impl Kpi {
                 "no glob covers most of the population or many ops' worth of directories"
             }
             Kpi::Freshness => "`reviewed` is within `fresh-days` of today",
+            Kpi::Proven => {
+                "every op with a `check` list has a passing proof record of its current files"
+            }
         }
     }
 }
@@ -178,6 +184,9 @@ pub struct Report {
     pub kpis: Vec<KpiResult>,
     pub sota_debt: usize,
     pub hard_debt: usize,
+    /// Per op with a `check` list (op index, in matrix order): its proof
+    /// state (`.sota/proofs/SLUG.json` against its files now).
+    pub proofs: Vec<(usize, ProofState)>,
 }
 
 impl Report {
@@ -217,8 +226,13 @@ pub struct Input<'a> {
 /// over every tracked path with the globs compiled in full once.
 pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
     let lines = crate::matrix::LineIndex::new(&matrix.text);
-    score_with(matrix, input, &lines, || {
-        scan_tree(matrix, &scan_index(matrix).into_shared(), input.tracked)
+    score_with(matrix, input, &lines, |wants_files| {
+        scan_tree(
+            matrix,
+            &scan_index(matrix).into_shared(),
+            input.tracked,
+            wants_files,
+        )
     })
 }
 
@@ -226,12 +240,12 @@ pub fn score(matrix: &Matrix, input: &Input<'_>) -> Report {
 type Loc<'a> = &'a dyn Fn(&std::ops::Range<usize>) -> Option<String>;
 
 /// The scorecard, with the tree scan handed in as a closure (called once,
-/// after the anchor checks).
+/// after the anchor checks, with the ops whose files it must list).
 fn score_with(
     matrix: &Matrix,
     input: &Input<'_>,
     lines: &crate::matrix::LineIndex<'_>,
-    scan: impl FnOnce() -> Scan,
+    scan: impl FnOnce(&[bool]) -> Scan,
 ) -> Report {
     let loc = |span: &std::ops::Range<usize>| {
         let (l, c) = lines.line_col(span.start);
@@ -246,7 +260,12 @@ fn score_with(
 
     // ── honest: population, coverage, dead globs, overlap, broad globs ─
     let population = population_kind(matrix);
-    let scan = scan();
+    let records = proof_records(matrix, &files);
+    let wants_files: Vec<bool> = records
+        .iter()
+        .map(|r| r.as_ref().is_some_and(|r| r.verdict == "pass"))
+        .collect();
+    let scan = scan(&wants_files);
     let coverage_items: Vec<Item> = scan
         .uncovered
         .lossy()
@@ -267,6 +286,8 @@ fn score_with(
 
     // ── fresh ───────────────────────────────────────────────────────────
     let fresh_items = fresh_items(matrix, input.today, loc);
+    let proofs = proof_states(matrix, records, &scan, input.tracked);
+    let proof_items = proof_items(matrix, &proofs, loc);
 
     let mut kpis = kpi_results(
         matrix,
@@ -284,6 +305,7 @@ fn score_with(
             overlap,
             broad,
             fresh_items,
+            proof_items,
         ],
     );
     for k in &mut kpis {
@@ -301,6 +323,7 @@ fn score_with(
         kpis,
         sota_debt,
         hard_debt,
+        proofs,
     }
 }
 
@@ -597,8 +620,67 @@ fn fresh_items(matrix: &Matrix, today: Date, loc: Loc<'_>) -> Vec<Item> {
     fresh_items
 }
 
+/// Per op: its proof record, read only for ops with a `check` list.
+fn proof_records(matrix: &Matrix, files: &FileCache<'_>) -> Vec<Option<RecordSummary>> {
+    matrix
+        .ops
+        .iter()
+        .map(|op| {
+            (!op.check.is_empty())
+                .then(|| proofs::read_record(&files.files, &op.slug.value))
+                .flatten()
+        })
+        .collect()
+}
+
+/// Per op with a `check` list: its record against its files now (hashed
+/// only for ops with a passing record; the scan listed those).
+fn proof_states(
+    matrix: &Matrix,
+    records: Vec<Option<RecordSummary>>,
+    scan: &Scan,
+    tracked: &PathList,
+) -> Vec<(usize, ProofState)> {
+    records
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !matrix.ops[*i].check.is_empty())
+        .map(|(i, record)| {
+            let now = match (&record, scan.op_files.get(i)) {
+                (Some(r), Some(paths)) if r.verdict == "pass" => {
+                    let paths: Vec<String> = paths
+                        .iter()
+                        .map(|&t| String::from_utf8_lossy(tracked.get(t as usize)).into_owned())
+                        .collect();
+                    proofs::worktree_blobs(&matrix.root, paths.iter().map(String::as_str))
+                }
+                _ => Vec::new(),
+            };
+            (i, proofs::state(record, &now))
+        })
+        .collect()
+}
+
+/// `proven`: each op with a `check` list whose proof is missing, failing
+/// or stale.
+fn proof_items(matrix: &Matrix, states: &[(usize, ProofState)], loc: Loc<'_>) -> Vec<Item> {
+    states
+        .iter()
+        .filter(|(_, s)| !matches!(s, ProofState::Proven { .. }))
+        .map(|(i, s)| {
+            let op = &matrix.ops[*i];
+            Item {
+                owner: Some(op.slug.value.clone()),
+                subject: proofs::record_git_path(&op.slug.value),
+                why: format!("{}: {}", s.name(), s.explain(&op.slug.value)).into(),
+                at: op.check.first().and_then(|c| loc(&c.span)),
+            }
+        })
+        .collect()
+}
+
 /// Every KPI's result, in [`Kpi::ALL`] order, from its items.
-fn kpi_results(matrix: &Matrix, kernel_files: usize, items: [Vec<Item>; 12]) -> Vec<KpiResult> {
+fn kpi_results(matrix: &Matrix, kernel_files: usize, items: [Vec<Item>; 13]) -> Vec<KpiResult> {
     let fresh_days = matrix.project.fresh_days;
     let n_ops = matrix.ops.len();
     let n_at: usize = matrix.ops.iter().map(|o| o.at.len().max(1)).sum();
@@ -641,6 +723,10 @@ fn kpi_results(matrix: &Matrix, kernel_files: usize, items: [Vec<Item>; 12]) -> 
             ),
             None => "of 1 review date (none recorded)".to_owned(),
         },
+        format!(
+            "of {} ops with a `check` list",
+            matrix.ops.iter().filter(|o| !o.check.is_empty()).count()
+        ),
     ];
     Kpi::ALL
         .iter()
@@ -672,6 +758,9 @@ struct Scan {
     glob_spread: Vec<Vec<(u32, Vec<u32>)>>,
     /// Kernel files two or more ops cover, with those ops (indices).
     overlaps: Vec<(String, Vec<usize>)>,
+    /// Per op the scan was asked to list: the tracked indices of every
+    /// file its globs match (kernel or not), for its proof state.
+    op_files: Vec<Vec<u32>>,
 }
 
 /// `broad_glob` (SPEC 3.4), "most of the population": a glob matching more
@@ -699,15 +788,39 @@ struct KernelHits<'t> {
     /// Tracked index of each kernel file in two or more ops, and the ops.
     overlaps: Vec<(usize, Vec<usize>)>,
     dir_ids: rustc_hash::FxHashMap<&'t [u8], u32>,
+    /// Per op: whether to list its files (any file, not only kernel
+    /// files), and the tracked indices listed.
+    wants_files: Vec<bool>,
+    op_files: Vec<Vec<u32>>,
 }
 
 impl<'t> KernelHits<'t> {
-    fn new(globs: usize) -> Self {
+    fn new(globs: usize, wants_files: &[bool]) -> Self {
         KernelHits {
             files: vec![0; globs],
             dirs: vec![Vec::new(); globs],
             overlaps: Vec::new(),
             dir_ids: rustc_hash::FxHashMap::default(),
+            wants_files: wants_files.to_vec(),
+            // Empty unless some op asked: the scan then skips the step.
+            op_files: if wants_files.contains(&true) {
+                vec![Vec::new(); wants_files.len()]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// Any tracked file (index `i`) some op glob matched: listed for the
+    /// ops that asked.
+    fn note_op_file(&mut self, i: usize, ids: &[u32], op_of: &[usize]) {
+        for &id in ids {
+            let op = op_of[id as usize];
+            if self.wants_files.get(op) == Some(&true)
+                && self.op_files[op].last() != Some(&(i as u32))
+            {
+                self.op_files[op].push(i as u32);
+            }
         }
     }
 
@@ -746,7 +859,12 @@ const EXCLUDE_GLOB: u8 = 2;
 
 /// Match every tracked path against the op index and the population,
 /// with one [`crate::index::Matcher`] over the fully compiled index.
-fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Scan {
+fn scan_tree(
+    matrix: &Matrix,
+    index: &SharedIndex<'_>,
+    tracked: &PathList,
+    wants_files: &[bool],
+) -> Scan {
     let n = tracked.len();
     let roles: Vec<u8> = (0..index.len() as u32)
         .map(|id| match index.owner(id).0 {
@@ -760,7 +878,7 @@ fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Sc
         .collect();
     let mut kinds = vec![NOT_KERNEL; n];
     let mut hit = vec![false; index.len()];
-    let mut hits = KernelHits::new(index.len());
+    let mut hits = KernelHits::new(index.len(), wants_files);
     let by_extension = matrix.kernels.is_none();
     scan_paths(
         &mut index.matcher(),
@@ -816,6 +934,7 @@ fn scan_tree(matrix: &Matrix, index: &SharedIndex<'_>, tracked: &PathList) -> Sc
         uncovered,
         glob_spread,
         overlaps,
+        op_files: hits.op_files,
     }
 }
 
@@ -875,6 +994,9 @@ fn scan_paths<'t>(
             }
         });
         let covered = !ids.is_empty();
+        if covered && !hits.op_files.is_empty() {
+            hits.note_op_file(i, &ids, op_of);
+        }
         let kernel = if by_extension {
             has_kernel_extension(path)
         } else {

@@ -18,6 +18,9 @@ pub struct Advisory<'m> {
     /// Matched paths, root-relative, in the order seen (deduplicated).
     pub paths: Vec<String>,
     pub suggestion: String,
+    /// For an op with a `check` list: whether its proof still holds for
+    /// the change (`None`: no checks, or not asked, as in `--range`).
+    pub proof: Option<crate::surface::proofs::ProofState>,
 }
 
 /// Why the gate stayed quiet.
@@ -90,9 +93,28 @@ where
                 op,
                 paths,
                 suggestion: suggest_trailer(op),
+                proof: None,
             }
         })
         .collect()
+}
+
+/// Each touched op with a `check` list: whether its proof record still
+/// holds for the change. `blob_of` gives a touched path's blob id after
+/// the change (`None`: the change deletes it); the record is read from
+/// the matrix root through `files`.
+pub fn attach_proofs(
+    touched: &mut [Advisory<'_>],
+    files: &crate::repo::confined::Confined,
+    blob_of: impl Fn(&str) -> Option<String>,
+) {
+    use crate::surface::proofs;
+    for a in touched.iter_mut().filter(|a| !a.op.check.is_empty()) {
+        let record = proofs::read_record(files, &a.op.slug.value);
+        let changed: Vec<(String, Option<String>)> =
+            a.paths.iter().map(|p| (p.clone(), blob_of(p))).collect();
+        a.proof = Some(proofs::staged_state(record, &changed));
+    }
 }
 
 /// Judge one change: the ops it touches, and whether an added staged line

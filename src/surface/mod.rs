@@ -8,6 +8,7 @@ pub mod gate;
 pub mod init;
 pub mod lookup;
 pub mod milestones;
+pub mod proofs;
 pub mod render;
 pub mod render_catalog;
 pub mod suggest;

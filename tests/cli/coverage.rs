@@ -120,7 +120,8 @@ fn a_clean_matrix_has_no_debt_and_grade_a() {
             "anchor_drift",
             "overlap",
             "broad_glob",
-            "freshness"
+            "freshness",
+            "proven"
         ]
     );
     assert_eq!(

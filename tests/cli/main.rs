@@ -25,6 +25,7 @@ mod lookup;
 mod malformed;
 mod mcp;
 mod mcp_security;
+mod proof_state;
 mod prove;
 mod prove_hostile;
 pub(crate) mod prove_local;
