@@ -134,6 +134,9 @@ fn a_fresh_draft_has_the_ladders_its_ops_rank() {
             .unwrap()
     };
     assert_eq!(kpi("ladder_witness"), 0);
+    // Each drafted check list is proven by nothing yet: soft debt, one per op.
+    let ops = text.matches("\n[[op]]\n").count();
+    assert_eq!(kpi("proven") as usize, ops);
 
     // The plan says which op brought each ladder in.
     let run = p.run(&[
