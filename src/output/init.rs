@@ -79,9 +79,10 @@ fn checks_and_ladders(out: &mut String, plan: &Plan) {
     if checked > 0 {
         let _ = writeln!(
             out,
-            "  {checked} of {} op{} carry the catalog's `check` list: `sota prove SLUG` runs on the draft.",
+            "  {checked} of {} op{} {} the catalog's `check` list: `sota prove SLUG` runs on the draft.",
             plan.ops.len(),
-            if plan.ops.len() == 1 { "" } else { "s" }
+            if plan.ops.len() == 1 { "" } else { "s" },
+            if checked == 1 { "carries" } else { "carry" }
         );
     }
     if !plan.ladders.is_empty() {
