@@ -82,6 +82,79 @@ mod tests {
         }
     }
 
+    /// What is wrong with the ladders' `ops` lists of `m`: a ladder that
+    /// names no op (init could never draft it), a name that is no op of the
+    /// catalog (it would never match), a name listed twice.
+    fn ladder_op_problems(m: &Matrix) -> Vec<String> {
+        let mut out = Vec::new();
+        for ladder in &m.ladders {
+            let axis = &ladder.axis.value;
+            if ladder.ops.is_empty() {
+                out.push(format!("ladder {axis}: names no op in `ops`"));
+            }
+            let mut seen = std::collections::BTreeSet::new();
+            for op in &ladder.ops {
+                if m.op(&op.value).is_none() {
+                    out.push(format!("ladder {axis}: `{}` is no catalog op", op.value));
+                }
+                if !seen.insert(&op.value) {
+                    out.push(format!("ladder {axis}: `{}` listed twice", op.value));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_ladder_names_the_catalog_ops_it_ranks() {
+        let m = Matrix::catalog();
+        assert_eq!(ladder_op_problems(&m), Vec::<String>::new());
+        // The attention ladder comes with the attention kernels.
+        let attention = m.ladder("attention").unwrap();
+        assert!(attention.ops.iter().any(|o| o.value == "fused-attention"));
+    }
+
+    #[test]
+    fn a_ladder_op_that_is_no_catalog_op_is_caught() {
+        let text = super::TEXT.replacen(
+            "\"fused-attention\",\n  \"decode-attention\"",
+            "\"fused-atention\",\n  \"decode-attention\"",
+            1,
+        );
+        assert_ne!(text, super::TEXT);
+        let m = crate::matrix::parse_catalog_for_test(&text).expect("still a valid catalog");
+        assert_eq!(
+            ladder_op_problems(&m),
+            ["ladder attention: `fused-atention` is no catalog op"]
+        );
+        let text = super::TEXT.replacen("ops = [\"speculative-decoding\"]\n", "", 1);
+        assert_ne!(text, super::TEXT);
+        let m = crate::matrix::parse_catalog_for_test(&text).expect("still a valid catalog");
+        assert_eq!(
+            ladder_op_problems(&m),
+            ["ladder speculative-decoding: names no op in `ops`"]
+        );
+    }
+
+    /// `ops` is a catalog key: a project's ladder that carries it is refused
+    /// at its line, like any key the format does not define.
+    #[test]
+    fn a_project_ladder_cannot_name_ops() {
+        let text = "[project]\nname = \"p\"\n\n[[ladder]]\naxis = \"attention\"\nops = [\"fused-attention\"]\n\n[[ladder.rung]]\nname = \"A\"\nyear = 2022\nsummary = \"s\"\n";
+        let err = crate::matrix::Matrix::from_str(text, "sota.toml").unwrap_err();
+        let crate::matrix::LoadError::Invalid(inv) = err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(inv.problems.len(), 1, "{:?}", inv.problems);
+        assert!(
+            inv.problems[0]
+                .message
+                .starts_with("unknown key `ops` in [[ladder]] `attention`"),
+            "{:?}",
+            inv.problems[0].message
+        );
+    }
+
     /// How old a catalog entry may be, in days, against the newest date
     /// the catalog carries.
     const MAX_AGE_DAYS: i64 = 365;

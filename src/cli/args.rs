@@ -141,6 +141,11 @@ pub enum Command {
         check: bool,
     },
     /// Draft a sota.toml from the tracked kernel files and the built-in catalog
+    ///
+    /// The draft holds the kernel population as [kernels] globs, one op per catalog
+    /// op that has files (with the catalog's `check` list, so `sota prove OP` runs on
+    /// the draft) and the catalog ladders that rank those ops, no rung claimed. Each
+    /// op's `route` and `oracle` are left for the team: debt in `sota coverage`.
     Init(InitArgs),
     /// Propose an op and the glob edit for kernel files no op covers
     Suggest(SuggestArgs),

@@ -30,6 +30,18 @@ pub const OP: &[&str] = &[
     "superseded",
 ];
 pub const LADDER: &[&str] = &["axis", "reached", "witness", "next-note", "rung", "checked"];
+/// A catalog's `[[ladder]]` also names the catalog ops whose rungs it
+/// ranks (`ops`): `sota init` drafts the ladder when it drafts one of them.
+/// A project's matrix has no use for it (its ladders are already chosen).
+pub const CATALOG_LADDER: &[&str] = &[
+    "axis",
+    "reached",
+    "witness",
+    "next-note",
+    "rung",
+    "checked",
+    "ops",
+];
 pub const RUNG: &[&str] = &["name", "year", "summary", "cite", "link", "order-note"];
 pub const SUPERSEDED: &[&str] = &["link", "by"];
 pub const CHECK: &[&str] = &["metric", "min", "max", "rtol", "atol", "dtype"];

@@ -462,6 +462,10 @@ pub struct Ladder {
     /// `checked`: when the ladder was last checked against the field
     /// (required in a catalog, optional in a project's matrix).
     pub checked: Option<Located<Date>>,
+    /// Catalog only (`ops`): the catalog ops whose rungs this ladder ranks;
+    /// `sota init` drafts the ladder when the draft holds one of them.
+    /// Always empty in a project's matrix.
+    pub ops: Vec<Located<String>>,
     /// The team catalog the ladder came from (see [`Op::team`]).
     pub team: Option<Arc<TeamSource>>,
 }

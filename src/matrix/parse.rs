@@ -1063,7 +1063,11 @@ impl Walker {
                 _ => format!("[[ladder]] #{}", n + 1),
             };
             let ctx = Ctx { name, header };
-            self.check_keys(t, keys::LADDER, &ctx);
+            let allowed = match self.origin {
+                Origin::Catalog => keys::CATALOG_LADDER,
+                Origin::Project => keys::LADDER,
+            };
+            self.check_keys(t, allowed, &ctx);
             self.forbid_in_catalog(t, "reached", &ctx);
             self.forbid_in_catalog(t, "witness", &ctx);
             let axis = self.string(t, "axis", &ctx, true, "\"attention\"");
@@ -1088,6 +1092,7 @@ impl Walker {
             let (reached, reached_span, witness) = self.reached(t, &ctx, &rungs);
             let next_note = self.string(t, "next-note", &ctx, false, "\"…\"");
             let checked = self.checked(t, &ctx);
+            let ops = self.strings(t, "ops", &ctx, "[\"fused-attention\"]");
             if let Some(axis) = axis {
                 ladders.push(Ladder {
                     axis,
@@ -1097,6 +1102,7 @@ impl Walker {
                     next_note: next_note.map(|n| n.value),
                     rungs,
                     checked,
+                    ops,
                     team: None,
                 });
             }

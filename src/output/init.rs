@@ -44,6 +44,7 @@ pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
     population(&mut out, plan);
     ops(&mut out, plan);
     unclassified(&mut out, plan);
+    checks_and_ladders(&mut out, plan);
     let _ = writeln!(
         out,
         "  Routes and oracles are left undecided: each op's is debt in the scorecard until the team decides it."
@@ -59,11 +60,43 @@ pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
             "  sota suggest --uncovered   an op for each kernel file left uncovered"
         );
     }
+    if !plan.ladders.is_empty() {
+        let _ = writeln!(
+            out,
+            "  sota milestones            the drafted ladders: where the field is, what comes next"
+        );
+    }
     let _ = writeln!(
         out,
         "  sota hook install          name the reference on every commit that touches a kernel"
     );
     out
+}
+
+/// The ops that carry the catalog's `check` list, and the ladders drafted.
+fn checks_and_ladders(out: &mut String, plan: &Plan) {
+    let checked = plan.ops.iter().filter(|o| !o.check.is_empty()).count();
+    if checked > 0 {
+        let _ = writeln!(
+            out,
+            "  {checked} of {} op{} {} the catalog's `check` list: `sota prove SLUG` runs on the draft.",
+            plan.ops.len(),
+            if plan.ops.len() == 1 { "" } else { "s" },
+            if checked == 1 { "carries" } else { "carry" }
+        );
+    }
+    if !plan.ladders.is_empty() {
+        let axes: Vec<&str> = plan
+            .ladders
+            .iter()
+            .map(|l| l.ladder.axis.value.as_str())
+            .collect();
+        let _ = writeln!(
+            out,
+            "  Ladders from the catalog, no rung claimed: {}.",
+            axes.join(", ")
+        );
+    }
 }
 
 /// The tracked files, the kernel files by kind, what was left out.
@@ -179,7 +212,15 @@ struct InitJson<'a> {
     kernels: Vec<KernelJson<'a>>,
     unclassified: &'a [String],
     skipped: Vec<SkippedJson<'a>>,
+    /// The catalog ladders drafted, and the ops that brought each in.
+    ladders: Vec<LadderJson<'a>>,
     toml: String,
+}
+
+#[derive(Serialize)]
+struct LadderJson<'a> {
+    axis: &'a str,
+    brought_by: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -194,6 +235,8 @@ struct InitOpJson<'a> {
     suggested_route: Option<&'a str>,
     suggested_oracle: Option<&'a str>,
     signals: Vec<SignalCount<'a>>,
+    /// How many `check` entries the draft gives the op (the catalog's).
+    check_entries: usize,
     /// Files placed on weak evidence only (a directory, a backend default, the repository's own op).
     weak_files: usize,
     /// The catalog's link when it was this repository (replaced by the next reference).
@@ -259,6 +302,7 @@ pub fn init_json(plan: &Plan, matrix: Option<&str>) -> String {
                         files: *n,
                     })
                     .collect(),
+                check_entries: o.check.len(),
                 weak_files: o.weak,
                 self_reference: o.self_reference.as_deref(),
             })
@@ -281,6 +325,14 @@ pub fn init_json(plan: &Plan, matrix: Option<&str>) -> String {
                 path: &s.path,
                 role: s.role.name(),
                 reason: s.reason,
+            })
+            .collect(),
+        ladders: plan
+            .ladders
+            .iter()
+            .map(|l| LadderJson {
+                axis: &l.ladder.axis.value,
+                brought_by: &l.brought_by,
             })
             .collect(),
         toml: emit::toml(plan),

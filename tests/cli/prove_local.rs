@@ -115,37 +115,42 @@ fn attention_repo() -> Sota {
         catalog_checks(&s)
     );
     write(&s, "sota.toml", matrix.as_bytes());
+    write_attention_tensors(&s);
+    s
+}
+
+/// One attention output (1 × 4 heads × 1,024 queries × 64) as `ref.npy`
+/// (f64 arithmetic) and candidates: `good.npy` (f32 arithmetic),
+/// `row_bug.npy` (the last query row of every head never written),
+/// `tile_bug.npy` (one 16-row tile of one head scaled by 1.5), and bf16
+/// `good_bf16.safetensors` / `tile_bug_bf16.safetensors`.
+pub(crate) fn write_attention_tensors(s: &Sota) {
     let mut rng = Rng(0x5eed_a77e);
     let mut rand = |n: usize| (0..n).map(|_| rng.next() * 4.0).collect::<Vec<f32>>();
     let (q, k, v) = (rand(H * Q * D), rand(H * K * D), rand(H * K * D));
     let reference = attention(&q, &k, &v, true);
     let good = attention(&q, &k, &v, false);
     let shape = [1, H, Q, D];
-    write(&s, "ref.npy", &npy_f32(&shape, &reference, false));
-    write(&s, "good.npy", &npy_f32(&shape, &good, false));
+    write(s, "ref.npy", &npy_f32(&shape, &reference, false));
+    write(s, "good.npy", &npy_f32(&shape, &good, false));
     // Bug 1: the last query row of every head is never written.
     let mut row_bug = good.clone();
     for h in 0..H {
         row_bug[(h * Q + Q - 1) * D..][..D].fill(0.0);
     }
-    write(&s, "row_bug.npy", &npy_f32(&shape, &row_bug, false));
+    write(s, "row_bug.npy", &npy_f32(&shape, &row_bug, false));
     // Bug 2: one 16-row tile of one head scaled by 1.5.
     let mut tile_bug = good.clone();
     for x in &mut tile_bug[(2 * Q + 512) * D..][..16 * D] {
         *x *= 1.5;
     }
-    write(&s, "tile_bug.npy", &npy_f32(&shape, &tile_bug, false));
+    write(s, "tile_bug.npy", &npy_f32(&shape, &tile_bug, false));
+    write(s, "good_bf16.safetensors", &bf16_safetensors(&shape, &good));
     write(
-        &s,
-        "good_bf16.safetensors",
-        &bf16_safetensors(&shape, &good),
-    );
-    write(
-        &s,
+        s,
         "tile_bug_bf16.safetensors",
         &bf16_safetensors(&shape, &tile_bug),
     );
-    s
 }
 
 fn prove_json(s: &Sota, candidate: &str) -> (i32, serde_json::Value) {

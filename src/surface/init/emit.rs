@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 
 use super::detect::Role;
-use super::{Plan, PlannedOp};
+use super::{Plan, PlannedLadder, PlannedOp};
+use crate::matrix::{Check, CheckEntry};
 
 /// A TOML basic string.
 pub fn quote(s: &str) -> String {
@@ -53,6 +54,7 @@ pub fn toml(plan: &Plan) -> String {
     for op in &plan.ops {
         op_row(&mut out, op);
     }
+    ladders(&mut out, &plan.ladders);
     while out.ends_with("\n\n") {
         out.pop();
     }
@@ -75,6 +77,16 @@ fn header(out: &mut String, plan: &Plan) {
          # Check each grouping, then decide every op's `route` (borrow | bind |\n\
          # stay-minimal) and `oracle`: until decided they count as debt in `sota coverage`.\n",
     );
+    if plan.ops.iter().any(|o| !o.check.is_empty()) {
+        out.push_str(
+            "# Each `check` list is the catalog's, so `sota prove SLUG` runs on the draft.\n",
+        );
+    }
+    if !plan.ladders.is_empty() {
+        out.push_str(
+            "# The ladders at the end are the catalog's for these ops, no rung claimed.\n",
+        );
+    }
     if !plan.unclassified.is_empty() {
         let _ = writeln!(
             out,
@@ -166,6 +178,7 @@ fn op_row(out: &mut String, op: &PlannedOp) {
         let _ = writeln!(out, "link = {}", quote(link));
     }
     decisions(out, op);
+    checks(out, op);
     array(out, "papers", &op.papers);
     out.push('\n');
 }
@@ -198,5 +211,145 @@ fn decisions(out: &mut String, op: &PlannedOp) {
                 "# oracle: decide what proves an implementation correct"
             );
         }
+    }
+}
+
+/// The catalog's `check` list as the op's own: `sota prove SLUG` judges a
+/// candidate with it from the first run.
+fn checks(out: &mut String, op: &PlannedOp) {
+    if op.check.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "# check: the catalog's, so `sota prove {}` runs now; tighten or replace it",
+        op.slug
+    );
+    match op.check.as_slice() {
+        [one] => {
+            let _ = writeln!(out, "check = [{}]", check_item(one));
+        }
+        many => {
+            let _ = writeln!(out, "check = [");
+            for c in many {
+                let _ = writeln!(out, "  {},", check_item(c));
+            }
+            let _ = writeln!(out, "]");
+        }
+    }
+}
+
+/// One `check` entry as an inline table, keys as `sota schema` names them.
+fn check_item(entry: &CheckEntry) -> String {
+    let mut fields = vec![format!("metric = {}", quote(entry.check.metric().name()))];
+    let mut bound = |key: &str, x: f64| fields.push(format!("{key} = {}", number(x)));
+    match entry.check {
+        Check::Cosine { min } | Check::Argmax { min } => bound("min", min),
+        Check::MaxAbs { max } | Check::MaxRel { max } => bound("max", max),
+        Check::Allclose { rtol, atol } => {
+            if let Some(r) = rtol {
+                bound("rtol", r);
+            }
+            if let Some(a) = atol {
+                bound("atol", a);
+            }
+        }
+        Check::BitIdentity => {}
+        Check::Local { stat, bound: b, .. } if stat.is_min() => bound("min", b),
+        Check::Local { bound: b, .. } => bound("max", b),
+    }
+    let names: Vec<String> = entry.dtypes.iter().map(|d| quote(d.name())).collect();
+    match names.as_slice() {
+        [] => {}
+        [one] => fields.push(format!("dtype = {one}")),
+        many => fields.push(format!("dtype = [{}]", many.join(", "))),
+    }
+    format!("{{ {} }}", fields.join(", "))
+}
+
+/// A TOML float as the catalog writes it: `1e-5` rather than `0.00001`
+/// for small bounds (Rust's shortest round-trip digits either way).
+fn number(x: f64) -> String {
+    match x != 0.0 && x.abs() < 1e-2 {
+        true => format!("{x:e}"),
+        false => toml_edit::Value::from(x).to_string().trim().to_owned(),
+    }
+}
+
+/// The catalog ladders the draft's ops bring in, each as `sota suggest
+/// --ladder` writes it, with a comment saying which op brought it.
+fn ladders(out: &mut String, ladders: &[PlannedLadder]) {
+    if ladders.is_empty() {
+        return;
+    }
+    let mut tables = toml_edit::ArrayOfTables::new();
+    for planned in ladders {
+        let mut t = crate::surface::suggest::ladder_table(&planned.ladder);
+        let by: Vec<String> = planned
+            .brought_by
+            .iter()
+            .map(|s| format!("`{s}`"))
+            .collect();
+        t.decor_mut().set_prefix(format!(
+            "\n# From the catalog, for this draft's {}.\n\
+             # No rung is claimed: set `reached` and its `witness` (an op slug or a path)\n\
+             # once the tree backs a rung.\n",
+            by.join(", ")
+        ));
+        tables.push(t);
+    }
+    let mut doc = toml_edit::DocumentMut::new();
+    doc.insert("ladder", toml_edit::Item::ArrayOfTables(tables));
+    // The op rows end in a blank line already.
+    out.push_str(doc.to_string().trim_start_matches('\n'));
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::matrix::Matrix;
+
+    /// Every catalog op's check list, as the draft writes it, loads back
+    /// as the same checks (metric, bounds, dtypes).
+    #[test]
+    fn drafted_check_lists_load_back_as_the_catalogs() {
+        let catalog = Matrix::catalog();
+        let mut text = String::from("[project]\nname = \"x\"\n");
+        let mut with_checks = 0;
+        for op in catalog.ops.iter().filter(|o| !o.check.is_empty()) {
+            with_checks += 1;
+            let items: Vec<String> = op
+                .check
+                .iter()
+                .map(|c| super::check_item(&c.value))
+                .collect();
+            text.push_str(&format!(
+                "\n[[op]]\nslug = \"{}\"\ntitle = \"t\"\nsota = \"s\"\ncheck = [{}]\n",
+                op.slug.value,
+                items.join(", ")
+            ));
+        }
+        assert!(with_checks > 40, "{with_checks}");
+        let drafted = Matrix::from_str(&text, "sota.toml").expect("the drafted checks load");
+        for op in catalog.ops.iter().filter(|o| !o.check.is_empty()) {
+            let back: Vec<_> = drafted
+                .op(&op.slug.value)
+                .unwrap()
+                .check
+                .iter()
+                .map(|c| &c.value)
+                .collect();
+            let want: Vec<_> = op.check.iter().map(|c| &c.value).collect();
+            assert_eq!(back, want, "{}", op.slug.value);
+        }
+    }
+
+    #[test]
+    fn small_bounds_read_as_the_catalog_writes_them() {
+        assert_eq!(super::number(1e-3), "1e-3");
+        assert_eq!(super::number(1.5e-5), "1.5e-5");
+        assert_eq!(super::number(0.999), "0.999");
+        assert_eq!(super::number(0.0), "0.0");
+        assert_eq!(super::number(1.0), "1.0");
     }
 }

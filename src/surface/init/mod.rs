@@ -77,6 +77,10 @@ pub struct PlannedOp {
     /// The catalog's suggestion, written as a comment: the team decides.
     pub suggested_route: Option<String>,
     pub suggested_oracle: Option<String>,
+    /// The catalog's `check` list, written as the op's own so `sota prove
+    /// SLUG` runs on the draft; the team may tighten or replace it.
+    #[serde(skip)]
+    pub check: Vec<crate::matrix::CheckEntry>,
     /// How many kernel files the op holds.
     pub file_count: usize,
     /// The signals that placed its files, most frequent first: (signal, files).
@@ -87,6 +91,15 @@ pub struct PlannedOp {
     /// Files placed on weak evidence only (a directory, a backend default):
     /// the draft says so, for the team to check.
     pub weak: usize,
+}
+
+/// A catalog ladder the draft brings in: its rungs rank an op the draft
+/// holds. `reached` and `witness` are left for the team.
+#[derive(Clone, Debug)]
+pub struct PlannedLadder {
+    pub ladder: crate::matrix::Ladder,
+    /// The draft's ops the ladder names in the catalog (its `ops` order).
+    pub brought_by: Vec<String>,
 }
 
 /// The drafted matrix and how it was reached.
@@ -102,6 +115,8 @@ pub struct Plan {
     pub include: Vec<String>,
     pub exclude: Vec<String>,
     pub ops: Vec<PlannedOp>,
+    /// Catalog ladders whose `ops` name a drafted op, in catalog order.
+    pub ladders: Vec<PlannedLadder>,
     /// Kernel files no op took (they stay uncovered: debt to decide).
     pub unclassified: Vec<String>,
     /// Files per kind.
@@ -366,6 +381,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     }
     let (include, exclude) = population(&tree, &kernels, &paths, &roles);
     let ops = planned_ops(catalog, &signals, &tree, &kernels, input);
+    let ladders = planned_ladders(catalog, &ops);
     let unclassified = kernels
         .iter()
         .filter(|k| k.op.is_none())
@@ -380,9 +396,30 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         include,
         exclude,
         ops,
+        ladders,
         unclassified,
         kinds,
     }
+}
+
+/// The catalog ladders that rank a drafted op (the ladder's `ops` key).
+fn planned_ladders(catalog: &Matrix, ops: &[PlannedOp]) -> Vec<PlannedLadder> {
+    catalog
+        .ladders
+        .iter()
+        .filter_map(|ladder| {
+            let brought_by: Vec<String> = ladder
+                .ops
+                .iter()
+                .filter(|slug| ops.iter().any(|o| o.slug == slug.value))
+                .map(|slug| slug.value.clone())
+                .collect();
+            (!brought_by.is_empty()).then(|| PlannedLadder {
+                ladder: ladder.clone(),
+                brought_by,
+            })
+        })
+        .collect()
 }
 
 /// `[kernels]`: rules (`dir/**/*.ext` with the other files excluded) where
@@ -478,6 +515,7 @@ fn planned_ops(
             papers: cat.papers.clone(),
             suggested_route: cat.route.as_ref().map(|r| r.value.name().to_owned()),
             suggested_oracle: cat.oracle.clone(),
+            check: cat.check.iter().map(|c| c.value.clone()).collect(),
             file_count: files.len(),
             signals: signal_tally(files),
             weak: files
