@@ -149,7 +149,7 @@ fn op_row(out: &mut String, op: &PlannedOp) {
     if op.weak > 0 {
         let _ = writeln!(
             out,
-            "# weak evidence for {} of them (no name or content signal: a directory, a backend default or this repository's own op): check them",
+            "# weak evidence for {} of them (no name, content or computation signal: a directory, a backend default, a building block alone or this repository's own op): check them",
             op.weak
         );
     }
