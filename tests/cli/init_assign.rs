@@ -107,3 +107,44 @@ fn weak_or_contradictory_evidence_is_said_and_left_for_the_team() {
     assert!(toml.contains("(a building block only) ×1"), "{toml}");
     assert!(toml.contains("# weak evidence for 1 of them"), "{toml}");
 }
+
+#[test]
+fn in_the_reference_repository_a_backends_files_are_its_op() {
+    let neon = "#include <arm_neon.h>\nvoid nk_dot_neon(const float* a, const float* b, float* r) {\n  float32x4_t s = vdupq_n_f32(0);\n  s = vfmaq_f32(s, vld1q_f32(a), vld1q_f32(b));\n  *r = vaddvq_f32(s);\n}\n";
+    let tree = || {
+        Sota::new()
+            .git_init()
+            .file("include/nk/dot/neon.h", neon)
+            .file("include/nk/mesh/neon.h", neon)
+    };
+    // Anywhere else, a NEON file nothing else places is the NEON backend's.
+    let other = tree();
+    other.git(&["add", "-A"]).success();
+    let plan_other = plan(&other);
+    assert_eq!(
+        op_of(&plan_other, "include/nk/mesh/neon.h").as_deref(),
+        Some("arm-neon-sve")
+    );
+    // In the repository that is the catalog's reference for vector
+    // similarity, its NEON files are vector similarity written for NEON,
+    // placed as weak evidence the draft asks the team to check.
+    let own = tree();
+    own.git(&["add", "-A"]).success();
+    own.git(&[
+        "remote",
+        "add",
+        "origin",
+        "https://github.com/ashvardanian/SimSIMD.git",
+    ])
+    .success();
+    let plan_own = plan(&own);
+    for path in ["include/nk/dot/neon.h", "include/nk/mesh/neon.h"] {
+        assert_eq!(
+            op_of(&plan_own, path).as_deref(),
+            Some("vector-similarity"),
+            "{path}"
+        );
+    }
+    let ev = kernel(&plan_own, "include/nk/mesh/neon.h")["evidence"].to_string();
+    assert!(ev.contains("own-reference"), "{ev}");
+}

@@ -304,11 +304,27 @@ fn leave_out_umbrellas(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec<Fou
 /// When the repository is the catalog's own reference for one op (its
 /// remote or name is the op's link), its kernel files that no signal
 /// placed are that op's: a weak default, which the draft says.
+///
+/// So are the files only a backend claimed (their ISA, DSL or language, by
+/// name, kind or default, and no computation): in the repository that is
+/// the reference for an op, its NEON or Triton files are that op written
+/// for NEON or Triton.
 fn own_op_default(signals: &Signals, kernels: &mut [KernelFile]) {
     let Some(own) = signals.own.map(|i| &signals.ops[i]) else {
         return;
     };
-    for k in kernels.iter_mut().filter(|k| k.op.is_none()) {
+    let backend_only = |k: &KernelFile| {
+        let Some(op) = k.op.as_deref() else {
+            return true;
+        };
+        op != own.slug
+            && signals.position(op).is_some_and(|i| signals.ops[i].backend)
+            && !k
+                .evidence
+                .iter()
+                .any(|e| matches!(e, Evidence::Computes(_)))
+    };
+    for k in kernels.iter_mut().filter(|k| backend_only(k)) {
         k.op = Some(own.slug.clone());
         k.evidence = vec![Evidence::OwnReference(own.slug.clone())];
     }

@@ -137,7 +137,7 @@ pub struct OpSignals {
     dirs: Vec<Pattern>,
     kinds: Vec<Kind>,
     fallback: Vec<Kind>,
-    backend: bool,
+    pub backend: bool,
 }
 
 /// Every op's signals, for the ops that exist in a catalog.
