@@ -1061,4 +1061,76 @@ mod tests {
             Some("tile-dsl")
         );
     }
+
+    #[test]
+    fn every_computation_signature_places_a_file_its_name_would_not() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // (path whose name says another op, kind, content, op, weak?)
+        let cases: [(&str, Kind, &str, &str, bool); 8] = [
+            (
+                "ops/pool_out.py",
+                Kind::Triton,
+                "m = tl.max(x, 0)\ne = tl.exp(x - m)\nd = tl.sum(e, 0)\ny = e / d\n",
+                "softmax",
+                false,
+            ),
+            (
+                "ops/rope_loss.py",
+                Kind::Triton,
+                "m = tl.max(x, 0)\nlse = m + tl.log(tl.sum(tl.exp(x - m), 0))\nif y != ignore_index: pass\n",
+                "fused-cross-entropy",
+                false,
+            ),
+            (
+                "kernels/unary_ops.cu",
+                Kind::Cuda,
+                "int hamming = __popc(a[i] ^ b[i]);\n",
+                "vector-similarity",
+                false,
+            ),
+            (
+                "kernels/gemm_fused.cu",
+                Kind::Cuda,
+                "asm volatile(\"wgmma.mma_async.sync.aligned.m64n128k16\");\nnvshmem_putmem(dst, src, n, pe);\n",
+                "comm-compute-overlap",
+                false,
+            ),
+            (
+                "kernels/convert.cu",
+                Kind::Cuda,
+                "float f(float* twiddle) { float2 w = make_float2(cos(a), sin(a)); }\n",
+                "fft",
+                false,
+            ),
+            (
+                "ops/k3.py",
+                Kind::Triton,
+                "r = tl.rand(seed, offs)\n",
+                "random-philox",
+                true,
+            ),
+            (
+                "ops/k4.cu",
+                Kind::Cuda,
+                "// bitonic merge\nfor (int k = 2; k <= n; k <<= 1) {}\n",
+                "radix-sort",
+                true,
+            ),
+            (
+                "ops/k5.py",
+                Kind::Triton,
+                "v, i = tl.topk(x, 8)\n",
+                "topk-selection",
+                true,
+            ),
+        ];
+        for (path, kind, content, op, weak) in cases {
+            let c = s
+                .best(path, Some(kind), content.as_bytes())
+                .unwrap_or_else(|| panic!("{path}: no op"));
+            assert_eq!(s.ops[c.op].slug, op, "{path}: {:?}", c.evidence);
+            assert_eq!(is_weak(&c.evidence), weak, "{path}: {:?}", c.evidence);
+        }
+    }
 }
