@@ -3,7 +3,7 @@
 
     bench/init_corpus.py CORPUS_DIR CHECKOUTS_DIR [--sota PATH] [--only NAME[,NAME]]
                          [--set fit|held-out|held-out-2] [--json] [--details N]
-                         [--sample N --seed S]
+                         [--sample N --seed S] [--baseline BEFORE.json]
 
 CORPUS_DIR holds repos.json (name, repo, commit, checkout directory, set: fit,
 held-out, or held-out-2, a second held-out set added later and reported on its
@@ -29,6 +29,9 @@ decides and this script has none. Measures (hand matrix = truth):
 --details N prints up to N missed files, extras and unplaced files per repository;
 --sample N prints N seeded random init assignments (file, init op, hand op) per
 repository for judging by hand.
+--baseline BEFORE.json (a `--json` output of an earlier build) prints each
+measure as before → after, per repository and as fit / held-out means, with
+a tick where the after-figure meets issue 30's target.
 """
 import argparse
 import collections
@@ -166,6 +169,36 @@ def fmt(x):
     return "  —  " if x is None else f"{x:5.2f}"
 
 
+TARGETS = {"recall": 0.95, "precision": 0.85, "in_op": 0.9, "agreement": 0.85}
+
+
+def mean_of(rs, k):
+    v = [r[k] for r in rs if r.get(k) is not None]
+    return sum(v) / len(v) if v else None
+
+
+def print_compare(results, baseline_path):
+    """Before → after per repository and per set, from a baseline --json file."""
+    with open(baseline_path) as fh:
+        before = {r["name"]: r for r in json.load(fh)["repos"] if "error" not in r}
+
+    def cell(b, a, k):
+        tick = " ok" if a is not None and a >= TARGETS[k] else ""
+        return f"{fmt(b).strip()} -> {fmt(a).strip()}{tick}"
+
+    print(f"{'repository':24} {'set':8} " + " ".join(f"{k:>16}" for k in TARGETS))
+    for r in results:
+        if "error" in r or r["name"] not in before:
+            continue
+        b = before[r["name"]]
+        print(f"{r['name']:24} {r['set']:8} " + " ".join(f"{cell(b[k], r[k], k):>16}" for k in TARGETS))
+    for s in ("fit", "held-out"):
+        rs = [r for r in results if r.get("set") == s and "error" not in r and r["name"] in before]
+        if rs:
+            bs = [before[r["name"]] for r in rs]
+            print(f"{'mean ' + s:24} {'':8} " + " ".join(f"{cell(mean_of(bs, k), mean_of(rs, k), k):>16}" for k in TARGETS))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("corpus")
@@ -177,6 +210,7 @@ def main():
     ap.add_argument("--details", type=int, default=0)
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--seed", type=int, default=23)
+    ap.add_argument("--baseline", help="a --json output of an earlier build: print before -> after")
     a = ap.parse_args()
     sota = os.path.abspath(a.sota) if os.sep in a.sota else a.sota
     with open(os.path.join(a.corpus, "repos.json")) as fh:
@@ -184,6 +218,9 @@ def main():
     only = set(filter(None, a.only.split(",")))
     results = [measure(e, a.corpus, a.checkouts, sota) for e in entries
                if (not only or e["name"] in only) and (not a.set or e["set"] == a.set)]
+    if a.baseline:
+        print_compare(results, a.baseline)
+        return
     if a.json:
         json.dump({"schema": "sota.init-corpus/v1", "sota": sota, "today": TODAY, "repos": results}, sys.stdout, indent=1)
         print()

@@ -259,7 +259,7 @@ fn ops_follow_what_a_file_computes_and_weak_evidence_is_said() {
     let toml = plan["toml"].as_str().unwrap();
     assert!(
         toml.contains(
-            "# weak evidence for 1 of them (no name or content signal: a directory, a backend default or this repository's own op): check them"
+            "# weak evidence for 1 of them (no name, content or computation signal: a directory, a backend default, a building block alone or this repository's own op): check them"
         ),
         "{toml}"
     );

@@ -18,6 +18,7 @@ mod hooks;
 mod hostile_names;
 mod index_file;
 mod init;
+mod init_assign;
 mod init_draft;
 mod init_onramp;
 mod limits;

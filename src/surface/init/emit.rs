@@ -73,7 +73,7 @@ fn header(out: &mut String, plan: &Plan) {
     );
     out.push_str(
         "# Kernel files are found by content (kernel markers, intrinsics, DSL decorators),\n\
-         # ops chosen by file-name, directory and content signals from the built-in catalog.\n\
+         # ops chosen by what the code computes, then name, directory and content signals.\n\
          # Check each grouping, then decide every op's `route` (borrow | bind |\n\
          # stay-minimal) and `oracle`: until decided they count as debt in `sota coverage`.\n",
     );
@@ -161,7 +161,7 @@ fn op_row(out: &mut String, op: &PlannedOp) {
     if op.weak > 0 {
         let _ = writeln!(
             out,
-            "# weak evidence for {} of them (no name or content signal: a directory, a backend default or this repository's own op): check them",
+            "# weak evidence for {} of them (no name, content or computation signal: a directory, a backend default, a building block alone or this repository's own op): check them",
             op.weak
         );
     }

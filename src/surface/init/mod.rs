@@ -319,35 +319,54 @@ fn leave_out_umbrellas(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec<Fou
 /// When the repository is the catalog's own reference for one op (its
 /// remote or name is the op's link), its kernel files that no signal
 /// placed are that op's: a weak default, which the draft says.
-fn own_op_default(
-    catalog: &Matrix,
-    signals: &Signals,
-    kernels: &mut [KernelFile],
-    input: &Input<'_>,
-) {
-    let me = input.identity();
-    let own: Vec<&signals::OpSignals> = signals
-        .ops
-        .iter()
-        .filter(|s| {
-            catalog
-                .op(&s.slug)
-                .and_then(|o| o.link.as_ref())
-                .is_some_and(|l| me.is_self(&l.value))
-        })
-        .collect();
-    let [own] = own.as_slice() else {
+///
+/// So are the files only a backend claimed (their ISA, DSL or language, by
+/// name, kind or default, and no computation): in the repository that is
+/// the reference for an op, its NEON or Triton files are that op written
+/// for NEON or Triton.
+fn own_op_default(signals: &Signals, kernels: &mut [KernelFile]) {
+    let Some(own) = signals.own.map(|i| &signals.ops[i]) else {
         return;
     };
-    for k in kernels.iter_mut().filter(|k| k.op.is_none()) {
+    let backend_only = |k: &KernelFile| {
+        let Some(op) = k.op.as_deref() else {
+            return true;
+        };
+        op != own.slug
+            && signals.position(op).is_some_and(|i| signals.ops[i].backend)
+            && !k
+                .evidence
+                .iter()
+                .any(|e| matches!(e, Evidence::Computes(_)))
+    };
+    for k in kernels.iter_mut().filter(|k| backend_only(k)) {
         k.op = Some(own.slug.clone());
         k.evidence = vec![Evidence::OwnReference(own.slug.clone())];
     }
 }
 
+/// The op whose catalog reference is the repository being initialised,
+/// when exactly one is (by remote or project name).
+fn own_op(catalog: &Matrix, signals: &Signals, input: &Input<'_>) -> Option<usize> {
+    let me = input.identity();
+    let own: Vec<usize> = (0..signals.ops.len())
+        .filter(|&i| {
+            catalog
+                .op(&signals.ops[i].slug)
+                .and_then(|o| o.link.as_ref())
+                .is_some_and(|l| me.is_self(&l.value))
+        })
+        .collect();
+    match own.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
 /// Draft the matrix.
 pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
-    let signals = Signals::for_catalog(catalog);
+    let mut signals = Signals::for_catalog(catalog);
+    signals.own = own_op(catalog, &signals, input);
     let Partition {
         paths,
         candidates,
@@ -368,7 +387,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         *role |= infra.contains(p);
     }
     let mut kernels = kernel_files(found, &signals);
-    own_op_default(catalog, &signals, &mut kernels, input);
+    own_op_default(&signals, &mut kernels);
     let mut kinds = BTreeMap::new();
     for k in &kernels {
         *kinds.entry(k.kind).or_insert(0) += 1;

@@ -21,6 +21,11 @@ const CONTENT_POINTS: u32 = 10;
 const CONTENT_CAP: usize = 3;
 const KIND_BONUS: u32 = 10;
 const FALLBACK_POINTS: u32 = 15;
+/// A computation signature (every group of it found in the content)
+/// places a file on its own and outranks names: what the code computes
+/// before a word in its name. Each group adds [`COMPUTE_MORE`].
+const COMPUTE_POINTS: u32 = 60;
+const COMPUTE_MORE: u32 = 10;
 /// The least score that places a file in an op.
 pub const THRESHOLD: u32 = 30;
 
@@ -44,6 +49,43 @@ struct RawSignal {
     kinds: Vec<String>,
     #[serde(default)]
     fallback: Vec<String>,
+    /// A backend op (a language, an ISA, a DSL): it names how a file is
+    /// written, not what it computes, so any other op's evidence outranks it.
+    #[serde(default)]
+    backend: bool,
+    #[serde(default)]
+    computes: Vec<RawCompute>,
+}
+
+/// A computation signature: what the code does, as groups of literal
+/// alternatives (`a|b|c`) that must all occur in the content.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCompute {
+    /// What it recognises, for the draft's comment (`online softmax`).
+    what: String,
+    all: Vec<String>,
+    /// Other ops that compute the same thing more specifically: a file
+    /// whose name or directory says one of them keeps that op (a decode
+    /// kernel's online softmax is still decode attention).
+    #[serde(default)]
+    covers: Vec<String>,
+    /// A building block of many ops (a scan, a sort, random numbers): it
+    /// places a file only when nothing else does, as weak evidence.
+    #[serde(default)]
+    part: bool,
+}
+
+/// One compiled computation signature.
+#[derive(Clone, Debug)]
+struct Compute {
+    what: String,
+    /// Per group, the content pattern indices of its alternatives.
+    groups: Vec<Vec<usize>>,
+    /// The op it places a file in, and the ops it confirms.
+    owner: usize,
+    covers: Vec<usize>,
+    part: bool,
 }
 
 /// One token pattern: a run of tokens, the last may be a prefix.
@@ -95,6 +137,7 @@ pub struct OpSignals {
     dirs: Vec<Pattern>,
     kinds: Vec<Kind>,
     fallback: Vec<Kind>,
+    pub backend: bool,
 }
 
 /// Every op's signals, for the ops that exist in a catalog.
@@ -111,6 +154,14 @@ pub struct Signals {
     content_text: Vec<String>,
     /// For each content pattern, the ops (indices) that use it.
     content_owners: Vec<Vec<usize>>,
+    content_bounded: Vec<bool>,
+    computes: Vec<Compute>,
+    /// The op whose catalog reference is the repository being initialised
+    /// (set by `init`): there it is what the code computes, not a backend,
+    /// and every computation signature confirms it (ThunderKittens' MMA
+    /// wrappers are the tile DSL; NumKong's AMX distance kernels are its
+    /// distances).
+    pub own: Option<usize>,
 }
 
 /// Why a file went to an op.
@@ -123,6 +174,12 @@ pub enum Evidence {
     Dir(String),
     /// A substring of the content matched.
     Content(String),
+    /// A computation signature matched: every part of what the op computes
+    /// is in the content (`online softmax: exp, running max, rescaled sum`).
+    Computes(String),
+    /// Only a building block of many ops was found (a scan, a sort, random
+    /// numbers) and nothing else placed the file: weak evidence.
+    Part(String),
     /// The op applies to this kernel kind only.
     Kind(String),
     /// No op had evidence; this op is the default for the kind.
@@ -140,6 +197,8 @@ impl std::fmt::Display for Evidence {
             Evidence::Name(s) => write!(f, "name `{s}`"),
             Evidence::Dir(s) => write!(f, "directory `{s}`"),
             Evidence::Content(s) => write!(f, "content `{s}`"),
+            Evidence::Computes(s) => write!(f, "computes {s}"),
+            Evidence::Part(s) => write!(f, "computes {s} (a building block only)"),
             Evidence::Kind(s) => write!(f, "{s} file"),
             Evidence::Fallback(s) => write!(f, "default op for {s} files"),
             Evidence::Neighbour(s) => write!(f, "the row already covers {s}"),
@@ -150,13 +209,16 @@ impl std::fmt::Display for Evidence {
     }
 }
 
-/// Whether a file's placement rests on weak evidence only: no file-name
-/// and no content signal (a directory alone, a backend op's default, the
-/// file's kind). The draft says so, for the team to check.
+/// Whether a file's placement rests on weak evidence only: no file-name,
+/// content or computation signal (a directory alone, a backend op's
+/// default, the file's kind, a building block alone). The draft says so, for the team to check.
 pub fn is_weak(evidence: &[Evidence]) -> bool {
-    !evidence
-        .iter()
-        .any(|e| matches!(e, Evidence::Name(_) | Evidence::Content(_)))
+    !evidence.iter().any(|e| {
+        matches!(
+            e,
+            Evidence::Name(_) | Evidence::Content(_) | Evidence::Computes(_)
+        )
+    })
 }
 
 /// One candidate op for a file.
@@ -165,6 +227,12 @@ pub struct Candidate {
     /// Index into [`Signals::ops`].
     pub op: usize,
     pub score: u32,
+    /// Groups of the most specific computation signature that places or
+    /// confirms this op (0: none); it ranks first.
+    pub compute_rank: u32,
+    /// Whether the op is a backend (how the file is written); other ops rank
+    /// before it.
+    pub backend: bool,
     /// The part of the score that file-name signals earned; it ranks first.
     pub name_score: u32,
     /// How near and how specific the best directory match is; ranks second.
@@ -189,6 +257,68 @@ pub fn stem(path: &str) -> &str {
 struct FileTokens<'a> {
     name: &'a [String],
     dirs: &'a [Vec<String>],
+}
+
+/// Whether the two best candidates rest on equally specific computations of
+/// two ops and nothing else (no name, directory or content of their own).
+fn contested(a: &Candidate, b: &Candidate) -> bool {
+    let computes_only = |c: &Candidate| {
+        c.evidence
+            .iter()
+            .all(|e| matches!(e, Evidence::Computes(_) | Evidence::Kind(_)))
+    };
+    b.score >= THRESHOLD
+        && a.compute_rank > 0
+        && a.compute_rank == b.compute_rank
+        && a.backend == b.backend
+        && computes_only(a)
+        && computes_only(b)
+}
+
+/// The computation signatures that matched a file, for one op.
+#[derive(Clone, Copy, Debug, Default)]
+struct Computed<'a> {
+    /// Groups of the most specific signature this op owns (0: none).
+    owned: u32,
+    owned_what: Option<&'a str>,
+    /// Groups of the most specific signature that covers this op.
+    covered: u32,
+    covered_what: Option<&'a str>,
+}
+
+impl<'a> Computed<'a> {
+    /// This op confirmed by every signature that matched (the repository's
+    /// own op).
+    fn confirmed_by(&self, all: &[Computed<'a>]) -> Computed<'a> {
+        let mut out = *self;
+        for c in all {
+            for (rank, what) in [(c.owned, c.owned_what), (c.covered, c.covered_what)] {
+                if rank > out.covered {
+                    out.covered = rank;
+                    out.covered_what = what;
+                }
+            }
+        }
+        out
+    }
+
+    /// A covering signature counts only for an op the file's own name,
+    /// directory or content already points at.
+    fn rank_for(&self, other_evidence: bool) -> u32 {
+        if other_evidence {
+            self.owned.max(self.covered)
+        } else {
+            self.owned
+        }
+    }
+
+    fn what_for(&self, other_evidence: bool) -> Option<&str> {
+        if other_evidence && self.covered > self.owned {
+            self.covered_what
+        } else {
+            self.owned_what
+        }
+    }
 }
 
 /// Names rank first: the file says what it is. Among names, one that
@@ -239,63 +369,141 @@ fn dir_points(op: &OpSignals, dirs: &[Vec<String>], evidence: &mut Vec<Evidence>
     (score, dir_rank)
 }
 
+/// The content patterns of every op and signature, each once.
+#[derive(Default)]
+struct Patterns {
+    text: Vec<String>,
+    /// Per pattern, the ops whose `content` list holds it.
+    owners: Vec<Vec<usize>>,
+    /// Per pattern, whether it must stand as whole identifiers (a
+    /// signature's `m_i` is not the middle of `num_items`).
+    bounded: Vec<bool>,
+}
+
+impl Patterns {
+    fn intern(&mut self, text: &str, bounded: bool) -> usize {
+        match (0..self.text.len()).find(|&k| self.text[k] == text && self.bounded[k] == bounded) {
+            Some(k) => k,
+            None => {
+                self.text.push(text.to_owned());
+                self.owners.push(Vec::new());
+                self.bounded.push(bounded);
+                self.text.len() - 1
+            }
+        }
+    }
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Whether a match of `pattern` at `start..end` of `hay` stands as whole
+/// identifiers: an end of the pattern that is an identifier character is
+/// not continued by one in the text.
+fn whole(hay: &[u8], pattern: &[u8], start: usize, end: usize) -> bool {
+    let left = pattern.first().is_some_and(|&b| is_ident(b));
+    let right = pattern.last().is_some_and(|&b| is_ident(b));
+    let continued_left = left && start > 0 && is_ident(hay[start - 1]);
+    let continued_right = right && end < hay.len() && is_ident(hay[end]);
+    !continued_left && !continued_right
+}
+
+/// The computation signatures, their alternatives interned as content
+/// patterns; a `covers` slug the catalog lacks is skipped.
+fn compile_computes(raw: &[RawSignal], ops: &[OpSignals], patterns: &mut Patterns) -> Vec<Compute> {
+    let index = |slug: &str| ops.iter().position(|o| o.slug == slug);
+    let mut out = Vec::new();
+    for (owner, s) in raw.iter().enumerate() {
+        for c in &s.computes {
+            let groups = c
+                .all
+                .iter()
+                .map(|g| {
+                    g.split('|')
+                        .filter(|a| !a.is_empty())
+                        .map(|a| patterns.intern(a, true))
+                        .collect()
+                })
+                .collect();
+            out.push(Compute {
+                what: c.what.clone(),
+                groups,
+                owner,
+                covers: c.covers.iter().filter_map(|slug| index(slug)).collect(),
+                part: c.part,
+            });
+        }
+    }
+    out
+}
+
+type FirstTokens = (
+    std::collections::HashMap<String, Vec<usize>>,
+    std::collections::HashMap<String, Vec<usize>>,
+    Vec<usize>,
+    Vec<usize>,
+);
+
+/// First token of each exact name / directory pattern → the ops that have
+/// one, and the ops with a prefix pattern first (tried on every file).
+fn first_tokens(ops: &[OpSignals]) -> FirstTokens {
+    let mut name_first: std::collections::HashMap<String, Vec<usize>> = Default::default();
+    let mut dir_first: std::collections::HashMap<String, Vec<usize>> = Default::default();
+    let (mut name_any, mut dir_any) = (Vec::new(), Vec::new());
+    for (i, op) in ops.iter().enumerate() {
+        for (patterns, first, any) in [
+            (&op.names, &mut name_first, &mut name_any),
+            (&op.dirs, &mut dir_first, &mut dir_any),
+        ] {
+            for p in patterns {
+                match p.tokens.first() {
+                    Some((t, false)) => {
+                        let v = first.entry(t.clone()).or_default();
+                        if v.last() != Some(&i) {
+                            v.push(i);
+                        }
+                    }
+                    Some((_, true)) if any.last() != Some(&i) => any.push(i),
+                    _ => {}
+                }
+            }
+        }
+    }
+    (name_first, dir_first, name_any, dir_any)
+}
+
 impl Signals {
     /// The signals of the ops that exist in `catalog` (others are skipped,
     /// so a signal never proposes an op the catalog cannot describe).
     pub fn for_catalog(catalog: &Matrix) -> Signals {
         let raw: RawFile =
             toml::from_str(TEXT).expect("signals.toml is held valid by its unit test");
+        let raw: Vec<RawSignal> = raw
+            .signal
+            .into_iter()
+            .filter(|s| catalog.op(&s.op).is_some())
+            .collect();
+        let mut patterns = Patterns::default();
         let mut ops = Vec::new();
-        let mut content_text: Vec<String> = Vec::new();
-        let mut content_owners: Vec<Vec<usize>> = Vec::new();
-        for s in raw.signal {
-            if catalog.op(&s.op).is_none() {
-                continue;
-            }
-            let i = ops.len();
+        for (i, s) in raw.iter().enumerate() {
             for c in &s.content {
-                let k = match content_text.iter().position(|t| t == c) {
-                    Some(k) => k,
-                    None => {
-                        content_text.push(c.clone());
-                        content_owners.push(Vec::new());
-                        content_text.len() - 1
-                    }
-                };
-                content_owners[k].push(i);
+                let k = patterns.intern(c, false);
+                patterns.owners[k].push(i);
             }
             let kind = |n: &String| Kind::parse(n).expect("kinds are held valid by the unit test");
             ops.push(OpSignals {
-                slug: s.op,
+                slug: s.op.clone(),
                 names: s.names.iter().map(|n| Pattern::new(n)).collect(),
                 dirs: s.dirs.iter().map(|n| Pattern::new(n)).collect(),
                 kinds: s.kinds.iter().map(kind).collect(),
                 fallback: s.fallback.iter().map(kind).collect(),
+                backend: s.backend,
             });
         }
-        let content_ac = AhoCorasick::new(&content_text).expect("literal patterns");
-        let mut name_first: std::collections::HashMap<String, Vec<usize>> = Default::default();
-        let mut dir_first: std::collections::HashMap<String, Vec<usize>> = Default::default();
-        let (mut name_any, mut dir_any) = (Vec::new(), Vec::new());
-        for (i, op) in ops.iter().enumerate() {
-            for (patterns, first, any) in [
-                (&op.names, &mut name_first, &mut name_any),
-                (&op.dirs, &mut dir_first, &mut dir_any),
-            ] {
-                for p in patterns {
-                    match p.tokens.first() {
-                        Some((t, false)) => {
-                            let v = first.entry(t.clone()).or_default();
-                            if v.last() != Some(&i) {
-                                v.push(i);
-                            }
-                        }
-                        Some((_, true)) if any.last() != Some(&i) => any.push(i),
-                        _ => {}
-                    }
-                }
-            }
-        }
+        let computes = compile_computes(&raw, &ops, &mut patterns);
+        let content_ac = AhoCorasick::new(&patterns.text).expect("literal patterns");
+        let (name_first, dir_first, name_any, dir_any) = first_tokens(&ops);
         Signals {
             ops,
             name_first,
@@ -303,8 +511,11 @@ impl Signals {
             name_any,
             dir_any,
             content_ac,
-            content_text,
-            content_owners,
+            content_text: patterns.text,
+            content_owners: patterns.owners,
+            content_bounded: patterns.bounded,
+            computes,
+            own: None,
         }
     }
 
@@ -315,6 +526,11 @@ impl Signals {
 
     /// Every op with evidence for this file, best first (ties keep the
     /// order of signals.toml). `kind` is the file's kernel kind, if known.
+    ///
+    /// Order: enough evidence to place the file; then what the content
+    /// computes (the most specific signature); then an op that says what
+    /// the file computes before a backend op that says how it is written;
+    /// then the file name, the nearest directory, and the total score.
     pub fn rank(&self, path: &str, kind: Option<Kind>, prefix: &[u8]) -> Vec<Candidate> {
         let name_tokens = tokens(stem(path));
         let dir_tokens: Vec<Vec<String>> = path
@@ -322,7 +538,9 @@ impl Signals {
             .take(path.matches('/').count())
             .map(tokens)
             .collect();
-        let content_hits = self.content_hits(prefix);
+        let seen = self.seen(prefix);
+        let content_hits = self.content_hits(&seen);
+        let computed = self.computed(&seen);
         let (may_name, may_dir) = self.may_match(&name_tokens, &dir_tokens);
         let file = FileTokens {
             name: &name_tokens,
@@ -333,16 +551,24 @@ impl Signals {
             if !op.kinds.is_empty() && !kind.is_some_and(|k| op.kinds.contains(&k)) {
                 continue;
             }
-            if !may_name[i] && !may_dir[i] && content_hits[i].is_empty() {
+            if !may_name[i] && !may_dir[i] && content_hits[i].is_empty() && computed[i].owned == 0 {
                 continue;
             }
             let hints = (may_name[i], may_dir[i], content_hits[i].as_slice());
-            out.extend(self.score_op(i, op, &file, hints, kind));
+            let computed = match self.own {
+                Some(own) if own == i => computed[i].confirmed_by(&computed),
+                _ => computed[i],
+            };
+            out.extend(self.score_op(i, op, &file, hints, &computed, kind));
         }
+        self.building_blocks(&mut out, &seen, kind);
         self.fall_back(&mut out, kind);
         out.sort_by(|a, b| {
-            b.name_score
-                .cmp(&a.name_score)
+            (b.score >= THRESHOLD)
+                .cmp(&(a.score >= THRESHOLD))
+                .then(b.compute_rank.cmp(&a.compute_rank))
+                .then(a.backend.cmp(&b.backend))
+                .then(b.name_score.cmp(&a.name_score))
                 .then(b.dir_rank.cmp(&a.dir_rank))
                 .then(b.score.cmp(&a.score))
                 .then(a.op.cmp(&b.op))
@@ -350,23 +576,58 @@ impl Signals {
         out
     }
 
-    /// For each op, the content patterns found in the file's prefix.
-    fn content_hits(&self, prefix: &[u8]) -> Vec<Vec<usize>> {
-        let mut hits: Vec<Vec<usize>> = vec![Vec::new(); self.ops.len()];
-        if self.content_text.is_empty() {
-            return hits;
-        }
+    /// Which content patterns occur in the file's prefix.
+    fn seen(&self, prefix: &[u8]) -> Vec<bool> {
         let mut seen = vec![false; self.content_text.len()];
+        if self.content_text.is_empty() {
+            return seen;
+        }
         for m in self.content_ac.find_overlapping_iter(prefix) {
             let k = m.pattern().as_usize();
-            if !seen[k] {
+            if !seen[k]
+                && (!self.content_bounded[k]
+                    || whole(prefix, self.content_text[k].as_bytes(), m.start(), m.end()))
+            {
                 seen[k] = true;
-                for &op in &self.content_owners[k] {
-                    hits[op].push(k);
-                }
+            }
+        }
+        seen
+    }
+
+    /// For each op, the content patterns of its own list found in the file.
+    fn content_hits(&self, seen: &[bool]) -> Vec<Vec<usize>> {
+        let mut hits: Vec<Vec<usize>> = vec![Vec::new(); self.ops.len()];
+        for (k, _) in seen.iter().enumerate().filter(|(_, s)| **s) {
+            for &op in &self.content_owners[k] {
+                hits[op].push(k);
             }
         }
         hits
+    }
+
+    /// For each op, the most specific computation signature found that
+    /// places a file in it (owned) or confirms it (covered).
+    fn computed(&self, seen: &[bool]) -> Vec<Computed<'_>> {
+        let mut out = vec![Computed::default(); self.ops.len()];
+        for c in self.computes.iter().filter(|c| !c.part) {
+            if !c.groups.iter().all(|g| g.iter().any(|&k| seen[k])) {
+                continue;
+            }
+            let n = c.groups.len() as u32;
+            let o = &mut out[c.owner];
+            if n > o.owned {
+                o.owned = n;
+                o.owned_what = Some(&c.what);
+            }
+            for &i in &c.covers {
+                let o = &mut out[i];
+                if n > o.covered {
+                    o.covered = n;
+                    o.covered_what = Some(&c.what);
+                }
+            }
+        }
+        out
     }
 
     /// Which ops' name and directory patterns may match, by first token.
@@ -392,14 +653,17 @@ impl Signals {
         (may_name, may_dir)
     }
 
-    /// One op's score for a file: names first, then directories, then
-    /// content (only beside a name or directory, or for a kind-bound op).
+    /// One op's score for a file: names, directories, content (only beside
+    /// a name or directory, or for a kind-bound op), and a computation
+    /// signature that places the file here or confirms the op its name or
+    /// directory says.
     fn score_op(
         &self,
         i: usize,
         op: &OpSignals,
         file: &FileTokens<'_>,
         (may_name, may_dir, content): (bool, bool, &[usize]),
+        computed: &Computed<'_>,
         kind: Option<Kind>,
     ) -> Option<Candidate> {
         let mut evidence = Vec::new();
@@ -425,6 +689,11 @@ impl Signals {
                 evidence.push(Evidence::Content(self.content_text[k].clone()));
             }
         }
+        let compute_rank = computed.rank_for(score > 0);
+        if let Some(what) = computed.what_for(score > 0) {
+            score += COMPUTE_POINTS + COMPUTE_MORE * compute_rank;
+            evidence.push(Evidence::Computes(what.to_owned()));
+        }
         if score > 0 && !op.kinds.is_empty() {
             score += KIND_BONUS;
             if let Some(k) = kind {
@@ -434,10 +703,38 @@ impl Signals {
         (score > 0).then_some(Candidate {
             op: i,
             score,
+            compute_rank,
+            backend: op.backend && self.own != Some(i),
             name_score,
             dir_rank,
             evidence,
         })
+    }
+
+    /// When no op has enough evidence, a building block found in the
+    /// content (weak evidence, the draft says so) before the kind's backend.
+    fn building_blocks(&self, out: &mut Vec<Candidate>, seen: &[bool], kind: Option<Kind>) {
+        if out.iter().any(|c| c.score >= THRESHOLD) {
+            return;
+        }
+        let found = self.computes.iter().find(|c| {
+            let op = &self.ops[c.owner];
+            c.part
+                && (op.kinds.is_empty() || kind.is_some_and(|k| op.kinds.contains(&k)))
+                && c.groups.iter().all(|g| g.iter().any(|&k| seen[k]))
+        });
+        if let Some(c) = found {
+            out.retain(|x| x.op != c.owner);
+            out.push(Candidate {
+                op: c.owner,
+                score: THRESHOLD + COMPUTE_MORE,
+                compute_rank: 0,
+                backend: false,
+                name_score: 0,
+                dir_rank: 0,
+                evidence: vec![Evidence::Part(c.what.clone())],
+            });
+        }
     }
 
     /// When no op has enough evidence, the op bound to the file's kind as
@@ -452,6 +749,8 @@ impl Signals {
             out.push(Candidate {
                 op: i,
                 score: FALLBACK_POINTS + THRESHOLD,
+                compute_rank: 0,
+                backend: self.ops[i].backend,
                 name_score: 0,
                 dir_rank: 0,
                 evidence: vec![Evidence::Fallback(k.name().to_owned())],
@@ -459,12 +758,17 @@ impl Signals {
         }
     }
 
-    /// The best op for a file, when it has enough evidence.
+    /// The best op for a file, when it has enough evidence and the evidence
+    /// does not contradict itself: two ops' computations equally specific,
+    /// and nothing else about the file to choose between them, leave it for
+    /// the team (unclassified) rather than guess.
     pub fn best(&self, path: &str, kind: Option<Kind>, prefix: &[u8]) -> Option<Candidate> {
-        self.rank(path, kind, prefix)
-            .into_iter()
-            .next()
-            .filter(|c| c.score >= THRESHOLD)
+        let mut ranked = self.rank(path, kind, prefix).into_iter();
+        let first = ranked.next().filter(|c| c.score >= THRESHOLD)?;
+        match ranked.next() {
+            Some(second) if contested(&first, &second) => None,
+            _ => Some(first),
+        }
     }
 }
 
@@ -487,6 +791,27 @@ mod tests {
                 s.op
             );
             assert!(seen.insert(s.op.clone()), "signals.toml: `{}` twice", s.op);
+            for c in &s.computes {
+                for slug in &c.covers {
+                    assert!(
+                        catalog.op(slug).is_some(),
+                        "signals.toml: {}: `{}` covers unknown op `{slug}`",
+                        s.op,
+                        c.what
+                    );
+                }
+                assert!(
+                    !c.all.is_empty() && c.all.iter().all(|g| !g.is_empty()),
+                    "signals.toml: {}: `{}` has an empty group",
+                    s.op,
+                    c.what
+                );
+                assert!(
+                    !c.part || c.covers.is_empty(),
+                    "signals.toml: {}: a building block covers every op already",
+                    s.op
+                );
+            }
             for k in s.kinds.iter().chain(&s.fallback) {
                 assert!(
                     Kind::parse(k).is_some(),
@@ -589,5 +914,223 @@ mod tests {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), op, "{path}");
         }
         assert_eq!(best("kernels/radix.cuh", Some(Kind::Cuda)), None);
+    }
+
+    fn best_of(s: &Signals, path: &str, kind: Kind, content: &str) -> Option<String> {
+        s.best(path, Some(kind), content.as_bytes())
+            .map(|c| s.ops[c.op].slug.clone())
+    }
+
+    const ONLINE_SOFTMAX: &str = "    qk = tl.dot(q, k)\n    m_ij = tl.maximum(m_i, tl.max(qk, 1))\n    p = tl.exp2(qk - m_ij[:, None])\n    alpha = tl.exp2(m_i - m_ij)\n    l_i = l_i * alpha + tl.sum(p, 1)\n";
+    const RMS_NORM: &str =
+        "  float ms = sum_sq / n;\n  float inv = rsqrtf(ms + eps);\n  y[i] = x[i] * inv * w[i];\n";
+
+    #[test]
+    fn what_the_code_computes_outranks_what_its_name_says() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // The name says MoE gating, the code is an attention inner loop.
+        assert_eq!(
+            best_of(&s, "kernels/gate.py", Kind::Triton, ONLINE_SOFTMAX).as_deref(),
+            Some("fused-attention")
+        );
+        // The name says GELU (element-wise), the code normalises a row.
+        assert_eq!(
+            best_of(&s, "kernels/gelu_fused.cu", Kind::Cuda, RMS_NORM).as_deref(),
+            Some("normalization")
+        );
+        // The name says a radix-tree KV cache, the code is an FFT.
+        let fft = "  float2 w = twiddle[k];\n  float2 t = cmul(w, b);\n  // radix-4 butterfly\n";
+        assert_eq!(
+            best_of(&s, "ops/radix_cache.cuh", Kind::Cuda, fft).as_deref(),
+            Some("fft")
+        );
+        // The evidence says so, for the draft.
+        let c = s
+            .best(
+                "kernels/gate.py",
+                Some(Kind::Triton),
+                ONLINE_SOFTMAX.as_bytes(),
+            )
+            .unwrap();
+        assert!(c
+            .evidence
+            .iter()
+            .any(|e| e.to_string().starts_with("computes attention")));
+        assert!(!is_weak(&c.evidence));
+    }
+
+    #[test]
+    fn a_computation_confirms_the_more_specific_op_its_name_says() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // A decode kernel's online softmax is still decode attention; a
+        // cross-entropy's softmax is still the loss.
+        assert_eq!(
+            best_of(&s, "csrc/paged_attention_v2.cu", Kind::Cuda, ONLINE_SOFTMAX).as_deref(),
+            Some("decode-attention")
+        );
+        let ce = "  m = tl.max(x)\n  d = tl.sum(tl.exp(x - m))\n  loss = tl.log(d) + m - x_y\n  if y == ignore_index: pass\n";
+        assert_eq!(
+            best_of(&s, "ops/cross_entropy.py", Kind::Triton, ce).as_deref(),
+            Some("fused-cross-entropy")
+        );
+        // Identifiers match whole: `num_items` and `col_idx` are no running
+        // max and sum, so a GEMM with an exp epilogue is not attention.
+        let gemm = "  acc = tl.dot(a, b)\n  n = num_items + col_idx\n  y = tl.exp(acc)\n";
+        assert_eq!(
+            best_of(&s, "ops/gemm_exp.py", Kind::Triton, gemm).as_deref(),
+            Some("dense-gemm")
+        );
+    }
+
+    #[test]
+    fn a_backend_says_how_a_file_is_written_not_what_it_computes() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // `neon` names the ISA; `spatial/` says the file computes distances.
+        assert_eq!(
+            best_of(&s, "include/spatial/neon.h", Kind::SimdArm, "").as_deref(),
+            Some("vector-similarity")
+        );
+        assert_eq!(
+            best_of(&s, "include/reduce/haswell.h", Kind::SimdX86, "").as_deref(),
+            Some("reduction-scan")
+        );
+        // With nothing else, the backend is still the answer.
+        assert_eq!(
+            best_of(&s, "include/misc/neon.h", Kind::SimdArm, "").as_deref(),
+            Some("arm-neon-sve")
+        );
+    }
+
+    #[test]
+    fn a_building_block_alone_is_weak_and_a_name_outranks_it() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let scan = "    c = tl.cumsum(x, 0)\n";
+        let c = s
+            .best("ops/k.py", Some(Kind::Triton), scan.as_bytes())
+            .unwrap();
+        assert_eq!(s.ops[c.op].slug, "prefix-scan");
+        assert!(is_weak(&c.evidence), "{:?}", c.evidence);
+        // Top-p sampling computes a cumulative sum; its name decides.
+        assert_eq!(
+            best_of(&s, "ops/top_p_sampling.py", Kind::Triton, scan).as_deref(),
+            Some("topk-sampling")
+        );
+    }
+
+    #[test]
+    fn contradicting_computations_leave_the_file_for_the_team() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // A softmax and a norm, equally specific, nothing else to go on.
+        let both = "  m = row_max; e = __expf(x - m); d = block_reduce_sum(e);\n  inv = rsqrtf(variance + eps);\n";
+        let ranked = s.rank("csrc/k1.cu", Some(Kind::Cuda), both.as_bytes());
+        let slugs: Vec<&str> = ranked
+            .iter()
+            .take(2)
+            .map(|c| s.ops[c.op].slug.as_str())
+            .collect();
+        assert!(
+            slugs.contains(&"softmax") && slugs.contains(&"normalization"),
+            "{slugs:?}"
+        );
+        assert_eq!(best_of(&s, "csrc/k1.cu", Kind::Cuda, both), None);
+        // A name settles it.
+        assert_eq!(
+            best_of(&s, "csrc/layernorm.cu", Kind::Cuda, both).as_deref(),
+            Some("normalization")
+        );
+    }
+
+    #[test]
+    fn the_repositorys_own_op_is_confirmed_by_what_its_files_compute() {
+        let catalog = Matrix::catalog();
+        let mut s = Signals::for_catalog(&catalog);
+        let tk = format!("namespace kittens {{\n{ONLINE_SOFTMAX}}}\n");
+        assert_eq!(
+            best_of(&s, "kernels/based/x.cu", Kind::Cuda, &tk).as_deref(),
+            Some("fused-attention")
+        );
+        // In the tile DSL's own repository its kernels are the DSL's.
+        s.own = s.position("tile-dsl");
+        assert_eq!(
+            best_of(&s, "kernels/based/x.cu", Kind::Cuda, &tk).as_deref(),
+            Some("tile-dsl")
+        );
+    }
+
+    #[test]
+    fn every_computation_signature_places_a_file_its_name_would_not() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // (path whose name says another op, kind, content, op, weak?)
+        let cases: [(&str, Kind, &str, &str, bool); 8] = [
+            (
+                "ops/pool_out.py",
+                Kind::Triton,
+                "m = tl.max(x, 0)\ne = tl.exp(x - m)\nd = tl.sum(e, 0)\ny = e / d\n",
+                "softmax",
+                false,
+            ),
+            (
+                "ops/rope_loss.py",
+                Kind::Triton,
+                "m = tl.max(x, 0)\nlse = m + tl.log(tl.sum(tl.exp(x - m), 0))\nif y != ignore_index: pass\n",
+                "fused-cross-entropy",
+                false,
+            ),
+            (
+                "kernels/unary_ops.cu",
+                Kind::Cuda,
+                "int hamming = __popc(a[i] ^ b[i]);\n",
+                "vector-similarity",
+                false,
+            ),
+            (
+                "kernels/gemm_fused.cu",
+                Kind::Cuda,
+                "asm volatile(\"wgmma.mma_async.sync.aligned.m64n128k16\");\nnvshmem_putmem(dst, src, n, pe);\n",
+                "comm-compute-overlap",
+                false,
+            ),
+            (
+                "kernels/convert.cu",
+                Kind::Cuda,
+                "float f(float* twiddle) { float2 w = make_float2(cos(a), sin(a)); }\n",
+                "fft",
+                false,
+            ),
+            (
+                "ops/k3.py",
+                Kind::Triton,
+                "r = tl.rand(seed, offs)\n",
+                "random-philox",
+                true,
+            ),
+            (
+                "ops/k4.cu",
+                Kind::Cuda,
+                "// bitonic merge\nfor (int k = 2; k <= n; k <<= 1) {}\n",
+                "radix-sort",
+                true,
+            ),
+            (
+                "ops/k5.py",
+                Kind::Triton,
+                "v, i = tl.topk(x, 8)\n",
+                "topk-selection",
+                true,
+            ),
+        ];
+        for (path, kind, content, op, weak) in cases {
+            let c = s
+                .best(path, Some(kind), content.as_bytes())
+                .unwrap_or_else(|| panic!("{path}: no op"));
+            assert_eq!(s.ops[c.op].slug, op, "{path}: {:?}", c.evidence);
+            assert_eq!(is_weak(&c.evidence), weak, "{path}: {:?}", c.evidence);
+        }
     }
 }

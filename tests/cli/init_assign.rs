@@ -1,0 +1,150 @@
+//! `sota init` assigns a kernel file by what its code computes before what
+//! its name says (issue 30, item 2), and leaves a file whose evidence
+//! contradicts itself for the team instead of guessing.
+
+use crate::harness::Sota;
+
+const TODAY: &str = "2026-12-02";
+
+fn plan(p: &Sota) -> serde_json::Value {
+    let run = p.run(&["init", "--dry-run", "--json", "--today", TODAY]);
+    run.success();
+    run.json()
+}
+
+fn kernel<'a>(plan: &'a serde_json::Value, path: &str) -> &'a serde_json::Value {
+    plan["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["path"] == path)
+        .unwrap_or_else(|| panic!("{path} is not in the population: {plan}"))
+}
+
+fn op_of(plan: &serde_json::Value, path: &str) -> Option<String> {
+    kernel(plan, path)["op"].as_str().map(str::to_owned)
+}
+
+const ATTENTION_LOOP: &str = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef _fwd(Q, K, V):\n    qk = tl.dot(q, k)\n    m_ij = tl.maximum(m_i, tl.max(qk, 1))\n    p = tl.exp2(qk - m_ij[:, None])\n    alpha = tl.exp2(m_i - m_ij)\n    l_i = l_i * alpha + tl.sum(p, 1)\n";
+
+const RMS_NORM: &str = "__global__ void k(const float* x, float* y, const float* w, int n, float eps) {\n  float sum_sq = 0.f;\n  for (int i = 0; i < n; ++i) sum_sq += x[i] * x[i];\n  float inv = rsqrtf(sum_sq / n + eps);\n  for (int i = 0; i < n; ++i) y[i] = x[i] * inv * w[i];\n}\n";
+
+#[test]
+fn content_outranks_a_name_that_says_another_op_and_the_draft_says_why() {
+    let p = Sota::new()
+        .git_init()
+        // Named like MoE gating, computes an attention inner loop.
+        .file("kernels/gate.py", ATTENTION_LOOP)
+        // Named like an element-wise GELU, normalises a row.
+        .file("kernels/gelu_fused.cu", RMS_NORM)
+        // Named like a radix-tree KV cache, is an FFT.
+        .file(
+            "kernels/radix_cache.cuh",
+            "__global__ void r4(float2* x, const float2* twiddle) {\n  float2 w = twiddle[threadIdx.x];\n  // radix-4 butterfly\n}\n",
+        )
+        // A paged-attention kernel's online softmax stays decode attention.
+        .file("kernels/paged_attention.py", ATTENTION_LOOP);
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for (path, op) in [
+        ("kernels/gate.py", "fused-attention"),
+        ("kernels/gelu_fused.cu", "normalization"),
+        ("kernels/radix_cache.cuh", "fft"),
+        ("kernels/paged_attention.py", "decode-attention"),
+    ] {
+        assert_eq!(op_of(&plan, path).as_deref(), Some(op), "{path}");
+    }
+    let ev = kernel(&plan, "kernels/gelu_fused.cu")["evidence"].to_string();
+    assert!(ev.contains("\"computes\""), "{ev}");
+    assert!(ev.contains("rsqrt"), "{ev}");
+    // The op's comment in the draft names the computation that placed it.
+    let toml = plan["toml"].as_str().unwrap();
+    assert!(
+        toml.contains(
+            "computes normalisation: rsqrt of a mean of squares or a variance, plus epsilon ×1"
+        ),
+        "{toml}"
+    );
+}
+
+#[test]
+fn weak_or_contradictory_evidence_is_said_and_left_for_the_team() {
+    let p = Sota::new()
+        .git_init()
+        // A softmax and a norm, equally specific, and a name that says
+        // nothing: left unclassified (not the Triton backend's default).
+        .file(
+            "ops/k1.py",
+            "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k1(X):\n    m = tl.max(x, 0)\n    e = tl.exp(x - m)\n    d = tl.sum(e, 0)\n    inv = tl.rsqrt(var + eps)\n",
+        )
+        // Only a building block (a cumulative sum): placed, as weak
+        // evidence the draft asks the team to check.
+        .file(
+            "ops/k2.py",
+            "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k2(X):\n    c = tl.cumsum(x, 0)\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(op_of(&plan, "ops/k1.py"), None);
+    assert!(
+        plan["unclassified"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == "ops/k1.py"),
+        "{plan}"
+    );
+    assert_eq!(op_of(&plan, "ops/k2.py").as_deref(), Some("prefix-scan"));
+    let scan = plan["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["slug"] == "prefix-scan")
+        .unwrap();
+    assert_eq!(scan["weak_files"], 1);
+    let toml = plan["toml"].as_str().unwrap();
+    assert!(toml.contains("left for the team"), "{toml}");
+    assert!(toml.contains("(a building block only) ×1"), "{toml}");
+    assert!(toml.contains("# weak evidence for 1 of them"), "{toml}");
+}
+
+#[test]
+fn in_the_reference_repository_a_backends_files_are_its_op() {
+    let neon = "#include <arm_neon.h>\nvoid nk_dot_neon(const float* a, const float* b, float* r) {\n  float32x4_t s = vdupq_n_f32(0);\n  s = vfmaq_f32(s, vld1q_f32(a), vld1q_f32(b));\n  *r = vaddvq_f32(s);\n}\n";
+    let tree = || {
+        Sota::new()
+            .git_init()
+            .file("include/nk/dot/neon.h", neon)
+            .file("include/nk/mesh/neon.h", neon)
+    };
+    // Anywhere else, a NEON file nothing else places is the NEON backend's.
+    let other = tree();
+    other.git(&["add", "-A"]).success();
+    let plan_other = plan(&other);
+    assert_eq!(
+        op_of(&plan_other, "include/nk/mesh/neon.h").as_deref(),
+        Some("arm-neon-sve")
+    );
+    // In the repository that is the catalog's reference for vector
+    // similarity, its NEON files are vector similarity written for NEON,
+    // placed as weak evidence the draft asks the team to check.
+    let own = tree();
+    own.git(&["add", "-A"]).success();
+    own.git(&[
+        "remote",
+        "add",
+        "origin",
+        "https://github.com/ashvardanian/SimSIMD.git",
+    ])
+    .success();
+    let plan_own = plan(&own);
+    for path in ["include/nk/dot/neon.h", "include/nk/mesh/neon.h"] {
+        assert_eq!(
+            op_of(&plan_own, path).as_deref(),
+            Some("vector-similarity"),
+            "{path}"
+        );
+    }
+    let ev = kernel(&plan_own, "include/nk/mesh/neon.h")["evidence"].to_string();
+    assert!(ev.contains("own-reference"), "{ev}");
+}
