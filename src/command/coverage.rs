@@ -48,13 +48,25 @@ pub fn run(ctx: &Context, check: bool) -> Result<CoverageReport<'_>, Failure> {
     }
     let matrix = ctx.project_matrix("coverage")?;
     let root = ctx.root(matrix);
-    let (tracked, tracked_from) = tracked::list(&root, ctx.inputs.git_env_overrides)?;
+    // The index's blob ids are read with its paths only when some proof
+    // record may need them.
+    let records = root.join(crate::surface::proofs::RECORD_DIR).is_dir();
+    let (tracked, tracked_from, ids) =
+        tracked::list_with_ids(&root, ctx.inputs.git_env_overrides, records)?;
+    let from_index = |wanted: &[u32]| {
+        let ids = ids.as_ref()?;
+        Some(wanted.iter().map(|&i| ids.hex(i as usize)).collect())
+    };
     let report = coverage::score(
         matrix,
         &coverage::Input {
             tracked: &tracked,
             tracked_from,
             today: ctx.today(),
+            blob_ids: match tracked_from {
+                tracked::TrackedFrom::GitIndex => coverage::BlobIds::Index(&from_index),
+                tracked::TrackedFrom::Walk => coverage::BlobIds::WorkTree,
+            },
         },
     );
     let paths = match ctx.format() {

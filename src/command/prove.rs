@@ -124,21 +124,18 @@ fn record_for(
 
 pub use crate::surface::proofs::{record_path, ProofState};
 
-/// The proof state of op `slug`: its record (`--record`) against the blob
-/// ids of the files its globs match now ([`crate::surface::proofs`]).
-pub fn proof_state(
-    ctx: &Context,
-    m: &crate::matrix::Matrix,
-    slug: &str,
-) -> Result<ProofState, Failure> {
-    let root = ctx.root(m);
-    let record =
-        crate::surface::proofs::read_record(&crate::repo::confined::Confined::new(&root), slug);
-    if record.is_none() {
-        return Ok(ProofState::Missing);
-    }
-    let now = op_blobs(ctx, m, &root, slug)?;
-    Ok(crate::surface::proofs::state(record, &now))
+/// The proof state of op `slug`, as the scorecard's `proven` KPI judges
+/// it: its record (`--record`) against the blob ids git's index holds for
+/// the files its globs match ([`crate::surface::proofs`]).
+pub fn proof_state(ctx: &Context, slug: &str) -> Result<ProofState, Failure> {
+    let cov = crate::command::coverage::run(ctx, false)?;
+    let op = cov.matrix.ops.iter().position(|o| o.slug.value == slug);
+    Ok(cov
+        .report
+        .proofs
+        .iter()
+        .find(|(i, _)| Some(*i) == op)
+        .map_or(ProofState::Missing, |(_, s)| s.clone()))
 }
 
 /// The proof record of `slug` to write (the CLI's `--record`): today's

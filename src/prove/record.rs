@@ -3,7 +3,7 @@
 //! to the repository, so reading it is parsing untrusted input (any shape:
 //! `None` when it is not a record); `output::prove` writes it.
 
-use serde_json::Value;
+use std::borrow::Cow;
 
 /// The `schema` of a record (registered in `output::schema_id` as `Proof`).
 pub const SCHEMA: &str = "sota.proof/v1";
@@ -27,25 +27,41 @@ pub struct RecordSummary {
     pub files: Vec<(String, String)>,
 }
 
+/// The fields of a record the scorecard reads; the rest (the metrics) is
+/// skipped unallocated.
+#[derive(serde::Deserialize)]
+struct Head<'a> {
+    #[serde(borrow)]
+    schema: Cow<'a, str>,
+    #[serde(borrow)]
+    verdict: Cow<'a, str>,
+    #[serde(borrow)]
+    date: Cow<'a, str>,
+    #[serde(borrow)]
+    files: Vec<FileEntry<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct FileEntry<'a> {
+    #[serde(borrow)]
+    path: Cow<'a, str>,
+    #[serde(borrow)]
+    blob: Cow<'a, str>,
+}
+
 /// Read a `sota.proof/v1` record; `None` when it is not one.
 pub fn parse_record(text: &str) -> Option<RecordSummary> {
-    let v: Value = serde_json::from_str(text).ok()?;
-    if v["schema"] != SCHEMA {
+    let head: Head<'_> = serde_json::from_str(text).ok()?;
+    if head.schema != SCHEMA {
         return None;
     }
-    let files = v["files"]
-        .as_array()?
-        .iter()
-        .map(|f| {
-            Some((
-                f["path"].as_str()?.to_owned(),
-                f["blob"].as_str()?.to_owned(),
-            ))
-        })
-        .collect::<Option<Vec<_>>>()?;
     Some(RecordSummary {
-        verdict: v["verdict"].as_str()?.to_owned(),
-        date: v["date"].as_str()?.to_owned(),
-        files,
+        verdict: head.verdict.into_owned(),
+        date: head.date.into_owned(),
+        files: head
+            .files
+            .into_iter()
+            .map(|f| (f.path.into_owned(), f.blob.into_owned()))
+            .collect(),
     })
 }

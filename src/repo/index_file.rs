@@ -79,24 +79,39 @@ fn read(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
         return None;
     }
     checksum_holds(bytes, hash_len)
-        .then(|| parse_paths(bytes, hash_len, prefix))
+        .then(|| parse_paths(bytes, hash_len, prefix, None))
         .flatten()
 }
 
-/// The entries of an index whose header was checked by [`read`].
-fn parse_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
+/// One index entry under the prefix, as [`walk_entries`] hands it over.
+struct Entry<'b> {
+    /// The name, the prefix stripped.
+    name: &'b [u8],
+    /// Where the stripped name lies in the file (versions 2 and 3; a
+    /// version 4 name is rebuilt from its predecessor's).
+    in_file: Option<(usize, usize)>,
+    /// The object id, raw (`hash_len` bytes).
+    oid: &'b [u8],
+}
+
+/// Every entry of an index whose header was checked by [`read`], in file
+/// order, handed to `each` when its name is under `prefix`; the version,
+/// or `None` when the file is not something this reader handles exactly.
+fn walk_entries(
+    bytes: &[u8],
+    hash_len: usize,
+    prefix: &[u8],
+    mut each: impl FnMut(Entry<'_>),
+) -> Option<u32> {
     let version = u32::from_be_bytes(bytes[4..8].try_into().ok()?);
     let count = u32::from_be_bytes(bytes[8..12].try_into().ok()?) as usize;
     if !(2..=4).contains(&version) {
         return None;
     }
     let mut at = 12;
-    // Version 4 only: the expanded names.
-    let mut out = Vec::new();
-    // The count comes from the file: trust it only as far as the file's
-    // size allows (every entry takes at least STAT_BYTES + hash + flags).
-    let mut spans = Vec::with_capacity(count.min(bytes.len() / (STAT_BYTES + hash_len + 2)));
+    // Version 4 only: the names rebuilt, and how many bytes so far.
     let mut previous: Vec<u8> = Vec::new();
+    let mut expanded = 0usize;
     for _ in 0..count {
         let entry_start = at;
         let fixed = STAT_BYTES + hash_len + 2;
@@ -107,6 +122,7 @@ fn parse_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
             // expands it, and so must the caller.
             return None;
         }
+        let oid = &head[STAT_BYTES..STAT_BYTES + hash_len];
         let flags = u16::from_be_bytes(head[fixed - 2..fixed].try_into().ok()?);
         at += fixed;
         if flags & EXTENDED != 0 {
@@ -124,15 +140,18 @@ fn parse_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
             let keep = previous.len().checked_sub(strip)?;
             previous.truncate(keep);
             previous.extend_from_slice(&bytes[at..end]);
-            if previous.len() > MAX_NAME || out.len() > MAX_EXPANSION * bytes.len() {
+            expanded += previous.len();
+            if previous.len() > MAX_NAME || expanded > MAX_EXPANSION * bytes.len() {
                 return None;
             }
             at = end + 1;
             if let Some(rest) = previous.strip_prefix(prefix) {
                 if !rest.is_empty() {
-                    let start = out.len();
-                    out.extend_from_slice(rest);
-                    spans.push((start, out.len()));
+                    each(Entry {
+                        name: rest,
+                        in_file: None,
+                        oid,
+                    });
                 }
             }
         } else {
@@ -140,18 +159,90 @@ fn parse_paths(bytes: &[u8], hash_len: usize, prefix: &[u8]) -> Option<Names> {
             // Entries are padded with 1-8 NULs to a multiple of 8 bytes.
             let len = end - entry_start;
             if memchr::arch::all::is_prefix(&bytes[at..end], prefix) && end > at + prefix.len() {
-                spans.push((at + prefix.len(), end));
+                let start = at + prefix.len();
+                each(Entry {
+                    name: &bytes[start..end],
+                    in_file: Some((start, end)),
+                    oid,
+                });
             }
             at = entry_start + (len + 8) / 8 * 8;
         }
     }
     only_optional_extensions(bytes, at, hash_len)?;
+    Some(version)
+}
+
+/// The entries' names under `prefix` ([`walk_entries`]); with `ids`, each
+/// entry's raw object id appended to it, in the same order.
+fn parse_paths(
+    bytes: &[u8],
+    hash_len: usize,
+    prefix: &[u8],
+    mut ids: Option<&mut Vec<u8>>,
+) -> Option<Names> {
+    // Version 4 only: the expanded names.
+    let mut out = Vec::new();
+    let mut copied = Vec::new();
+    // The count comes from the file: trust it only as far as the file's
+    // size allows (every entry takes at least STAT_BYTES + hash + flags).
+    let count = u32::from_be_bytes(bytes.get(8..12)?.try_into().ok()?) as usize;
+    let mut spans = Vec::with_capacity(count.min(bytes.len() / (STAT_BYTES + hash_len + 2)));
+    let version = walk_entries(bytes, hash_len, prefix, |e| {
+        if let Some(ids) = ids.as_deref_mut() {
+            ids.extend_from_slice(e.oid);
+        }
+        match e.in_file {
+            Some(span) => spans.push(span),
+            None => {
+                let start = out.len();
+                out.extend_from_slice(e.name);
+                copied.push((start, out.len()));
+            }
+        }
+    })?;
     Some(if version == 4 {
-        Names::Copied(out, spans)
+        Names::Copied(out, copied)
     } else {
         let sorted = crate::repo::paths::strictly_sorted(bytes, &spans);
         Names::InFile { spans, sorted }
     })
+}
+
+/// [`read_paths_mapped`], and the blob id of every path (raw, `hash_len`
+/// bytes each, in the list's order) — git's record of what `git add`
+/// stored, for proof records (`proven`). The ids are `None` when the
+/// list is not in the index's order (an index out of order is sorted).
+pub fn read_paths_and_ids_mapped(
+    map: memmap2::Mmap,
+    hash_len: usize,
+    prefix: &[u8],
+) -> Option<(PathList, Option<Vec<u8>>)> {
+    if map.len() < 12 + hash_len || &map[..4] != b"DIRC" || !checksum_holds(&map, hash_len) {
+        return None;
+    }
+    let mut ids = Vec::new();
+    Some(match parse_paths(&map, hash_len, prefix, Some(&mut ids))? {
+        Names::InFile { spans, sorted } => {
+            let ids = sorted.then_some(ids);
+            (PathList::from_mapped(map, spans, sorted), ids)
+        }
+        Names::Copied(out, spans) => {
+            let ids = crate::repo::paths::strictly_sorted(&out, &spans).then_some(ids);
+            (PathList::from_spans(out, spans), ids)
+        }
+    })
+}
+
+/// Lowercase hex, two digits a byte (what git prints).
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        s.push(DIGITS[usize::from(b >> 4)] as char);
+        s.push(DIGITS[usize::from(b & 15)] as char);
+    }
+    s
 }
 
 /// `Some` when every extension from `at` to the trailer is optional. As in
@@ -296,6 +387,27 @@ mod tests {
         bytes.resize(bytes.len() + 64, 0);
         bytes.extend_from_slice(&[0; 20]);
         bytes
+    }
+
+    #[test]
+    fn ids_come_with_the_paths_in_their_order() {
+        let mut bytes = v2_index(&[b"a/x.cu", b"b/y.cu", b"b/z.cu"]);
+        // Give each entry its own id: entry i's first id byte is i + 1.
+        let mut at = 12;
+        for i in 0..3u8 {
+            bytes[at + STAT_BYTES] = i + 1;
+            let name_len = u16::from_be_bytes([bytes[at + 60], bytes[at + 61]]) as usize;
+            at += (62 + name_len + 8) / 8 * 8;
+        }
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        std::io::Write::write_all(&mut file, &bytes).unwrap();
+        // SAFETY: a private read-only map of a file this test owns.
+        let map = unsafe { memmap2::Mmap::map(file.as_file()) }.unwrap();
+        let (list, ids) = read_paths_and_ids_mapped(map, 20, b"b/").unwrap();
+        assert_eq!(list.iter().collect::<Vec<_>>(), [&b"y.cu"[..], b"z.cu"]);
+        let ids = ids.unwrap();
+        assert_eq!(hex(&ids[..20]), format!("02{}", "0".repeat(38)));
+        assert_eq!(hex(&ids[20..]), format!("03{}", "0".repeat(38)));
     }
 
     #[test]

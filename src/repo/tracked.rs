@@ -23,12 +23,38 @@ pub enum TrackedFrom {
 /// `git_env_overrides`: `GIT_DIR` or the like is set, so only git knows
 /// where the index is.
 pub fn list(dir: &Path, git_env_overrides: bool) -> Result<(PathList, TrackedFrom), GitError> {
-    if !git_env_overrides && !inside_work_tree(dir) {
-        return Ok((walk(dir), TrackedFrom::Walk));
+    list_with_ids(dir, git_env_overrides, false).map(|(paths, from, _)| (paths, from))
+}
+
+/// The blob ids git's index holds for a tracked list, in its order.
+#[derive(Clone, Debug)]
+pub struct IndexIds {
+    hash_len: usize,
+    raw: Vec<u8>,
+}
+
+impl IndexIds {
+    /// The id of the list's `i`-th path, lowercase hex.
+    pub fn hex(&self, i: usize) -> Option<String> {
+        let id = self.raw.get(i * self.hash_len..(i + 1) * self.hash_len)?;
+        Some(crate::repo::index_file::hex(id))
     }
-    match index_paths(dir, git_env_overrides) {
-        Ok(paths) => Ok((paths, TrackedFrom::GitIndex)),
-        Err(GitError::Missing) => Ok((walk(dir), TrackedFrom::Walk)),
+}
+
+/// [`list`], and with `ids`, the blob id of each path as git's index
+/// records it — when the index is read here and in its own order; else
+/// `None` (the caller hashes the work tree).
+pub fn list_with_ids(
+    dir: &Path,
+    git_env_overrides: bool,
+    ids: bool,
+) -> Result<(PathList, TrackedFrom, Option<IndexIds>), GitError> {
+    if !git_env_overrides && !inside_work_tree(dir) {
+        return Ok((walk(dir), TrackedFrom::Walk, None));
+    }
+    match index_paths(dir, git_env_overrides, ids) {
+        Ok((paths, ids)) => Ok((paths, TrackedFrom::GitIndex, ids)),
+        Err(GitError::Missing) => Ok((walk(dir), TrackedFrom::Walk, None)),
         Err(e) => Err(e),
     }
 }
@@ -40,8 +66,13 @@ pub fn inside_work_tree(dir: &Path) -> bool {
     dir.ancestors().any(|d| d.join(".git").exists())
 }
 
-/// The paths in the index under `dir`, relative to it.
-fn index_paths(dir: &Path, git_env_overrides: bool) -> Result<PathList, GitError> {
+/// The paths in the index under `dir`, relative to it (and their ids,
+/// when asked and read here).
+fn index_paths(
+    dir: &Path,
+    git_env_overrides: bool,
+    want_ids: bool,
+) -> Result<(PathList, Option<IndexIds>), GitError> {
     let git = Git::new(dir);
     let plain = if git_env_overrides {
         None
@@ -53,16 +84,25 @@ fn index_paths(dir: &Path, git_env_overrides: bool) -> Result<PathList, GitError
         None => git.index_location()?,
     };
     if let Ok(map) = map(&loc.index) {
-        if let Some(list) =
+        if want_ids {
+            let read = crate::repo::index_file::read_paths_and_ids_mapped;
+            if let Some((list, raw)) = read(map, loc.hash_len, &loc.prefix) {
+                let ids = raw.map(|raw| IndexIds {
+                    hash_len: loc.hash_len,
+                    raw,
+                });
+                return Ok((list, ids));
+            }
+        } else if let Some(list) =
             crate::repo::index_file::read_paths_mapped(map, loc.hash_len, &loc.prefix)
         {
-            return Ok(list);
+            return Ok((list, None));
         }
     } else if !loc.index.exists() {
         // A repository with nothing staged yet has no index file.
-        return Ok(PathList::default());
+        return Ok((PathList::default(), None));
     }
-    git.spawn_ls_files()?.finish()
+    Ok((git.spawn_ls_files()?.finish()?, None))
 }
 
 /// The index file's bytes, mapped rather than copied (a 100,000-file index

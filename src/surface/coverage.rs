@@ -222,6 +222,27 @@ pub struct Input<'a> {
     pub tracked: &'a PathList,
     pub tracked_from: Tracked,
     pub today: Date,
+    /// Where the blob ids of proved ops' files come from (`proven`).
+    pub blob_ids: BlobIds<'a>,
+}
+
+/// Tracked positions (ascending) → the index's blob id of each (`None`
+/// inside: not known); `None`: the index cannot be read here.
+pub type IndexBlobIds<'a> = &'a dyn Fn(&[u32]) -> Option<Vec<Option<String>>>;
+
+/// Where `proven` reads the blob ids of an op's files.
+#[derive(Clone, Copy)]
+pub enum BlobIds<'a> {
+    /// Not wanted: only the population is asked for (`suggest`); the
+    /// proof states are not computed.
+    Skip,
+    /// git's index, as `git add` recorded each file — the tracked files'
+    /// state the rest of the scorecard reads — through the closure
+    /// (`tracked` positions, ascending → their ids, `None` when the index
+    /// cannot be read here); a file it cannot give is hashed.
+    Index(IndexBlobIds<'a>),
+    /// Hash the work tree (`git hash-object`): no index.
+    WorkTree,
 }
 
 /// Compute the scorecard: the anchor checks first, then the tree scan
@@ -262,7 +283,10 @@ fn score_with(
 
     // ── honest: population, coverage, dead globs, overlap, broad globs ─
     let population = population_kind(matrix);
-    let records = proof_records(matrix, &files);
+    let records = match input.blob_ids {
+        BlobIds::Skip => vec![None; matrix.ops.len()],
+        _ => proof_records(matrix, &files),
+    };
     let wants_files: Vec<bool> = records
         .iter()
         .map(|r| r.as_ref().is_some_and(|r| r.verdict == "pass"))
@@ -276,7 +300,10 @@ fn score_with(
 
     // ── fresh ───────────────────────────────────────────────────────────
     let fresh_items = fresh_items(matrix, input.today, loc);
-    let proofs = proof_states(matrix, records, &scan, input.tracked);
+    let proofs = match input.blob_ids {
+        BlobIds::Skip => Vec::new(),
+        ids => proof_states(matrix, records, &scan, input.tracked, ids),
+    };
     let proof_items = proof_items(matrix, &proofs, loc);
 
     let mut kpis = kpi_results(
@@ -651,23 +678,55 @@ fn proof_states(
     records: Vec<Option<RecordSummary>>,
     scan: &Scan,
     tracked: &PathList,
+    ids: BlobIds<'_>,
 ) -> Vec<(usize, ProofState)> {
+    let blob_of = file_blob_ids(matrix, scan, tracked, ids);
     records
         .into_iter()
         .enumerate()
         .filter(|(i, _)| !matrix.ops[*i].check.is_empty())
         .map(|(i, record)| {
-            let now = match (&record, scan.op_files.get(i)) {
-                (Some(r), Some(paths)) if r.verdict == "pass" => {
-                    let paths: Vec<String> = paths
-                        .iter()
-                        .map(|&t| String::from_utf8_lossy(tracked.get(t as usize)).into_owned())
-                        .collect();
-                    proofs::worktree_blobs(&matrix.root, paths.iter().map(String::as_str))
-                }
+            let now: Vec<(String, String)> = match (&record, scan.op_files.get(i)) {
+                (Some(r), Some(files)) if r.verdict == "pass" => files
+                    .iter()
+                    .map(|t| {
+                        let path = String::from_utf8_lossy(tracked.get(*t as usize)).into_owned();
+                        let id = blob_of.get(t).cloned().unwrap_or_default();
+                        (path, id)
+                    })
+                    .collect(),
                 _ => Vec::new(),
             };
             (i, proofs::state(record, &now))
+        })
+        .collect()
+}
+
+/// The blob id of every file a proved op covers, by tracked position: the
+/// index's where it gives one, else the work tree's (hashed).
+fn file_blob_ids(
+    matrix: &Matrix,
+    scan: &Scan,
+    tracked: &PathList,
+    ids: BlobIds<'_>,
+) -> rustc_hash::FxHashMap<u32, String> {
+    let mut wanted: Vec<u32> = scan.op_files.iter().flatten().copied().collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let from_index = match ids {
+        BlobIds::Index(read) if !wanted.is_empty() => read(&wanted),
+        _ => None,
+    };
+    let from_index = from_index.unwrap_or_else(|| vec![None; wanted.len()]);
+    wanted
+        .iter()
+        .zip(from_index)
+        .map(|(&t, id)| {
+            let id = id.unwrap_or_else(|| {
+                let rel = String::from_utf8_lossy(tracked.get(t as usize)).into_owned();
+                crate::repo::objects::worktree_blob_id(&matrix.root.join(rel))
+            });
+            (t, id)
         })
         .collect()
 }
@@ -1332,6 +1391,7 @@ files = ["csrc/nowhere/*.cu", "{**,z}/test_*.cuh"]
                 tracked: &tracked,
                 tracked_from: Tracked::GitIndex,
                 today: Date::parse("2026-12-01").unwrap(),
+                blob_ids: BlobIds::WorkTree,
             },
         );
 

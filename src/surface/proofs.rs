@@ -89,6 +89,9 @@ fn list_files(files: &[String]) -> String {
     s.join(", ")
 }
 
+/// The directory of the proof records, relative to the matrix root.
+pub const RECORD_DIR: &str = ".sota/proofs";
+
 /// Where an op's proof record lives, relative to the matrix root.
 pub fn record_path(slug: &str) -> PathBuf {
     PathBuf::from(".sota")
@@ -127,15 +130,21 @@ pub fn state(record: Option<RecordSummary>, now: &[(String, String)]) -> ProofSt
     if rec.verdict != "pass" {
         return ProofState::Failing { date: rec.date };
     }
+    let recorded: rustc_hash::FxHashMap<&str, &str> = rec
+        .files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_str()))
+        .collect();
+    let current: rustc_hash::FxHashSet<&str> = now.iter().map(|(p, _)| p.as_str()).collect();
     let mut changed: Vec<String> = now
         .iter()
-        .filter(|f| !rec.files.contains(f))
-        .map(|f| f.0.clone())
+        .filter(|(p, b)| recorded.get(p.as_str()) != Some(&b.as_str()))
+        .map(|(p, _)| p.clone())
         .chain(
             rec.files
                 .iter()
-                .filter(|f| !now.iter().any(|n| n.0 == f.0))
-                .map(|f| f.0.clone()),
+                .filter(|(p, _)| !current.contains(p.as_str()))
+                .map(|(p, _)| p.clone()),
         )
         .collect();
     changed.sort();

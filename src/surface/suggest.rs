@@ -121,6 +121,7 @@ pub fn uncovered(matrix: &Matrix, tracked: &PathList) -> Vec<String> {
             tracked,
             tracked_from: coverage::Tracked::GitIndex,
             today: Date::from_days_since_epoch(0),
+            blob_ids: coverage::BlobIds::Skip,
         },
     )
     .uncovered

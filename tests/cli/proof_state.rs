@@ -104,33 +104,40 @@ fn the_scorecard_sees_missing_failing_stale_and_proven_proofs() {
     // `coverage --check` does not fail on it either way.
     assert_eq!(s.run(&["coverage", "--check"]).code, 0);
 
-    // The kernel changes after the proof: stale, naming the file.
-    write(
-        &s,
-        "kernels/softmax.cu",
-        b"__global__ void softmax() { /* v2 */ }\n",
-    );
+    // The kernel changes after the proof: the scorecard judges what git's
+    // index holds (as for the population), so an unstaged edit is not
+    // yet a change; staged, it makes the proof stale, naming the file.
+    let v2: &[u8] = b"__global__ void softmax() { /* v2 */ }\n";
+    write(&s, "kernels/softmax.cu", v2);
+    assert_eq!(proven_kpi(&s), (0, vec![]));
+    s.git(&["add", "kernels/softmax.cu"]).success();
     let (debt, whys) = proven_kpi(&s);
     assert_eq!(debt, 1);
     assert!(
-        whys[0].starts_with("softmax: stale: \"kernels/softmax.cu\" changed since the proof of")
-            || whys[0].starts_with("softmax: stale: kernels/softmax.cu changed since the proof of"),
+        whys[0].starts_with("softmax: stale: kernels/softmax.cu changed since the proof of"),
         "{whys:?}"
     );
-    // A new file of the op, tracked, also makes the proof stale.
+    // Proved again: the record holds the staged bytes.
     assert_eq!(prove(&s, "ref.npy"), 0);
+    assert_eq!(proven_kpi(&s), (0, vec![]));
+    // A new file of the op, tracked, also makes the proof stale.
     write(&s, "kernels/softmax_v3.cu", b"__global__ void v3() {}\n");
     s.git(&["add", "kernels/softmax_v3.cu"]).success();
     let (_, whys) = proven_kpi(&s);
     assert!(whys[0].contains("softmax_v3.cu"), "{whys:?}");
     // An edit to another op's file leaves this proof alone.
     assert_eq!(prove(&s, "ref.npy"), 0);
-    write(
-        &s,
-        "kernels/gemm.cu",
-        b"__global__ void gemm() { /* v2 */ }\n",
-    );
+    let gemm_v2: &[u8] = b"__global__ void gemm() { /* v2 */ }\n";
+    write(&s, "kernels/gemm.cu", gemm_v2);
+    s.git(&["add", "kernels/gemm.cu"]).success();
     assert_eq!(proven_kpi(&s), (0, vec![]));
+    // Outside git (no index), the work tree's bytes are hashed.
+    std::fs::remove_dir_all(s.path().join(".git")).unwrap();
+    assert_eq!(proven_kpi(&s), (0, vec![]));
+    let v9: &[u8] = b"__global__ void softmax() { /* v9 */ }\n";
+    write(&s, "kernels/softmax.cu", v9);
+    let (_, whys) = proven_kpi(&s);
+    assert!(whys[0].starts_with("softmax: stale"), "{whys:?}");
 }
 
 #[test]

@@ -511,8 +511,7 @@ check = [{ metric = "cosine", min = 0.999 }]
             s.path(),
             sota::matrix::Date::parse("2026-12-02").unwrap(),
         ));
-        let m = ctx.matrix().unwrap();
-        proof_state(&ctx, m, "softmax").unwrap()
+        proof_state(&ctx, "softmax").unwrap()
     };
     assert_eq!(state(), ProofState::Missing);
     let prove = || s.run(&["prove", "softmax", "-r", "a.npy", "-c", "a.npy", "--record"]);
