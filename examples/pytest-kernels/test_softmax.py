@@ -250,6 +250,15 @@ def _proven_kpi(cwd):
     return next(k for k in json.loads(out)["kpis"] if k["name"] == "proven")
 
 
+_SUITE_HEAD = """
+        import numpy as np
+        import pytest
+        from kernels import softmax
+
+        X = np.random.default_rng(1).standard_normal((32, 64)).astype(np.float32)
+"""
+
+
 def test_sota_record_writes_the_proof_the_scorecard_reads(pytester):
     """`pytest --sota-record` in a kernel repository: the record of the
     passing proof is written, a planted-bug test (a failing result inside
@@ -261,13 +270,8 @@ def test_sota_record_writes_the_proof_the_scorecard_reads(pytester):
     kernel = open(os.path.join(HERE, "kernels", "softmax.py")).read()
     (repo / "kernels" / "softmax.py").write_text(kernel)
     pytester.makepyfile(
-        test_kernels="""
-        import numpy as np
-        import pytest
-        from kernels import softmax
-
-        X = np.random.default_rng(1).standard_normal((32, 64)).astype(np.float32)
-
+        test_kernels=_SUITE_HEAD
+        + """
         @pytest.mark.sota(op="softmax")
         def test_kernel(sota_prove):
             sota_prove(softmax.reference(X), softmax.online(X))
@@ -290,20 +294,18 @@ def test_sota_record_writes_the_proof_the_scorecard_reads(pytester):
     assert [f["path"] for f in record["files"]] == ["kernels/softmax.py"]
     assert _proven_kpi(repo)["debt"] == 0
 
+    # The kernel changes: once staged (the scorecard judges git's index),
+    # the proof is stale.
     (repo / "kernels" / "softmax.py").write_text(kernel + "\n# faster\n")
+    _git(repo, "add", "-A")
     stale = _proven_kpi(repo)
     assert stale["debt"] == 1 and "stale" in stale["items"][0]["why"], stale
 
     # A kernel that fails its checks: the record says so, and a later
     # passing test in the same session does not overwrite it.
     pytester.makepyfile(
-        test_kernels="""
-        import numpy as np
-        import pytest
-        from kernels import softmax
-
-        X = np.random.default_rng(1).standard_normal((32, 64)).astype(np.float32)
-
+        test_kernels=_SUITE_HEAD
+        + """
         @pytest.mark.sota(op="softmax")
         def test_a_broken_kernel(sota_prove):
             sota_prove(softmax.reference(X), softmax.online_planted_bug(X))

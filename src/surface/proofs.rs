@@ -136,7 +136,7 @@ pub fn state(record: Option<RecordSummary>, now: &[(String, String)]) -> ProofSt
         .map(|(p, b)| (p.as_str(), b.as_str()))
         .collect();
     let current: rustc_hash::FxHashSet<&str> = now.iter().map(|(p, _)| p.as_str()).collect();
-    let mut changed: Vec<String> = now
+    let changed: Vec<String> = now
         .iter()
         .filter(|(p, b)| recorded.get(p.as_str()) != Some(&b.as_str()))
         .map(|(p, _)| p.clone())
@@ -147,13 +147,18 @@ pub fn state(record: Option<RecordSummary>, now: &[(String, String)]) -> ProofSt
                 .map(|(p, _)| p.clone()),
         )
         .collect();
+    settle(rec.date, changed)
+}
+
+/// Proven when nothing changed, else stale with the files (sorted, once).
+fn settle(date: String, mut changed: Vec<String>) -> ProofState {
     changed.sort();
     changed.dedup();
     if changed.is_empty() {
-        ProofState::Proven { date: rec.date }
+        ProofState::Proven { date }
     } else {
         ProofState::Stale {
-            date: rec.date,
+            date,
             files: changed,
         }
     }
@@ -192,7 +197,7 @@ pub fn staged_state(
     if rec.verdict != "pass" {
         return ProofState::Failing { date: rec.date };
     }
-    let mut changed: Vec<String> = staged
+    let changed: Vec<String> = staged
         .iter()
         .filter(|(path, blob)| {
             let recorded = rec.files.iter().find(|f| &f.0 == path).map(|f| &f.1);
@@ -204,16 +209,7 @@ pub fn staged_state(
         })
         .map(|(p, _)| p.clone())
         .collect();
-    changed.sort();
-    changed.dedup();
-    if changed.is_empty() {
-        ProofState::Proven { date: rec.date }
-    } else {
-        ProofState::Stale {
-            date: rec.date,
-            files: changed,
-        }
-    }
+    settle(rec.date, changed)
 }
 
 #[cfg(test)]

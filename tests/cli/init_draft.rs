@@ -4,7 +4,7 @@
 //! so `sota milestones` has something to say about a fresh draft.
 
 use crate::harness::Sota;
-use crate::prove_local::write_attention_tensors;
+use crate::prove_local::{failed_metrics, prove_json, write_attention_tensors};
 
 const TODAY: &str = "2026-12-02";
 
@@ -33,30 +33,6 @@ fn init(p: &Sota) -> String {
     std::fs::read_to_string(p.path().join("sota.toml")).unwrap()
 }
 
-fn prove(p: &Sota, candidate: &str) -> (i32, serde_json::Value) {
-    let run = p.run(&[
-        "prove",
-        "fused-attention",
-        "-r",
-        "ref.npy",
-        "-c",
-        candidate,
-        "--json",
-    ]);
-    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
-    (run.code, run.json())
-}
-
-fn failed(v: &serde_json::Value) -> Vec<String> {
-    v["tensors"][0]["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["pass"] == false)
-        .map(|c| c["metric"].as_str().unwrap().to_owned())
-        .collect()
-}
-
 #[test]
 fn prove_runs_on_a_fresh_draft_and_fails_the_planted_attention_bugs() {
     let p = attention_repo();
@@ -67,7 +43,7 @@ fn prove_runs_on_a_fresh_draft_and_fails_the_planted_attention_bugs() {
     assert!(!text.contains("\noracle ="), "{text}");
     write_attention_tensors(&p);
 
-    let (code, good) = prove(&p, "good.npy");
+    let (code, good) = prove_json(&p, "good.npy");
     assert_eq!(code, 0, "a correct f32 kernel passes: {good:#}");
     assert_eq!(
         good["checks_from"],
@@ -76,22 +52,25 @@ fn prove_runs_on_a_fresh_draft_and_fails_the_planted_attention_bugs() {
 
     // Last query row of every head never written: the whole-tensor cosine
     // lets it through, the drafted row check does not.
-    let (code, bug) = prove(&p, "row_bug.npy");
+    let (code, bug) = prove_json(&p, "row_bug.npy");
     assert_eq!(code, 1, "{bug:#}");
     assert!(bug["tensors"][0]["metrics"]["cosine"].as_f64().unwrap() > 0.999);
-    assert!(failed(&bug).contains(&"row-cosine".to_owned()), "{bug:#}");
+    assert!(
+        failed_metrics(&bug).contains(&"row-cosine".to_owned()),
+        "{bug:#}"
+    );
 
     // One 16-row tile scaled by 1.5: only the f32 tile bound catches it.
-    let (code, bug) = prove(&p, "tile_bug.npy");
+    let (code, bug) = prove_json(&p, "tile_bug.npy");
     assert_eq!(code, 1, "{bug:#}");
-    assert_eq!(failed(&bug), ["tile-rel-l2"]);
+    assert_eq!(failed_metrics(&bug), ["tile-rel-l2"]);
 
     // bf16 candidates are judged by the bf16 entry the draft carries.
-    let (code, good) = prove(&p, "good_bf16.safetensors");
+    let (code, good) = prove_json(&p, "good_bf16.safetensors");
     assert_eq!(code, 0, "{good:#}");
-    let (code, bug) = prove(&p, "tile_bug_bf16.safetensors");
+    let (code, bug) = prove_json(&p, "tile_bug_bf16.safetensors");
     assert_eq!(code, 1, "{bug:#}");
-    assert_eq!(failed(&bug), ["tile-rel-l2"]);
+    assert_eq!(failed_metrics(&bug), ["tile-rel-l2"]);
 }
 
 #[test]

@@ -153,7 +153,7 @@ pub(crate) fn write_attention_tensors(s: &Sota) {
     );
 }
 
-fn prove_json(s: &Sota, candidate: &str) -> (i32, serde_json::Value) {
+pub(crate) fn prove_json(s: &Sota, candidate: &str) -> (i32, serde_json::Value) {
     let run = s.run(&[
         "prove",
         "fused-attention",
@@ -167,7 +167,7 @@ fn prove_json(s: &Sota, candidate: &str) -> (i32, serde_json::Value) {
     (run.code, run.json())
 }
 
-fn failed_metrics(v: &serde_json::Value) -> Vec<String> {
+pub(crate) fn failed_metrics(v: &serde_json::Value) -> Vec<String> {
     v["tensors"][0]["checks"]
         .as_array()
         .unwrap()
