@@ -681,22 +681,29 @@ fn proof_states(
     ids: BlobIds<'_>,
 ) -> Vec<(usize, ProofState)> {
     let blob_of = file_blob_ids(matrix, scan, tracked, ids);
+    let id_of = |t: u32| match blob_of.binary_search_by_key(&t, |(p, _)| *p) {
+        Ok(at) => blob_of[at].1.as_str(),
+        Err(_) => "",
+    };
     records
         .into_iter()
         .enumerate()
         .filter(|(i, _)| !matrix.ops[*i].check.is_empty())
         .map(|(i, record)| {
-            let now: Vec<(String, String)> = match (&record, scan.op_files.get(i)) {
-                (Some(r), Some(files)) if r.verdict == "pass" => files
-                    .iter()
-                    .map(|t| {
-                        let path = String::from_utf8_lossy(tracked.get(*t as usize)).into_owned();
-                        let id = blob_of.get(t).cloned().unwrap_or_default();
-                        (path, id)
-                    })
-                    .collect(),
-                _ => Vec::new(),
+            let files: &[u32] = match (&record, scan.op_files.get(i)) {
+                (Some(r), Some(files)) if r.verdict == "pass" => files,
+                _ => &[],
             };
+            // Borrowed unless a name is not UTF-8.
+            let paths: Vec<std::borrow::Cow<'_, str>> = files
+                .iter()
+                .map(|&t| String::from_utf8_lossy(tracked.get(t as usize)))
+                .collect();
+            let now: Vec<(&str, &str)> = paths
+                .iter()
+                .zip(files)
+                .map(|(p, &t)| (p.as_ref(), id_of(t)))
+                .collect();
             (i, proofs::state(record, &now))
         })
         .collect()
@@ -709,7 +716,7 @@ fn file_blob_ids(
     scan: &Scan,
     tracked: &PathList,
     ids: BlobIds<'_>,
-) -> rustc_hash::FxHashMap<u32, String> {
+) -> Vec<(u32, String)> {
     let mut wanted: Vec<u32> = scan.op_files.iter().flatten().copied().collect();
     wanted.sort_unstable();
     wanted.dedup();

@@ -122,31 +122,45 @@ pub fn read_record(files: &Confined, slug: &str) -> Option<RecordSummary> {
 }
 
 /// The state of a record against the op's files now: `(path, blob id)`
-/// pairs, root-relative.
-pub fn state(record: Option<RecordSummary>, now: &[(String, String)]) -> ProofState {
-    let Some(rec) = record else {
+/// pairs, root-relative, sorted by path (as tracked lists are). A merge of
+/// two sorted lists: a record is written sorted, and one that is not (an
+/// edit by hand) is sorted here first.
+pub fn state(record: Option<RecordSummary>, now: &[(&str, &str)]) -> ProofState {
+    let Some(mut rec) = record else {
         return ProofState::Missing;
     };
     if rec.verdict != "pass" {
         return ProofState::Failing { date: rec.date };
     }
-    let recorded: rustc_hash::FxHashMap<&str, &str> = rec
-        .files
-        .iter()
-        .map(|(p, b)| (p.as_str(), b.as_str()))
-        .collect();
-    let current: rustc_hash::FxHashSet<&str> = now.iter().map(|(p, _)| p.as_str()).collect();
-    let changed: Vec<String> = now
-        .iter()
-        .filter(|(p, b)| recorded.get(p.as_str()) != Some(&b.as_str()))
-        .map(|(p, _)| p.clone())
-        .chain(
-            rec.files
-                .iter()
-                .filter(|(p, _)| !current.contains(p.as_str()))
-                .map(|(p, _)| p.clone()),
-        )
-        .collect();
+    if !rec.files.is_sorted() {
+        rec.files.sort();
+    }
+    let (mut r, mut n) = (rec.files.iter().peekable(), now.iter().peekable());
+    let mut changed = Vec::new();
+    loop {
+        match (r.peek(), n.peek()) {
+            (None, None) => break,
+            (Some((rp, rb)), Some((np, nb))) if rp.as_str() == *np => {
+                if rb.as_str() != *nb {
+                    changed.push(rp.clone());
+                }
+                r.next();
+                n.next();
+            }
+            (Some((rp, _)), Some((np, _))) if rp.as_str() < *np => {
+                changed.push(rp.clone());
+                r.next();
+            }
+            (Some((rp, _)), None) => {
+                changed.push(rp.clone());
+                r.next();
+            }
+            (_, Some((np, _))) => {
+                changed.push((*np).to_owned());
+                n.next();
+            }
+        }
+    }
     settle(rec.date, changed)
 }
 
@@ -227,11 +241,8 @@ mod tests {
         })
     }
 
-    fn now(files: &[(&str, &str)]) -> Vec<(String, String)> {
-        files
-            .iter()
-            .map(|(p, b)| ((*p).into(), (*b).into()))
-            .collect()
+    fn now<'a>(files: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+        files.to_vec()
     }
 
     #[test]
@@ -249,6 +260,18 @@ mod tests {
         let changed = now(&[("k/a.cu", "9"), ("k/c.cu", "3")]);
         match state(rec("pass", &files), &changed) {
             ProofState::Stale { files, .. } => assert_eq!(files, ["k/a.cu", "k/b.cu", "k/c.cu"]),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_record_out_of_order_is_read_as_well() {
+        let files = [("k/b.cu", "2"), ("k/a.cu", "1")];
+        let sorted = now(&[("k/a.cu", "1"), ("k/b.cu", "2")]);
+        assert_eq!(state(rec("pass", &files), &sorted).name(), "proven");
+        let changed = now(&[("k/a.cu", "1"), ("k/b.cu", "9")]);
+        match state(rec("pass", &files), &changed) {
+            ProofState::Stale { files, .. } => assert_eq!(files, ["k/b.cu"]),
             other => panic!("{other:?}"),
         }
     }
