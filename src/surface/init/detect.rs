@@ -427,7 +427,10 @@ enum Marker {
     GpuDsl,
     RustGpu,
     GoAsm,
-    AsmSimd,
+    /// x86 SIMD instructions or registers in assembly text.
+    AsmX86,
+    /// Arm SIMD instructions in assembly text.
+    AsmArm,
     PortableSimd,
 }
 
@@ -564,16 +567,16 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::RustGpu, "\nuse spirv_std"),
     (Marker::GoAsm, "TEXT ·"),
     (Marker::GoAsm, "textflag.h"),
-    (Marker::AsmSimd, "%ymm"),
-    (Marker::AsmSimd, "%zmm"),
-    (Marker::AsmSimd, "%xmm"),
-    (Marker::AsmSimd, "vfmadd"),
-    (Marker::AsmSimd, "VFMADD"),
-    (Marker::AsmSimd, "VMOVDQU"),
-    (Marker::AsmSimd, "VPADD"),
-    (Marker::AsmSimd, "fmla"),
-    (Marker::AsmSimd, "VLD1"),
-    (Marker::AsmSimd, "ld1 {v"),
+    (Marker::AsmX86, "%ymm"),
+    (Marker::AsmX86, "%zmm"),
+    (Marker::AsmX86, "%xmm"),
+    (Marker::AsmX86, "vfmadd"),
+    (Marker::AsmX86, "VFMADD"),
+    (Marker::AsmX86, "VMOVDQU"),
+    (Marker::AsmX86, "VPADD"),
+    (Marker::AsmArm, "fmla"),
+    (Marker::AsmArm, "VLD1"),
+    (Marker::AsmArm, "ld1 {v"),
 ];
 
 impl Default for Detector {
@@ -635,7 +638,18 @@ impl Detector {
                 } else if has(Marker::CudaDevice) {
                     Some(Kind::Cuda)
                 } else {
-                    simd()
+                    // Intrinsics, else SIMD in inline assembly (micro-kernels
+                    // written as `__asm__` blocks, and the macro headers
+                    // they use): the same ISA either way.
+                    simd().or_else(|| {
+                        if has(Marker::AsmX86) {
+                            Some(Kind::SimdX86)
+                        } else if has(Marker::AsmArm) {
+                            Some(Kind::SimdArm)
+                        } else {
+                            None
+                        }
+                    })
                 }
             }
             Family::OpenclMaybe => has(Marker::OpenclKernel).then_some(Kind::Opencl),
@@ -669,7 +683,8 @@ impl Detector {
                 }
             }
             Family::Go => has(Marker::OtherSimd).then_some(Kind::SimdOther),
-            Family::Asm => (has(Marker::GoAsm) || has(Marker::AsmSimd)).then_some(Kind::Asm),
+            Family::Asm => (has(Marker::GoAsm) || has(Marker::AsmX86) || has(Marker::AsmArm))
+                .then_some(Kind::Asm),
         }
     }
 
@@ -734,6 +749,33 @@ pub fn tokens(name: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inline_simd_assembly_in_c_is_that_isas_kernel() {
+        let d = Detector::new();
+        let x86 = b"void k(double* a) {\n  __asm__ volatile(\n    \"vfmadd231pd %%ymm0, %%ymm1, %%ymm2\\n\\t\"\n  );\n}\n";
+        assert_eq!(
+            d.detect("kernels/haswell/3/bli_gemmsup_rd_haswell_asm_d6x8m.c", x86),
+            Some(Kind::SimdX86)
+        );
+        let arm = b"__asm__ volatile(\" fmla z0.d, p0/m, z1.d, z2.d \\n\");";
+        assert_eq!(
+            d.detect("kernels/armsve/3/bli_gemm_armsve_asm_d2vx10.c", arm),
+            Some(Kind::SimdArm)
+        );
+        // A macro header of such kernels, too; plain C is not.
+        assert_eq!(
+            d.detect(
+                "frame/include/asm_macros.h",
+                b"#define VFMADD231PD(a, b, c) INSTR_(vfmadd231pd, a, b, c)"
+            ),
+            Some(Kind::SimdX86)
+        );
+        assert_eq!(
+            d.detect("src/util.c", b"int add(int a, int b) { return a + b; }"),
+            None
+        );
+    }
 
     #[test]
     fn extensions_and_content_decide_the_kind() {
