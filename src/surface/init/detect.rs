@@ -579,6 +579,45 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AsmArm, "ld1 {v"),
 ];
 
+/// The SIMD kind of intrinsics in use, if any.
+fn simd_kind(seen: &[Marker]) -> Option<Kind> {
+    if seen.contains(&Marker::X86) {
+        Some(Kind::SimdX86)
+    } else if seen.contains(&Marker::Arm) {
+        Some(Kind::SimdArm)
+    } else if seen.contains(&Marker::OtherSimd) {
+        Some(Kind::SimdOther)
+    } else {
+        None
+    }
+}
+
+/// A C-family file's kind: GPU source first, then intrinsics, then SIMD
+/// in inline assembly (micro-kernels written as `__asm__` blocks, and the
+/// macro headers they use) — the same ISA's kind either way.
+fn c_family_kind(seen: &[Marker]) -> Option<Kind> {
+    let has = |m: Marker| seen.contains(&m);
+    if has(Marker::MetalSource) {
+        Some(Kind::Metal)
+    } else if has(Marker::Sycl) {
+        Some(Kind::Sycl)
+    } else if has(Marker::HipInclude) && has(Marker::CudaDevice) {
+        Some(Kind::Hip)
+    } else if has(Marker::Cutlass) {
+        Some(Kind::Cutlass)
+    } else if has(Marker::CudaDevice) {
+        Some(Kind::Cuda)
+    } else if let Some(kind) = simd_kind(seen) {
+        Some(kind)
+    } else if has(Marker::AsmX86) {
+        Some(Kind::SimdX86)
+    } else if has(Marker::AsmArm) {
+        Some(Kind::SimdArm)
+    } else {
+        None
+    }
+}
+
 impl Default for Detector {
     fn default() -> Self {
         Detector::new()
@@ -614,44 +653,9 @@ impl Detector {
         };
         let seen = self.seen(prefix);
         let has = |m: Marker| seen.contains(&m);
-        let simd = || {
-            if has(Marker::X86) {
-                Some(Kind::SimdX86)
-            } else if has(Marker::Arm) {
-                Some(Kind::SimdArm)
-            } else if has(Marker::OtherSimd) {
-                Some(Kind::SimdOther)
-            } else {
-                None
-            }
-        };
+        let simd = || simd_kind(&seen);
         match family {
-            Family::C => {
-                if has(Marker::MetalSource) {
-                    Some(Kind::Metal)
-                } else if has(Marker::Sycl) {
-                    Some(Kind::Sycl)
-                } else if has(Marker::HipInclude) && has(Marker::CudaDevice) {
-                    Some(Kind::Hip)
-                } else if has(Marker::Cutlass) {
-                    Some(Kind::Cutlass)
-                } else if has(Marker::CudaDevice) {
-                    Some(Kind::Cuda)
-                } else {
-                    // Intrinsics, else SIMD in inline assembly (micro-kernels
-                    // written as `__asm__` blocks, and the macro headers
-                    // they use): the same ISA either way.
-                    simd().or_else(|| {
-                        if has(Marker::AsmX86) {
-                            Some(Kind::SimdX86)
-                        } else if has(Marker::AsmArm) {
-                            Some(Kind::SimdArm)
-                        } else {
-                            None
-                        }
-                    })
-                }
-            }
+            Family::C => c_family_kind(&seen),
             Family::OpenclMaybe => has(Marker::OpenclKernel).then_some(Kind::Opencl),
             // Metal source held in Swift / Objective-C strings.
             Family::HostMetal => {
