@@ -193,6 +193,37 @@ class BFloat16DLPack:
         return (1, 0)
 
 
+class StridedBFloat16:
+    """A strided bfloat16 view as torch offers one (``t[:, ::2]``): it says
+    so (``is_contiguous()``) and can copy itself (``contiguous()``); its
+    DLPack capsule would carry strides sota does not read."""
+
+    def __init__(self, bits):
+        self._bits = bits
+
+    def is_contiguous(self):
+        return False
+
+    def contiguous(self):
+        return BFloat16DLPack(np.ascontiguousarray(self._bits))
+
+    def __dlpack__(self, **kwargs):
+        raise AssertionError("a strided capsule must not be handed to sota")
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+def test_a_strided_bfloat16_view_is_copied_like_a_strided_numpy_view(logits):
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    ref = softmax.reference(logits).astype(ml_dtypes.bfloat16)
+    strided = ref.view(np.uint16)[:, ::2]
+    result = sota.prove(StridedBFloat16(strided), BFloat16DLPack(np.ascontiguousarray(strided)), checks="bit-identity")
+    assert result.passed, result.report
+    assert result.copied == (True, False)
+    assert result.tensor["dtype"] == "bf16"
+
+
 def test_bfloat16_through_dlpack_is_read_in_place(logits):
     """What numpy cannot take from DLPack (bf16) sota reads from the capsule
     itself: the same figures as the same bits held by ml_dtypes."""

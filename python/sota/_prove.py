@@ -115,11 +115,32 @@ class _Capsule:
         self.capsule = capsule
 
 
+def _made_contiguous(x, np):
+    """A tensor that says it is strided (torch's ``is_contiguous()``) and
+    can copy itself (``contiguous()``): the copy, and True. A bfloat16 or
+    float8 view numpy cannot hold reaches sota through DLPack, which reads
+    only C or Fortran order; numpy copies its own strided views below."""
+    if isinstance(x, np.ndarray):
+        return x, False
+    is_contiguous = getattr(x, "is_contiguous", None)
+    contiguous = getattr(x, "contiguous", None)
+    if callable(is_contiguous) and callable(contiguous):
+        try:
+            if not is_contiguous():
+                return contiguous(), True
+        except TypeError:
+            pass
+    return x, False
+
+
 def _side(x, np, name):
+    x, copied_first = _made_contiguous(x, np)
     arr = _as_numpy(x, np)
     if isinstance(arr, _Capsule):
         # dtype, shape and order come from the DLPack header itself.
-        return (arr.capsule, "dlpack", (), False), False
+        # `x` (a copy made here, maybe) owns the memory the capsule points
+        # at: the caller keeps it until the comparison is done.
+        return (arr.capsule, "dlpack", (), False), copied_first, x
     dtype = _DTYPES.get(arr.dtype.name)
     if dtype is None:
         raise TypeError(
@@ -128,7 +149,7 @@ def _side(x, np, name):
         )
     if arr.dtype.byteorder == ">" or (arr.dtype.byteorder == "=" and sys.byteorder == "big"):
         dtype = ">" + dtype
-    copied = False
+    copied = copied_first
     if arr.flags.c_contiguous:
         fortran = False
     elif arr.flags.f_contiguous:
@@ -138,7 +159,7 @@ def _side(x, np, name):
         fortran, copied = False, True
     # The elements in memory order, as bytes: a view, never a copy.
     flat = arr.reshape(-1, order="F" if fortran else "C").view(np.uint8)
-    return (flat, dtype, tuple(int(d) for d in arr.shape), fortran), copied
+    return (flat, dtype, tuple(int(d) for d in arr.shape), fortran), copied, arr
 
 
 def prove(
@@ -182,8 +203,9 @@ def prove(
 
     import numpy as np
 
-    a, ca = _side(reference, np, "reference")
-    b, cb = _side(candidate, np, "candidate")
+    # The owners of both sides' memory stay referenced until the end.
+    a, ca, _owner_a = _side(reference, np, "reference")
+    b, cb, _owner_b = _side(candidate, np, "candidate")
     if isinstance(tile, (tuple, list)):
         tile = "x".join(str(int(t)) for t in tile)
     if isinstance(checks, str):
