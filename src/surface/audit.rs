@@ -168,7 +168,7 @@ impl<'m> Auditor<'m> {
             if deleted(i) {
                 continue;
             }
-            if let Some(slug) = proof_record_slug(p.as_bytes()) {
+            if let Some(slug) = crate::surface::proofs::record_slug(p.as_bytes()) {
                 self.proved_by.insert(slug.to_owned(), commit.hash.clone());
             }
         }
@@ -225,13 +225,6 @@ impl<'m> Auditor<'m> {
     pub fn finish(self) -> Report {
         self.report
     }
-}
-
-/// The op slug of a proof record's path (`.sota/proofs/SLUG.json`).
-fn proof_record_slug(path: &[u8]) -> Option<&str> {
-    let rest = path.strip_prefix(b".sota/proofs/")?;
-    let slug = std::str::from_utf8(rest.strip_suffix(b".json")?).ok()?;
-    (!slug.is_empty() && !slug.contains('/')).then_some(slug)
 }
 
 #[cfg(test)]

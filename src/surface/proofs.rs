@@ -94,14 +94,22 @@ pub const RECORD_DIR: &str = ".sota/proofs";
 
 /// Where an op's proof record lives, relative to the matrix root.
 pub fn record_path(slug: &str) -> PathBuf {
-    PathBuf::from(".sota")
-        .join("proofs")
-        .join(format!("{slug}.json"))
+    PathBuf::from(record_git_path(slug))
 }
 
 /// The record path as a `/`-separated root-relative git path.
 pub fn record_git_path(slug: &str) -> String {
-    format!(".sota/proofs/{slug}.json")
+    format!("{RECORD_DIR}/{slug}.json")
+}
+
+/// The op slug of a record's root-relative git path
+/// (`.sota/proofs/SLUG.json`), if it is one.
+pub fn record_slug(path: &[u8]) -> Option<&str> {
+    let rest = path
+        .strip_prefix(RECORD_DIR.as_bytes())?
+        .strip_prefix(b"/")?;
+    let slug = std::str::from_utf8(rest.strip_suffix(b".json")?).ok()?;
+    (!slug.is_empty() && !slug.contains('/')).then_some(slug)
 }
 
 /// Op `slug`'s proof record under `root`, read only when it is a regular
