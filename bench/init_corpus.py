@@ -44,7 +44,7 @@ import time
 
 TODAY = "2026-11-30"
 TMP_NAME = "sota-init-corpus-op.toml"
-SETS = ("fit", "held-out", "held-out-2")  # each set's mean is printed on its own line
+SETS = ("fit", "held-out", "held-out-2", "held-out-3")  # each set's mean is printed on its own line
 
 
 def git(repo, *args, check=True):
@@ -192,7 +192,7 @@ def print_compare(results, baseline_path):
             continue
         b = before[r["name"]]
         print(f"{r['name']:24} {r['set']:8} " + " ".join(f"{cell(b[k], r[k], k):>16}" for k in TARGETS))
-    for s in ("fit", "held-out"):
+    for s in SETS:
         rs = [r for r in results if r.get("set") == s and "error" not in r and r["name"] in before]
         if rs:
             bs = [before[r["name"]] for r in rs]
