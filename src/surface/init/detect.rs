@@ -125,6 +125,10 @@ pub enum Role {
     Example,
     Vendored,
     Docs,
+    /// Code kept for reference and no longer built: `old/`, `broken/`,
+    /// `deprecated/`, `obsolete/`, `attic/`, `unused/`, `archive/`. An edit
+    /// there changes no kernel the project ships.
+    Retired,
     /// Device code that serves the kernels without computing an op:
     /// bindings, allocators, events, workers, caches, error checks,
     /// tuning tables, CPU-feature probes (see [`infrastructure`]).
@@ -142,6 +146,7 @@ impl Role {
             Role::Example => "example",
             Role::Vendored => "vendored",
             Role::Docs => "docs",
+            Role::Retired => "retired",
             Role::Infrastructure => "infrastructure",
             Role::UnwritableName => "unwritable-name",
         }
@@ -189,6 +194,18 @@ const VENDOR_DIRS: &[&str] = &[
     "submodules",
 ];
 const DOC_DIRS: &[&str] = &["doc", "docs", "documentation"];
+/// Directories of code kept for reference, not built (see [`Role::Retired`]).
+/// `legacy/` is not one: a legacy path is often still the one that ships.
+const RETIRED_DIRS: &[&str] = &[
+    "old",
+    "broken",
+    "deprecated",
+    "obsolete",
+    "attic",
+    "unused",
+    "archive",
+    "archived",
+];
 /// Directories of glue around the kernels (see [`infrastructure`]).
 const INFRA_DIRS: &[&str] = &[
     "pybind", "pybinds", "bindings", "binding", "pyutils", "probes", "tune", "tuning", "tuner",
@@ -270,6 +287,7 @@ pub fn role_dirs(role: Role) -> &'static [&'static str] {
         Role::Example => EXAMPLE_DIRS,
         Role::Vendored => VENDOR_DIRS,
         Role::Docs => DOC_DIRS,
+        Role::Retired => RETIRED_DIRS,
         Role::Infrastructure => INFRA_DIRS,
         Role::UnwritableName => &[],
     }
@@ -289,6 +307,7 @@ pub fn role(path: &str) -> Option<Role> {
             Role::Bench,
             Role::Example,
             Role::Docs,
+            Role::Retired,
         ] {
             // `tests`, and `candle-examples` / `wasm_tests` alike.
             let hit = role_dirs(role).iter().any(|r| {
@@ -896,5 +915,14 @@ mod tests {
         assert_eq!(role("kernels/latest.cu"), None);
         assert_eq!(role("candle-examples/x.cu"), Some(Role::Example));
         assert_eq!(role("src/contests/x.cu"), None);
+        // Retired code: kept for reference, not built.
+        assert_eq!(
+            role("kernels/haswell/3/old/gemm_d6x8.c"),
+            Some(Role::Retired)
+        );
+        assert_eq!(role("kernels/zen/sup/broken/gemm.c"), Some(Role::Retired));
+        assert_eq!(role("src/kernels_deprecated/attn.cu"), Some(Role::Retired));
+        assert_eq!(role("kernels/bold/gemm.c"), None);
+        assert_eq!(role("src/legacy/attn.cu"), None);
     }
 }

@@ -123,6 +123,7 @@ fn left_out(out: &mut String, plan: &Plan) {
             (Role::Bench, _) => "benchmark or baseline".to_owned(),
             (Role::Example, _) => "example".to_owned(),
             (Role::Docs, _) => "documentation".to_owned(),
+            (Role::Retired, _) => "retired code (kept for reference, not built)".to_owned(),
             (role, _) => role.name().to_owned(),
         };
         by_reason.entry(reason).or_default().push(&s.path);
