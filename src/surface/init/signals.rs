@@ -914,6 +914,36 @@ mod tests {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), op, "{path}");
         }
         assert_eq!(best("kernels/radix.cuh", Some(Kind::Cuda)), None);
+        // BLAS vocabulary in CPU micro-kernels: a GEMM variant's compound
+        // name is still a GEMM, level-1 routines are element-wise, panel
+        // packing is layout — before the ISA the file is written for.
+        for (path, op) in [
+            (
+                "kernels/haswell/3/sup/bli_gemmsup_rv_haswell_asm_d6x8m.c",
+                "dense-gemm",
+            ),
+            (
+                "kernels/haswell/3/bli_gemmtrsm_l_haswell_asm_d6x8.c",
+                "dense-gemm",
+            ),
+            ("kernels/zen/1/bli_axpyv_zen_int10.c", "elementwise"),
+            ("kernels/zen/1/bli_scalv_zen_int.c", "elementwise"),
+            (
+                "kernels/armv8a/1m/bli_packm_armv8a_int_d6x8.c",
+                "copy-cast-layout",
+            ),
+        ] {
+            assert_eq!(
+                best(path, Some(Kind::SimdX86)).as_deref(),
+                Some(op),
+                "{path}"
+            );
+        }
+        // A GEMM overlapped with a collective keeps its run-of-tokens name.
+        assert_eq!(
+            best("kernels/parallel/gemm_ar/gemm_ar_h100.cu", Some(Kind::Cuda)).as_deref(),
+            Some("comm-compute-overlap")
+        );
     }
 
     fn best_of(s: &Signals, path: &str, kind: Kind, content: &str) -> Option<String> {
