@@ -55,6 +55,15 @@ struct RawSignal {
     backend: bool,
     #[serde(default)]
     computes: Vec<RawCompute>,
+    /// The more general op this one narrows (int8-gemm narrows
+    /// dense-gemm): with `qualifiers`, see [`Signals::refine`].
+    #[serde(default)]
+    refines: Option<String>,
+    /// File-name tokens that narrow the general op's name to this one
+    /// (`a8w8` in `gemm_a8w8`); they count only beside the general op's
+    /// own name evidence.
+    #[serde(default)]
+    qualifiers: Vec<String>,
 }
 
 /// A computation signature: what the code does, as groups of literal
@@ -138,6 +147,9 @@ pub struct OpSignals {
     kinds: Vec<Kind>,
     fallback: Vec<Kind>,
     pub backend: bool,
+    /// The op this one narrows, and the name tokens that narrow it.
+    refines: Option<usize>,
+    qualifiers: Vec<Pattern>,
 }
 
 /// Every op's signals, for the ops that exist in a catalog.
@@ -189,6 +201,9 @@ pub enum Evidence {
     /// No signal placed the file; the repository is the catalog's own
     /// reference for this op (a weak default).
     OwnReference(String),
+    /// The name says a more general op (`gemm`) and a token narrows it to
+    /// this one (`a8w8`): the general op's slug.
+    Narrows(String),
 }
 
 impl std::fmt::Display for Evidence {
@@ -205,6 +220,7 @@ impl std::fmt::Display for Evidence {
             Evidence::OwnReference(s) => {
                 write!(f, "this repository is the catalog's reference for {s}")
             }
+            Evidence::Narrows(s) => write!(f, "narrows {s}, which the name also says"),
         }
     }
 }
@@ -339,6 +355,25 @@ fn name_points(op: &OpSignals, name: &[String], evidence: &mut Vec<Evidence>) ->
     }
     if head {
         score += HEAD_BONUS;
+    }
+    if longest > 1 {
+        score += 3 * (longest - 1);
+    }
+    score
+}
+
+/// Points for the qualifiers that narrow a general op, as names earn them
+/// (a longer run is more specific), without the head bonus: the general
+/// op's name already has it.
+fn qualifier_points(qualifiers: &[Pattern], name: &[String], evidence: &mut Vec<Evidence>) -> u32 {
+    let mut score = 0;
+    let mut longest = 0;
+    for q in qualifiers {
+        if q.find(name).is_some() {
+            score += if score == 0 { NAME_POINTS } else { NAME_MORE };
+            longest = longest.max(q.tokens.len() as u32);
+            evidence.push(Evidence::Name(q.text.clone()));
+        }
     }
     if longest > 1 {
         score += 3 * (longest - 1);
@@ -499,7 +534,15 @@ impl Signals {
                 kinds: s.kinds.iter().map(kind).collect(),
                 fallback: s.fallback.iter().map(kind).collect(),
                 backend: s.backend,
+                refines: None,
+                qualifiers: s.qualifiers.iter().map(|n| Pattern::new(n)).collect(),
             });
+        }
+        for (i, s) in raw.iter().enumerate() {
+            ops[i].refines = s
+                .refines
+                .as_ref()
+                .and_then(|p| ops.iter().position(|o| &o.slug == p));
         }
         let computes = compile_computes(&raw, &ops, &mut patterns);
         let content_ac = AhoCorasick::new(&patterns.text).expect("literal patterns");
@@ -561,6 +604,7 @@ impl Signals {
             };
             out.extend(self.score_op(i, op, &file, hints, &computed, kind));
         }
+        self.refine(&mut out, &name_tokens, kind);
         self.building_blocks(&mut out, &seen, kind);
         self.fall_back(&mut out, kind);
         out.sort_by(|a, b| {
@@ -711,6 +755,61 @@ impl Signals {
         })
     }
 
+    /// A name that says a general op and a token that narrows it says the
+    /// narrower op (`gemm_a8w8` is an INT8 GEMM, `moe_op_gemm` a grouped
+    /// one, `qk_int8_attn` low-precision attention), whatever order the
+    /// tokens come in: the narrower op takes the general op's name
+    /// evidence and adds its qualifier's.
+    fn refine(&self, out: &mut Vec<Candidate>, name: &[String], kind: Option<Kind>) {
+        for (i, op) in self.ops.iter().enumerate() {
+            let Some(general) = op.refines else { continue };
+            if !op.kinds.is_empty() && !kind.is_some_and(|k| op.kinds.contains(&k)) {
+                continue;
+            }
+            let Some(parent) = out
+                .iter()
+                .find(|c| c.op == general && c.name_score > 0)
+                .cloned()
+            else {
+                continue;
+            };
+            let mut evidence = Vec::new();
+            let narrow = qualifier_points(&op.qualifiers, name, &mut evidence);
+            if narrow == 0 {
+                continue;
+            }
+            evidence.push(Evidence::Narrows(self.ops[general].slug.clone()));
+            evidence.extend(
+                parent
+                    .evidence
+                    .iter()
+                    .filter(|e| matches!(e, Evidence::Name(_)))
+                    .cloned(),
+            );
+            let own = out.iter().find(|c| c.op == i).map_or(0, |c| c.name_score);
+            // A name that also says the narrower op on its own says it twice.
+            let name_score = parent.name_score + narrow + if own > 0 { NAME_MORE } else { 0 };
+            match out.iter_mut().find(|c| c.op == i) {
+                Some(c) if c.name_score >= name_score => {}
+                Some(c) => {
+                    c.score += name_score - c.name_score;
+                    c.name_score = name_score;
+                    c.compute_rank = c.compute_rank.max(parent.compute_rank);
+                    c.evidence.extend(evidence);
+                }
+                None => out.push(Candidate {
+                    op: i,
+                    score: parent.score + narrow,
+                    compute_rank: parent.compute_rank,
+                    backend: op.backend && self.own != Some(i),
+                    name_score,
+                    dir_rank: parent.dir_rank,
+                    evidence,
+                }),
+            }
+        }
+    }
+
     /// When no op has enough evidence, a building block found in the
     /// content (weak evidence, the draft says so) before the kind's backend.
     fn building_blocks(&self, out: &mut Vec<Candidate>, seen: &[bool], kind: Option<Kind>) {
@@ -812,6 +911,19 @@ mod tests {
                     s.op
                 );
             }
+            if let Some(general) = &s.refines {
+                assert!(
+                    catalog.op(general).is_some() && general != &s.op,
+                    "signals.toml: {}: refines unknown op `{general}`",
+                    s.op
+                );
+            }
+            assert_eq!(
+                s.refines.is_some(),
+                !s.qualifiers.is_empty(),
+                "signals.toml: {}: `refines` and `qualifiers` go together",
+                s.op
+            );
             for k in s.kinds.iter().chain(&s.fallback) {
                 assert!(
                     Kind::parse(k).is_some(),
@@ -939,6 +1051,36 @@ mod tests {
                 "{path}"
             );
         }
+        // A token that narrows a general op's name narrows the op, in any
+        // order: quantized GEMMs, MoE GEMMs, low-precision attention.
+        for (path, op) in [
+            ("csrc/ck_gemm_a8w8/gemm_a8w8_common.cuh", "int8-gemm"),
+            (
+                "csrc/ck_gemm_a8w8_blockscale/gemm_a8w8_blockscale.cu",
+                "fp8-gemm",
+            ),
+            ("gemm/basic/gemm_afp4wfp4.py", "fp4-gemm"),
+            ("moe/moe_op_gemm_a4w4.py", "grouped-gemm"),
+            ("kernels/fused_moe.py", "grouped-gemm"),
+            (
+                "qattn/sm89_qk_int8_sv_f8_accum_f32_attn.cu",
+                "low-precision-attention",
+            ),
+            ("moe/moe_align_block_size.py", "moe-routing"),
+            ("ep/internode_dispatch.cu", "moe-dispatch"),
+        ] {
+            assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
+        }
+        // A qualifier alone narrows nothing: an INT8 quantizer is no GEMM,
+        // and a type-dispatch header is no MoE dispatch.
+        assert_ne!(
+            best("quant/int8_quant.cu", Some(Kind::Cuda)).as_deref(),
+            Some("low-precision-attention")
+        );
+        assert_ne!(
+            best("csrc/dispatch_utils.h", Some(Kind::Cuda)).as_deref(),
+            Some("moe-dispatch")
+        );
         // A GEMM overlapped with a collective keeps its run-of-tokens name.
         assert_eq!(
             best("kernels/parallel/gemm_ar/gemm_ar_h100.cu", Some(Kind::Cuda)).as_deref(),
