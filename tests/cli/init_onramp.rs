@@ -355,3 +355,79 @@ fn the_project_name_alone_says_it_is_the_reference() {
     );
     assert_eq!(op["sota"], "TileLang");
 }
+
+#[test]
+fn a_kernels_parts_join_it_and_shared_helpers_and_retired_code_do_not() {
+    let mut p = Sota::new().git_init();
+    // One attention kernel split over a .cu and the headers beside it that
+    // only it includes (no kernel marker of their own).
+    p = p
+        .file(
+            "csrc/decode/head64/instantiation.cu",
+            "#include \"kernel.h\"\n#include \"config.h\"\n__global__ void run() {}\n",
+        )
+        .file(
+            "csrc/decode/head64/kernel.h",
+            "template <int N> struct Phase {};\n",
+        )
+        .file(
+            "csrc/decode/head64/config.h",
+            "constexpr int kBlock = 64;\n",
+        )
+        .file("csrc/decode/head64/notes.h", "// nobody includes this\n");
+    // A helper header included by four kernels is theirs to share.
+    for i in 0..4 {
+        p = p.file(
+            &format!("llmc/op{i}.cuh"),
+            &format!("#include \"common.h\"\n__global__ void op{i}() {{}}\n"),
+        );
+    }
+    p = p
+        .file(
+            "llmc/common.h",
+            "#define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))\n",
+        )
+        .file("llmc/host_a.h", "int a();\n")
+        .file("llmc/host_b.h", "int b();\n")
+        .file("llmc/host_c.h", "int c();\n")
+        .file("llmc/host_d.h", "int d();\n")
+        .file("llmc/host_e.h", "int e();\n")
+        // Retired code is no kernel the project ships.
+        .file(
+            "kernels/haswell/old/gemm_d4x12.c",
+            "#include <immintrin.h>\nvoid k(double* a) { __m256d x = _mm256_loadu_pd(a); }\n",
+        )
+        .file(
+            "kernels/attn/old/flash_fwd_v1.cu",
+            "__global__ void fwd() {}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for part in ["csrc/decode/head64/kernel.h", "csrc/decode/head64/config.h"] {
+        assert_eq!(
+            kind_and_op(&plan, part).0,
+            "cuda",
+            "{part} is a part of the kernel"
+        );
+    }
+    assert!(
+        !in_population(&plan, "csrc/decode/head64/notes.h"),
+        "{plan}"
+    );
+    assert!(!in_population(&plan, "llmc/common.h"), "{plan}");
+    assert!(
+        !in_population(&plan, "kernels/haswell/old/gemm_d4x12.c"),
+        "{plan}"
+    );
+    // A file in a kernel language is named in the draft with the reason.
+    let retired = plan["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == "kernels/attn/old/flash_fwd_v1.cu");
+    assert_eq!(
+        retired.map(|s| s["role"].clone()),
+        Some("retired".into()),
+        "{plan}"
+    );
+}

@@ -322,6 +322,8 @@ pub fn role(path: &str) -> Option<Role> {
     }
     let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
     if stem.starts_with("test_")
+        || stem == "harness"
+        || stem.ends_with("_harness")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")
         || stem.starts_with("test-")
@@ -394,6 +396,46 @@ pub fn by_extension(path: &str) -> ByExtension {
     }
 }
 
+/// The files of its own directory that a C-family or CUDA source includes
+/// by a bare quoted name (`#include "kernel.h"`, `#include "./macros.h"`,
+/// the `_real.c` body a BLIS `_intr.c` expands): the parts of one kernel
+/// split over several files. Includes by a path into another directory,
+/// and system includes (`<...>`), are other code's.
+pub fn local_includes(path: &str, prefix: &[u8]) -> Vec<String> {
+    if !matches!(
+        by_extension(path),
+        ByExtension::Ambiguous(Family::C) | ByExtension::Kernel(Kind::Cuda)
+    ) {
+        return Vec::new();
+    }
+    let dir = path.rfind('/').map_or("", |i| &path[..=i]);
+    let mut out = Vec::new();
+    for line in prefix.split(|&b| b == b'\n') {
+        let line = line.trim_ascii_start();
+        let Some(rest) = line.strip_prefix(b"#") else {
+            continue;
+        };
+        let Some(rest) = rest.trim_ascii_start().strip_prefix(b"include") else {
+            continue;
+        };
+        let Some(rest) = rest.trim_ascii_start().strip_prefix(b"\"") else {
+            continue;
+        };
+        let Some(end) = rest.iter().position(|&b| b == b'"') else {
+            continue;
+        };
+        let Ok(name) = std::str::from_utf8(&rest[..end]) else {
+            continue;
+        };
+        let name = name.strip_prefix("./").unwrap_or(name);
+        if name.is_empty() || name.contains('/') || name.contains('\\') {
+            continue;
+        }
+        out.push(format!("{dir}{name}"));
+    }
+    out
+}
+
 /// A C-family header (`.h`, `.hh`, `.hpp`, `.hxx`, `.inl`, `.cuh`).
 pub fn is_header(path: &str) -> bool {
     matches!(
@@ -450,6 +492,8 @@ enum Marker {
     AsmX86,
     /// Arm SIMD instructions in assembly text.
     AsmArm,
+    /// RISC-V vector or POWER VSX instructions in assembly text.
+    AsmOther,
     PortableSimd,
 }
 
@@ -493,6 +537,12 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::X86, "_mm_storeu_"),
     (Marker::X86, "__m256"),
     (Marker::X86, "__m512"),
+    // SSE: the 128-bit vector types and packed loads (a host file's lone
+    // `_mm_pause` has neither).
+    (Marker::X86, "__m128"),
+    (Marker::X86, "_mm_load_p"),
+    (Marker::X86, "_mm_loaddup_p"),
+    (Marker::X86, "_mm_fmadd_p"),
     (Marker::X86, "_tile_loadd"),
     (Marker::X86, "core::arch::x86_64"),
     (Marker::X86, "std::arch::x86_64"),
@@ -536,6 +586,8 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::OtherSimd, "wasm_f32x4_"),
     (Marker::OtherSimd, "wasm_i32x4_"),
     (Marker::OtherSimd, "vec_xl("),
+    // AltiVec / VSX / QPX fused multiply-add in use.
+    (Marker::OtherSimd, "vec_madd("),
     (Marker::OtherSimd, "__riscv_v"),
     (Marker::OtherSimd, "vecintrin.h"),
     (Marker::OtherSimd, "HVX_Vector"),
@@ -594,6 +646,18 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AsmX86, "VMOVDQU"),
     (Marker::AsmX86, "VPADD"),
     (Marker::AsmArm, "fmla"),
+    // ARMv7 NEON / VFP vector instructions.
+    (Marker::AsmArm, "vmla.f32"),
+    (Marker::AsmArm, "vfma.f32"),
+    (Marker::AsmArm, "vld1.32"),
+    (Marker::AsmArm, "vld1.64"),
+    // RISC-V vector and POWER VSX instructions.
+    (Marker::AsmOther, "vsetvli"),
+    (Marker::AsmOther, "vfmacc.v"),
+    (Marker::AsmOther, "vle32.v"),
+    (Marker::AsmOther, "vle64.v"),
+    (Marker::AsmOther, "xvmaddadp"),
+    (Marker::AsmOther, "xvmaddasp"),
     (Marker::AsmArm, "VLD1"),
     (Marker::AsmArm, "ld1 {v"),
 ];
@@ -632,6 +696,8 @@ fn c_family_kind(seen: &[Marker]) -> Option<Kind> {
         Some(Kind::SimdX86)
     } else if has(Marker::AsmArm) {
         Some(Kind::SimdArm)
+    } else if has(Marker::AsmOther) {
+        Some(Kind::SimdOther)
     } else {
         None
     }
@@ -706,8 +772,15 @@ impl Detector {
                 }
             }
             Family::Go => has(Marker::OtherSimd).then_some(Kind::SimdOther),
-            Family::Asm => (has(Marker::GoAsm) || has(Marker::AsmX86) || has(Marker::AsmArm))
-                .then_some(Kind::Asm),
+            Family::Asm => [
+                Marker::GoAsm,
+                Marker::AsmX86,
+                Marker::AsmArm,
+                Marker::AsmOther,
+            ]
+            .into_iter()
+            .any(has)
+            .then_some(Kind::Asm),
         }
     }
 
@@ -798,6 +871,42 @@ mod tests {
             d.detect("src/util.c", b"int add(int a, int b) { return a + b; }"),
             None
         );
+        // SSE with 128-bit vector types, ARMv7 NEON and RISC-V vector
+        // assembly, AltiVec multiply-adds.
+        let sse = b"__m128d y = _mm_load_pd(y1); y = _mm_add_pd(y, _mm_mul_pd(a, x));";
+        assert_eq!(d.detect("k/axpyv_penryn_int.c", sse), Some(Kind::SimdX86));
+        assert_eq!(
+            d.detect(
+                "k/spin.c",
+                b"#include <immintrin.h>\nwhile (!f) _mm_pause();"
+            ),
+            None
+        );
+        let v7 = b".macro KERNEL\n\tvld1.32 {q0}, [r0]!\n\tvmla.f32 q8, q0, d2[0]\n";
+        assert_eq!(d.detect("k/sgemm_armv7a_asm_4x4.S", v7), Some(Kind::Asm));
+        let rvv = b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
+        assert_eq!(d.detect("k/dgemm_rviv_asm_4vx4.S", rvv), Some(Kind::Asm));
+        assert_eq!(d.detect("k/rviv_utils.h", rvv), Some(Kind::SimdOther));
+        let altivec = b"vector double z = vec_madd(alphav, xv, yv);";
+        assert_eq!(
+            d.detect("k/axpyv_power_int.c", altivec),
+            Some(Kind::SimdOther)
+        );
+    }
+
+    #[test]
+    fn a_kernels_parts_are_the_files_of_its_directory_it_includes() {
+        let src = b"#include \"blis.h\"\n#include <immintrin.h>\n  #  include \"armsve_asm_macros_double.h\"\n#include \"./kernel.h\"\n#include \"../common/utils.h\"\n#include \"sub/x.h\"\n";
+        assert_eq!(
+            local_includes("kernels/armsve/3/gemm_d2vx10.c", src),
+            [
+                "kernels/armsve/3/blis.h",
+                "kernels/armsve/3/armsve_asm_macros_double.h",
+                "kernels/armsve/3/kernel.h",
+            ]
+        );
+        assert_eq!(local_includes("top.cu", b"#include \"a.cuh\""), ["a.cuh"]);
+        assert!(local_includes("k/attn.py", b"#include \"a.h\"").is_empty());
     }
 
     #[test]
@@ -910,6 +1019,7 @@ mod tests {
         assert_eq!(role("tests/attn.cu"), Some(Role::Test));
         assert_eq!(role("src/third_party/cutlass/gemm.h"), Some(Role::Vendored));
         assert_eq!(role("kernels/attn_test.cu"), Some(Role::Test));
+        assert_eq!(role("kernels/rotary/harness.impl"), Some(Role::Test));
         assert_eq!(role("benchmarks/bench_gemm.py"), Some(Role::Bench));
         assert_eq!(role("kernels/attn.cu"), None);
         assert_eq!(role("kernels/latest.cu"), None);
