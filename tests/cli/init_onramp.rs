@@ -431,3 +431,49 @@ fn a_kernels_parts_join_it_and_shared_helpers_and_retired_code_do_not() {
         "{plan}"
     );
 }
+
+#[test]
+fn a_file_with_no_evidence_of_its_own_follows_the_files_placed_beside_it() {
+    let cute = "import cutlass.cute as cute\n\n@cute.kernel\ndef k():\n    pass\n";
+    let p = Sota::new()
+        .git_init()
+        .file("quack/ops/gemm_sm90.py", cute)
+        .file("quack/ops/gemm_sm100.py", cute)
+        .file("quack/ops/tile_scheduler.py", cute)
+        // Placed files that disagree decide nothing.
+        .file("quack/misc/rmsnorm.py", cute)
+        .file("quack/misc/softmax.py", cute)
+        .file("quack/misc/helpers.py", cute);
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(
+        kind_and_op(&plan, "quack/ops/tile_scheduler.py")
+            .1
+            .as_deref(),
+        Some("dense-gemm"),
+        "{plan}"
+    );
+    let k = plan["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["path"] == "quack/ops/tile_scheduler.py")
+        .unwrap();
+    assert_eq!(
+        k["evidence"],
+        serde_json::json!([{"signal": "neighbours", "matched": "2 of 2 in quack/ops/"}])
+    );
+    // The draft still asks the team to check it: neighbours are weak evidence.
+    assert!(
+        plan["toml"].as_str().unwrap().contains("weak evidence"),
+        "{plan}"
+    );
+    assert_ne!(
+        kind_and_op(&plan, "quack/misc/helpers.py").1.as_deref(),
+        Some("normalization")
+    );
+    assert_ne!(
+        kind_and_op(&plan, "quack/misc/helpers.py").1.as_deref(),
+        Some("softmax")
+    );
+}

@@ -350,6 +350,61 @@ fn own_op_default(signals: &Signals, kernels: &mut [KernelFile]) {
     }
 }
 
+/// A file with no evidence of its own but weak defaults (a backend default,
+/// a building block) or none is a part of what its directory does: when most
+/// of the files placed there on their own evidence (a name, content, a
+/// computation) are in one op, and at least two are, it joins that op
+/// (GEMM epilogues and tile schedulers beside the GEMMs, an attention
+/// kernel's helpers beside it). Its own directory decides, else its
+/// parent's; a directory whose placed files disagree decides nothing. The
+/// evidence stays weak, so the draft still asks the team to check it.
+fn follow_neighbours(kernels: &mut [KernelFile]) {
+    let dir_of = |p: &str| p.rfind('/').map_or(String::new(), |i| p[..i].to_owned());
+    let mut placed: std::collections::HashMap<String, BTreeMap<String, usize>> = Default::default();
+    for k in kernels.iter() {
+        if let Some(op) = &k.op {
+            if !signals::is_weak(&k.evidence) {
+                *placed
+                    .entry(dir_of(&k.path))
+                    .or_default()
+                    .entry(op.clone())
+                    .or_default() += 1;
+            }
+        }
+    }
+    // A directory token is weak evidence but the file's own: it stays.
+    let follows = |k: &KernelFile| {
+        k.op.is_none()
+            || (signals::is_weak(&k.evidence)
+                && !k.evidence.iter().any(|e| matches!(e, Evidence::Dir(_))))
+    };
+    for k in kernels.iter_mut() {
+        if !follows(k) {
+            continue;
+        }
+        let mut dir = dir_of(&k.path);
+        for _ in 0..2 {
+            if let Some(tally) = placed.get(&dir) {
+                let total: usize = tally.values().sum();
+                let (op, n) = tally
+                    .iter()
+                    .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+                    .expect("a tally holds an op");
+                if total >= 2 && 2 * n > total {
+                    k.op = Some(op.clone());
+                    let shown = if dir.is_empty() { "." } else { dir.as_str() };
+                    k.evidence = vec![Evidence::Neighbours(format!("{n} of {total} in {shown}/"))];
+                }
+                break;
+            }
+            if dir.is_empty() {
+                break;
+            }
+            dir = dir_of(&dir);
+        }
+    }
+}
+
 /// The op whose catalog reference is the repository being initialised,
 /// when exactly one is (by remote or project name).
 fn own_op(catalog: &Matrix, signals: &Signals, input: &Input<'_>) -> Option<usize> {
@@ -395,6 +450,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         *role |= infra.contains(p);
     }
     let mut kernels = kernel_files(found, &signals);
+    follow_neighbours(&mut kernels);
     own_op_default(&signals, &mut kernels);
     let mut kinds = BTreeMap::new();
     for k in &kernels {

@@ -201,6 +201,9 @@ pub enum Evidence {
     /// No signal placed the file; the repository is the catalog's own
     /// reference for this op (a weak default).
     OwnReference(String),
+    /// Only weak evidence of its own; most of the files placed on their own
+    /// evidence in its directory are in this op (`6 of 7 in quack/epilogue`).
+    Neighbours(String),
     /// The name says a more general op (`gemm`) and a token narrows it to
     /// this one (`a8w8`): the general op's slug.
     Narrows(String),
@@ -220,6 +223,7 @@ impl std::fmt::Display for Evidence {
             Evidence::OwnReference(s) => {
                 write!(f, "this repository is the catalog's reference for {s}")
             }
+            Evidence::Neighbours(s) => write!(f, "{s} placed files beside it are in this op"),
             Evidence::Narrows(s) => write!(f, "narrows {s}, which the name also says"),
         }
     }
