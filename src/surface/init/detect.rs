@@ -436,6 +436,21 @@ pub fn local_includes(path: &str, prefix: &[u8]) -> Vec<String> {
     out
 }
 
+/// A Python module that imports the CuTe DSL but defines no kernel and
+/// calls no device intrinsic (a layout helper, a host wrapper, a compile
+/// cache): the kind it would have, to be judged by its directory as a
+/// plain header is (see `adopt_headers` in init).
+pub fn dsl_module(path: &str, prefix: &[u8]) -> Option<Kind> {
+    const IMPORTS: [&[u8]; 3] = [
+        b"import cutlass.cute",
+        b"from cutlass.cute",
+        b"from cutlass import cute",
+    ];
+    let python = matches!(by_extension(path), ByExtension::Ambiguous(Family::Python));
+    let imports = |needle: &[u8]| prefix.windows(needle.len()).any(|w| w == needle);
+    (python && IMPORTS.iter().any(|n| imports(n))).then_some(Kind::CuteDsl)
+}
+
 /// A C-family header (`.h`, `.hh`, `.hpp`, `.hxx`, `.inl`, `.cuh`).
 pub fn is_header(path: &str) -> bool {
     matches!(
@@ -618,10 +633,12 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::TritonKernel, "gluon.jit"),
     (Marker::CuteDsl, "cute.kernel"),
     (Marker::CuteDsl, "cute.jit"),
-    (Marker::CuteDsl, "import cutlass.cute"),
-    (Marker::CuteDsl, "from cutlass.cute"),
-    (Marker::CuteDsl, "from cutlass import cute"),
     (Marker::CuteDsl, "dsl_user_op"),
+    // Device code of the CuTe DSL: its intrinsics and MMA / copy atoms. An
+    // `import cutlass.cute` alone is host code too (compile helpers,
+    // runtime glue).
+    (Marker::CuteDsl, "cute.arch."),
+    (Marker::CuteDsl, "cute.nvgpu."),
     (Marker::Cutile, "import cuda.tile"),
     (Marker::Cutile, "@ct.kernel"),
     (Marker::GpuDsl, "import tilelang"),
@@ -892,6 +909,25 @@ mod tests {
             d.detect("k/axpyv_power_int.c", altivec),
             Some(Kind::SimdOther)
         );
+    }
+
+    #[test]
+    fn a_cute_dsl_import_alone_is_no_kernel_but_device_intrinsics_are() {
+        let d = Detector::new();
+        let host = b"import cutlass.cute as cute\n\ndef compile_gemm(a: cute.Tensor):\n    return cute.compile(f, a)\n";
+        assert_eq!(d.detect("quack/compile_utils.py", host), None);
+        assert_eq!(
+            dsl_module("quack/compile_utils.py", host),
+            Some(Kind::CuteDsl)
+        );
+        let device = b"import cutlass.cute as cute\n\ndef pexp(v):\n    return cute.arch.exp_packed_f32x2(v)\n";
+        assert_eq!(
+            d.detect("quack/epilogue/math.py", device),
+            Some(Kind::CuteDsl)
+        );
+        let kernel = b"from cutlass import cute\n\n@cute.kernel\ndef k():\n    pass\n";
+        assert_eq!(d.detect("quack/rmsnorm.py", kernel), Some(Kind::CuteDsl));
+        assert_eq!(dsl_module("quack/README.md", host), None);
     }
 
     #[test]

@@ -168,6 +168,9 @@ struct Found {
     /// its directory, see [`adopt_headers`]).
     kind: Option<Kind>,
     best: Option<signals::Candidate>,
+    /// For a plain file, the kind it takes if its directory adopts it (a
+    /// CuTe DSL module's); None: the directory's kernels' kind.
+    plain_kind: Option<Kind>,
     /// A kernel's includes from its own directory (see
     /// [`detect::local_includes`]): its parts.
     includes: Vec<String>,
@@ -202,16 +205,22 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> Vec<Found> {
                                     path: path.to_owned(),
                                     kind: Some(kind),
                                     best,
+                                    plain_kind: None,
                                     includes: detect::local_includes(path, buf),
                                 });
                             }
-                            None if detect::is_header(path) => out.push(Found {
-                                path: path.to_owned(),
-                                kind: None,
-                                best: None,
-                                includes: Vec::new(),
-                            }),
-                            None => {}
+                            None => {
+                                let plain_kind = detect::dsl_module(path, buf);
+                                if plain_kind.is_some() || detect::is_header(path) {
+                                    out.push(Found {
+                                        path: path.to_owned(),
+                                        kind: None,
+                                        best: None,
+                                        plain_kind,
+                                        includes: Vec::new(),
+                                    });
+                                }
+                            }
                         }
                     }
                     out
@@ -665,6 +674,7 @@ fn adopt_included(found: &mut Vec<Found>, candidates: &[&str], signals: &Signals
             path,
             kind: Some(kind),
             best,
+            plain_kind: None,
             includes: Vec::new(),
         });
     }
@@ -694,10 +704,12 @@ fn adopt_headers(found: &mut [Found], signals: &Signals) {
             continue;
         };
         if *kernels >= 3 && kernels > plain {
-            let kind = kinds
-                .iter()
-                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-                .map(|(k, _)| *k);
+            let kind = f.plain_kind.or_else(|| {
+                kinds
+                    .iter()
+                    .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+                    .map(|(k, _)| *k)
+            });
             f.kind = kind;
             f.best = signals.best(&f.path, kind, b"");
         }
