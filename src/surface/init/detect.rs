@@ -436,19 +436,23 @@ pub fn local_includes(path: &str, prefix: &[u8]) -> Vec<String> {
     out
 }
 
-/// A Python module that imports the CuTe DSL but defines no kernel and
+/// A Python module that imports a kernel DSL (CuTe DSL, FlyDSL) but defines no kernel and
 /// calls no device intrinsic (a layout helper, a host wrapper, a compile
 /// cache): the kind it would have, to be judged by its directory as a
 /// plain header is (see `adopt_headers` in init).
 pub fn dsl_module(path: &str, prefix: &[u8]) -> Option<Kind> {
-    const IMPORTS: [&[u8]; 3] = [
-        b"import cutlass.cute",
-        b"from cutlass.cute",
-        b"from cutlass import cute",
+    const IMPORTS: [(&[u8], Kind); 5] = [
+        (b"import cutlass.cute", Kind::CuteDsl),
+        (b"from cutlass.cute", Kind::CuteDsl),
+        (b"from cutlass import cute", Kind::CuteDsl),
+        (b"import flydsl", Kind::GpuDsl),
+        (b"from flydsl", Kind::GpuDsl),
     ];
-    let python = matches!(by_extension(path), ByExtension::Ambiguous(Family::Python));
+    if !matches!(by_extension(path), ByExtension::Ambiguous(Family::Python)) {
+        return None;
+    }
     let imports = |needle: &[u8]| prefix.windows(needle.len()).any(|w| w == needle);
-    (python && IMPORTS.iter().any(|n| imports(n))).then_some(Kind::CuteDsl)
+    IMPORTS.iter().find(|(n, _)| imports(n)).map(|(_, k)| *k)
 }
 
 /// A C-family header (`.h`, `.hh`, `.hpp`, `.hxx`, `.inl`, `.cuh`).
@@ -646,6 +650,9 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::GpuDsl, "pallas_call"),
     (Marker::GpuDsl, "cuda.jit"),
     (Marker::GpuDsl, "helion.kernel"),
+    // ROCm FlyDSL (`import flydsl.compiler as flyc`).
+    (Marker::GpuDsl, "flyc.kernel"),
+    (Marker::GpuDsl, "flyc.jit"),
     (Marker::GpuDsl, "RawKernel("),
     (Marker::GpuDsl, "load_inline("),
     // At the start of a line, so a table of these strings is no kernel.
@@ -928,6 +935,16 @@ mod tests {
         let kernel = b"from cutlass import cute\n\n@cute.kernel\ndef k():\n    pass\n";
         assert_eq!(d.detect("quack/rmsnorm.py", kernel), Some(Kind::CuteDsl));
         assert_eq!(dsl_module("quack/README.md", host), None);
+        let fly = b"import flydsl.compiler as flyc\n\n@flyc.kernel(known_block_size=[256, 1, 1])\ndef attn():\n    pass\n";
+        assert_eq!(
+            d.detect("aiter/ops/flydsl/kernels/attn.py", fly),
+            Some(Kind::GpuDsl)
+        );
+        let fly_helper = b"from flydsl.expr import arith\n\ndef buffer_load(x):\n    return x\n";
+        assert_eq!(
+            dsl_module("kernels/buffer_ops.py", fly_helper),
+            Some(Kind::GpuDsl)
+        );
     }
 
     #[test]
