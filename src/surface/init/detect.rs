@@ -402,6 +402,9 @@ pub fn by_extension(path: &str) -> ByExtension {
 /// split over several files. Includes by a path into another directory,
 /// and system includes (`<...>`), are other code's.
 pub fn local_includes(path: &str, prefix: &[u8]) -> Vec<String> {
+    if let Some(base) = extended_type(path) {
+        return vec![base];
+    }
     if !matches!(
         by_extension(path),
         ByExtension::Ambiguous(Family::C) | ByExtension::Kernel(Kind::Cuda)
@@ -434,6 +437,27 @@ pub fn local_includes(path: &str, prefix: &[u8]) -> Vec<String> {
         out.push(format!("{dir}{name}"));
     }
     out
+}
+
+/// A Swift / Objective-C category or extension file (`GEMMKernel+Source.swift`)
+/// extends the type its base file declares (`GEMMKernel.swift`, same
+/// directory): one kernel split over files, as a C source and the headers
+/// it includes are.
+fn extended_type(path: &str) -> Option<String> {
+    if !matches!(
+        by_extension(path),
+        ByExtension::Ambiguous(Family::HostMetal)
+    ) {
+        return None;
+    }
+    let (dir, name) = path.rsplit_once('/').map_or(("", path), |(d, n)| (d, n));
+    let (stem, ext) = name.rsplit_once('.')?;
+    let (base, _) = stem.split_once('+')?;
+    if base.is_empty() {
+        return None;
+    }
+    let sep = if dir.is_empty() { "" } else { "/" };
+    Some(format!("{dir}{sep}{base}.{ext}"))
 }
 
 /// A Python module that imports a kernel DSL (CuTe DSL, FlyDSL) but defines no kernel and
@@ -960,6 +984,12 @@ mod tests {
         );
         assert_eq!(local_includes("top.cu", b"#include \"a.cuh\""), ["a.cuh"]);
         assert!(local_includes("k/attn.py", b"#include \"a.h\"").is_empty());
+        // A Swift extension's base type is part of the same kernel.
+        assert_eq!(
+            local_includes("Sources/GEMM/GEMMKernel+Source.swift", b""),
+            ["Sources/GEMM/GEMMKernel.swift"]
+        );
+        assert!(local_includes("Sources/GEMM/GEMMKernel.swift", b"").is_empty());
     }
 
     #[test]
