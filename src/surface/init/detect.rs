@@ -443,7 +443,7 @@ pub fn local_includes(path: &str, prefix: &[u8]) -> Vec<String> {
 /// extends the type its base file declares (`GEMMKernel.swift`, same
 /// directory): one kernel split over files, as a C source and the headers
 /// it includes are.
-fn extended_type(path: &str) -> Option<String> {
+pub fn extended_type(path: &str) -> Option<String> {
     if !matches!(
         by_extension(path),
         ByExtension::Ambiguous(Family::HostMetal)

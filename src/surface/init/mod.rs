@@ -448,7 +448,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     // Headers are judged by their directory's detected kernels first, so a
     // kernel's parts do not tip a directory of host headers.
     adopt_headers(&mut found, &signals);
-    adopt_included(&mut found, &candidates, &signals);
+    adopt_included(input.root, &mut found, &candidates, &signals);
     skipped.sort_by(|a, b| a.path.cmp(&b.path));
     let infra: std::collections::HashSet<&str> = skipped
         .iter()
@@ -644,14 +644,19 @@ const PART_OF_AT_MOST: usize = 3;
 /// it joins the population with the includer's kind, unless it plays a
 /// role, is infrastructure, or is shared by more than [`PART_OF_AT_MOST`]
 /// kernels. Only files scanned as candidates can join.
-fn adopt_included(found: &mut Vec<Found>, candidates: &[&str], signals: &Signals) {
+fn adopt_included(root: &Path, found: &mut Vec<Found>, candidates: &[&str], signals: &Signals) {
     let candidates: std::collections::HashSet<&str> = candidates.iter().copied().collect();
     let mut parts: BTreeMap<String, (Kind, usize)> = BTreeMap::new();
     for f in found.iter() {
         let Some(kind) = f.kind else { continue };
+        // The type a Swift extension extends is never a shared helper.
+        let extended = detect::extended_type(&f.path);
         for p in &f.includes {
             if candidates.contains(p.as_str()) && detect::infrastructure(p).is_none() {
-                parts.entry(p.clone()).or_insert((kind, 0)).1 += 1;
+                let sharers = &mut parts.entry(p.clone()).or_insert((kind, 0)).1;
+                if extended.as_deref() != Some(p.as_str()) {
+                    *sharers += 1;
+                }
             }
         }
     }
@@ -660,16 +665,23 @@ fn adopt_included(found: &mut Vec<Found>, candidates: &[&str], signals: &Signals
         .filter(|(_, (_, n))| *n <= PART_OF_AT_MOST)
         .map(|(p, (k, _))| (p, k))
         .collect();
+    // A part is classified by its own content too (few files: read again).
+    let confined = Confined::new(root);
+    let mut buf = vec![0u8; detect::PREFIX_BYTES];
+    let mut best_of = |path: &str, kind: Kind| {
+        let n = read_prefix(&confined, path, &mut buf).unwrap_or(0);
+        signals.best(path, Some(kind), &buf[..n])
+    };
     for f in found.iter_mut() {
         if let Some(kind) = parts.remove(&f.path) {
             if f.kind.is_none() {
                 f.kind = Some(kind);
-                f.best = signals.best(&f.path, Some(kind), b"");
+                f.best = best_of(&f.path, kind);
             }
         }
     }
     for (path, kind) in parts {
-        let best = signals.best(&path, Some(kind), b"");
+        let best = best_of(&path, kind);
         found.push(Found {
             path,
             kind: Some(kind),
