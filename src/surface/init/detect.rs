@@ -397,11 +397,13 @@ pub fn by_extension(path: &str) -> ByExtension {
 }
 
 /// The files of its own directory that a C-family or CUDA source includes
-/// by a bare quoted name (`#include "kernel.h"`, `#include "./macros.h"`,
+/// by a bare quoted name (`#include "kernel.h"`, `#include "./macros.h"`, written so,
 /// the `_real.c` body a BLIS `_intr.c` expands): the parts of one kernel
 /// split over several files. Includes by a path into another directory,
 /// and system includes (`<...>`), are other code's.
-pub fn local_includes(path: &str, prefix: &[u8]) -> Vec<String> {
+/// `starts`: where each `#include "` ends in the prefix (the detector's
+/// one pass finds them).
+fn includes_at(path: &str, prefix: &[u8], starts: &[usize]) -> Vec<String> {
     if let Some(base) = extended_type(path) {
         return vec![base];
     }
@@ -413,20 +415,14 @@ pub fn local_includes(path: &str, prefix: &[u8]) -> Vec<String> {
     }
     let dir = path.rfind('/').map_or("", |i| &path[..=i]);
     let mut out = Vec::new();
-    for line in prefix.split(|&b| b == b'\n') {
-        let line = line.trim_ascii_start();
-        let Some(rest) = line.strip_prefix(b"#") else {
+    for &start in starts {
+        let rest = &prefix[start..];
+        let Some(end) = rest.iter().take(256).position(|&b| b == b'"' || b == b'\n') else {
             continue;
         };
-        let Some(rest) = rest.trim_ascii_start().strip_prefix(b"include") else {
+        if rest[end] != b'"' {
             continue;
-        };
-        let Some(rest) = rest.trim_ascii_start().strip_prefix(b"\"") else {
-            continue;
-        };
-        let Some(end) = rest.iter().position(|&b| b == b'"') else {
-            continue;
-        };
+        }
         let Ok(name) = std::str::from_utf8(&rest[..end]) else {
             continue;
         };
@@ -458,25 +454,6 @@ pub fn extended_type(path: &str) -> Option<String> {
     }
     let sep = if dir.is_empty() { "" } else { "/" };
     Some(format!("{dir}{sep}{base}.{ext}"))
-}
-
-/// A Python module that imports a kernel DSL (CuTe DSL, FlyDSL) but defines no kernel and
-/// calls no device intrinsic (a layout helper, a host wrapper, a compile
-/// cache): the kind it would have, to be judged by its directory as a
-/// plain header is (see `adopt_headers` in init).
-pub fn dsl_module(path: &str, prefix: &[u8]) -> Option<Kind> {
-    const IMPORTS: [(&[u8], Kind); 5] = [
-        (b"import cutlass.cute", Kind::CuteDsl),
-        (b"from cutlass.cute", Kind::CuteDsl),
-        (b"from cutlass import cute", Kind::CuteDsl),
-        (b"import flydsl", Kind::GpuDsl),
-        (b"from flydsl", Kind::GpuDsl),
-    ];
-    if !matches!(by_extension(path), ByExtension::Ambiguous(Family::Python)) {
-        return None;
-    }
-    let imports = |needle: &[u8]| prefix.windows(needle.len()).any(|w| w == needle);
-    IMPORTS.iter().find(|(n, _)| imports(n)).map(|(_, k)| *k)
 }
 
 /// A C-family header (`.h`, `.hh`, `.hpp`, `.hxx`, `.inl`, `.cuh`).
@@ -537,6 +514,12 @@ enum Marker {
     AsmArm,
     /// RISC-V vector or POWER VSX instructions in assembly text.
     AsmOther,
+    /// `#include "` (where: a kernel's parts, see [`includes_at`]).
+    IncludeQuote,
+    /// A Python import of a kernel DSL without a kernel (see
+    /// [`Scanned::plain_dsl`]).
+    CuteImport,
+    FlyImport,
     PortableSimd,
 }
 
@@ -662,6 +645,12 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::CuteDsl, "cute.kernel"),
     (Marker::CuteDsl, "cute.jit"),
     (Marker::CuteDsl, "dsl_user_op"),
+    (Marker::CuteImport, "import cutlass.cute"),
+    (Marker::CuteImport, "from cutlass.cute"),
+    (Marker::CuteImport, "from cutlass import cute"),
+    (Marker::FlyImport, "import flydsl"),
+    (Marker::FlyImport, "from flydsl"),
+    (Marker::IncludeQuote, "#include \""),
     // Device code of the CuTe DSL: its intrinsics and MMA / copy atoms. An
     // `import cutlass.cute` alone is host code too (compile helpers,
     // runtime glue).
@@ -769,10 +758,42 @@ impl Detector {
     /// The kernel kind of `path` given the first bytes of its content, or
     /// `None` when it is not a kernel file.
     pub fn detect(&self, path: &str, prefix: &[u8]) -> Option<Kind> {
+        if matches!(by_extension(path), ByExtension::No) {
+            return None;
+        }
+        self.kind_of(path, &self.seen(prefix).markers)
+    }
+
+    /// What one pass over a file's prefix says: its kernel kind, the kind a
+    /// plain DSL module would take, and a kernel's parts (its directory's
+    /// files it includes).
+    pub fn scan(&self, path: &str, prefix: &[u8]) -> Scanned {
+        if matches!(by_extension(path), ByExtension::No) {
+            return Scanned::default();
+        }
+        let seen = self.seen(prefix);
+        let kind = self.kind_of(path, &seen.markers);
+        let python = matches!(by_extension(path), ByExtension::Ambiguous(Family::Python));
+        let plain_dsl = match kind {
+            None if python && seen.markers.contains(&Marker::CuteImport) => Some(Kind::CuteDsl),
+            None if python && seen.markers.contains(&Marker::FlyImport) => Some(Kind::GpuDsl),
+            _ => None,
+        };
+        let includes = match kind {
+            Some(_) => includes_at(path, prefix, &seen.includes),
+            None => Vec::new(),
+        };
+        Scanned {
+            kind,
+            plain_dsl,
+            includes,
+        }
+    }
+
+    fn kind_of(&self, path: &str, seen: &[Marker]) -> Option<Kind> {
         let family = match by_extension(path) {
             ByExtension::No => return None,
             ByExtension::Kernel(Kind::Cuda) => {
-                let seen = self.seen(prefix);
                 return Some(if seen.contains(&Marker::HipInclude) {
                     Kind::Hip
                 } else if seen.contains(&Marker::Cutlass) {
@@ -784,11 +805,10 @@ impl Detector {
             ByExtension::Kernel(kind) => return Some(kind),
             ByExtension::Ambiguous(f) => f,
         };
-        let seen = self.seen(prefix);
         let has = |m: Marker| seen.contains(&m);
-        let simd = || simd_kind(&seen);
+        let simd = || simd_kind(seen);
         match family {
-            Family::C => c_family_kind(&seen),
+            Family::C => c_family_kind(seen),
             Family::OpenclMaybe => has(Marker::OpenclKernel).then_some(Kind::Opencl),
             // Metal source held in Swift / Objective-C strings.
             Family::HostMetal => {
@@ -832,8 +852,9 @@ impl Detector {
         }
     }
 
-    fn seen(&self, prefix: &[u8]) -> Vec<Marker> {
+    fn seen(&self, prefix: &[u8]) -> Seen {
         let mut seen: Vec<Marker> = Vec::new();
+        let mut includes = Vec::new();
         let mut weak = 0;
         for m in self.ac.find_overlapping_iter(prefix) {
             // A marker that is a whole string literal (a table of markers,
@@ -845,6 +866,10 @@ impl Detector {
                 continue;
             }
             let marker = self.markers[m.pattern().as_usize()].0;
+            if marker == Marker::IncludeQuote {
+                includes.push(m.end());
+                continue;
+            }
             if marker == Marker::CudaWeak {
                 weak += 1;
                 if weak < 3 {
@@ -859,8 +884,30 @@ impl Detector {
                 seen.push(marker);
             }
         }
-        seen
+        Seen {
+            markers: seen,
+            includes,
+        }
     }
+}
+
+/// The markers found in a prefix, and where each `#include "` ends.
+struct Seen {
+    markers: Vec<Marker>,
+    includes: Vec<usize>,
+}
+
+/// What [`Detector::scan`] found in one file.
+#[derive(Debug, Default)]
+pub struct Scanned {
+    pub kind: Option<Kind>,
+    /// A Python module that imports a kernel DSL (CuTe DSL, FlyDSL) but
+    /// defines no kernel and calls no device intrinsic (a layout helper, a
+    /// host wrapper, a compile cache): the kind it takes if its directory
+    /// adopts it, as a plain header is.
+    pub plain_dsl: Option<Kind>,
+    /// A kernel's parts: see [`includes_at`].
+    pub includes: Vec<String>,
 }
 
 /// Split a name into lowercase tokens at `_ - . space` and at a change from
@@ -948,7 +995,7 @@ mod tests {
         let host = b"import cutlass.cute as cute\n\ndef compile_gemm(a: cute.Tensor):\n    return cute.compile(f, a)\n";
         assert_eq!(d.detect("quack/compile_utils.py", host), None);
         assert_eq!(
-            dsl_module("quack/compile_utils.py", host),
+            d.scan("quack/compile_utils.py", host).plain_dsl,
             Some(Kind::CuteDsl)
         );
         let device = b"import cutlass.cute as cute\n\ndef pexp(v):\n    return cute.arch.exp_packed_f32x2(v)\n";
@@ -958,7 +1005,7 @@ mod tests {
         );
         let kernel = b"from cutlass import cute\n\n@cute.kernel\ndef k():\n    pass\n";
         assert_eq!(d.detect("quack/rmsnorm.py", kernel), Some(Kind::CuteDsl));
-        assert_eq!(dsl_module("quack/README.md", host), None);
+        assert_eq!(d.scan("quack/README.md", host).plain_dsl, None);
         let fly = b"import flydsl.compiler as flyc\n\n@flyc.kernel(known_block_size=[256, 1, 1])\ndef attn():\n    pass\n";
         assert_eq!(
             d.detect("aiter/ops/flydsl/kernels/attn.py", fly),
@@ -966,30 +1013,35 @@ mod tests {
         );
         let fly_helper = b"from flydsl.expr import arith\n\ndef buffer_load(x):\n    return x\n";
         assert_eq!(
-            dsl_module("kernels/buffer_ops.py", fly_helper),
+            d.scan("kernels/buffer_ops.py", fly_helper).plain_dsl,
             Some(Kind::GpuDsl)
         );
     }
 
     #[test]
     fn a_kernels_parts_are_the_files_of_its_directory_it_includes() {
-        let src = b"#include \"blis.h\"\n#include <immintrin.h>\n  #  include \"armsve_asm_macros_double.h\"\n#include \"./kernel.h\"\n#include \"../common/utils.h\"\n#include \"sub/x.h\"\n";
+        let d = Detector::new();
+        let parts = |path: &str, src: &[u8]| d.scan(path, src).includes;
+        let src = b"#include \"blis.h\"\n#include <immintrin.h>\n#include \"armsve_asm_macros_double.h\"\n#include \"./kernel.h\"\n#include \"../common/utils.h\"\n#include \"sub/x.h\"\nvoid k(double* a) { __m256d x = _mm256_loadu_pd(a); }\n";
         assert_eq!(
-            local_includes("kernels/armsve/3/gemm_d2vx10.c", src),
+            parts("kernels/armsve/3/gemm_d2vx10.c", src),
             [
                 "kernels/armsve/3/blis.h",
                 "kernels/armsve/3/armsve_asm_macros_double.h",
                 "kernels/armsve/3/kernel.h",
             ]
         );
-        assert_eq!(local_includes("top.cu", b"#include \"a.cuh\""), ["a.cuh"]);
-        assert!(local_includes("k/attn.py", b"#include \"a.h\"").is_empty());
+        assert_eq!(parts("top.cu", b"#include \"a.cuh\""), ["a.cuh"]);
+        // Only a kernel has parts.
+        assert!(parts("k/util.c", b"#include \"a.h\"\nint f();").is_empty());
+        assert!(parts("k/attn.py", b"#include \"a.h\"\n@triton.jit").is_empty());
         // A Swift extension's base type is part of the same kernel.
+        let metal = b"let source = \"kernel void k() {}\"";
         assert_eq!(
-            local_includes("Sources/GEMM/GEMMKernel+Source.swift", b""),
+            parts("Sources/GEMM/GEMMKernel+Source.swift", metal),
             ["Sources/GEMM/GEMMKernel.swift"]
         );
-        assert!(local_includes("Sources/GEMM/GEMMKernel.swift", b"").is_empty());
+        assert!(parts("Sources/GEMM/GEMMKernel.swift", metal).is_empty());
     }
 
     #[test]

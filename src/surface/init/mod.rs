@@ -172,7 +172,7 @@ struct Found {
     /// CuTe DSL module's); None: the directory's kernels' kind.
     plain_kind: Option<Kind>,
     /// A kernel's includes from its own directory (see
-    /// [`detect::local_includes`]): its parts.
+    /// [`detect::Scanned::includes`]): its parts.
     includes: Vec<String>,
 }
 
@@ -198,7 +198,8 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> Vec<Found> {
                             continue;
                         };
                         let buf = &full[..n];
-                        match detector.detect(path, buf) {
+                        let scanned = detector.scan(path, buf);
+                        match scanned.kind {
                             Some(kind) => {
                                 let best = signals.best(path, Some(kind), buf);
                                 out.push(Found {
@@ -206,11 +207,11 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> Vec<Found> {
                                     kind: Some(kind),
                                     best,
                                     plain_kind: None,
-                                    includes: detect::local_includes(path, buf),
+                                    includes: scanned.includes,
                                 });
                             }
                             None => {
-                                let plain_kind = detect::dsl_module(path, buf);
+                                let plain_kind = scanned.plain_dsl;
                                 if plain_kind.is_some() || detect::is_header(path) {
                                     out.push(Found {
                                         path: path.to_owned(),
