@@ -373,9 +373,11 @@ pub fn extension(path: &str) -> Option<&str> {
 }
 
 pub fn by_extension(path: &str) -> ByExtension {
-    let Some(ext) = extension(path) else {
-        return ByExtension::No;
-    };
+    extension(path).map_or(ByExtension::No, by_ext)
+}
+
+/// What an extension (without its dot) says, as [`by_extension`].
+fn by_ext(ext: &str) -> ByExtension {
     match ext {
         "cu" | "cuh" => ByExtension::Kernel(Kind::Cuda),
         "hip" => ByExtension::Kernel(Kind::Hip),
@@ -464,13 +466,14 @@ pub fn is_header(path: &str) -> bool {
     )
 }
 
-/// Whether a path is source code of any language sota knows (kernel or
+/// Whether an extension is source code of any language sota knows (kernel or
 /// not): op globs must not swallow such files that are not the op's.
-pub fn is_code(path: &str) -> bool {
-    match by_extension(path) {
+/// `ext`: the extension without its dot.
+pub fn is_code_ext(ext: &str) -> bool {
+    match by_ext(ext) {
         ByExtension::No => matches!(
-            extension(path),
-            Some("java" | "kt" | "js" | "ts" | "zig" | "jl" | "mojo" | "cmake" | "sh")
+            ext,
+            "java" | "kt" | "js" | "ts" | "zig" | "jl" | "mojo" | "cmake" | "sh"
         ),
         _ => true,
     }

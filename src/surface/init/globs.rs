@@ -117,7 +117,7 @@ impl Tree {
     }
 
     /// Where the targets (and this cover's don't-care files) sit in the tree.
-    fn index(&self, targets: &[&str], free: &[&str]) -> Targets {
+    fn index<'a>(&self, targets: &[&'a str], free: &[&'a str]) -> Targets<'a> {
         let mut t = Targets::default();
         let is_target: HashSet<&str> = targets.iter().copied().collect();
         for path in free {
@@ -128,9 +128,9 @@ impl Tree {
             let mut at = 0;
             let mut parts = path.split('/').peekable();
             while let Some(part) = parts.next() {
-                *t.free.entry((at, ext.to_owned())).or_default() += 1;
+                *t.free.entry((at, ext)).or_default() += 1;
                 if parts.peek().is_none() {
-                    t.free_names.entry(at).or_default().insert(part.to_owned());
+                    t.free_names.entry(at).or_default().insert(part);
                     break;
                 }
                 at = self.nodes[at].dirs[part];
@@ -141,9 +141,9 @@ impl Tree {
             let mut at = 0;
             let mut parts = path.split('/').peekable();
             while let Some(part) = parts.next() {
-                *t.exts.entry((at, ext.to_owned())).or_default() += 1;
+                *t.exts.entry((at, ext)).or_default() += 1;
                 if parts.peek().is_none() {
-                    t.names.entry(at).or_default().insert(part.to_owned());
+                    t.names.entry(at).or_default().insert(part);
                     break;
                 }
                 match self.nodes[at].dirs.get(part) {
@@ -189,7 +189,7 @@ impl Tree {
             true => String::new(),
             false => format!("{}/", escape(dir)),
         };
-        let here = t.exts.get(&(at, ext.to_owned())).copied().unwrap_or(0);
+        let here = t.exts.get(&(at, ext)).copied().unwrap_or(0);
         let total = node.exts.get(ext).copied().unwrap_or(0);
         if !ext.is_empty() && ruled(here, total.saturating_sub(here)) {
             let mut others = Vec::new();
@@ -208,7 +208,12 @@ impl Tree {
             .files
             .iter()
             .filter(|(n, dc)| !dc && ext_of(n) == ext)
-            .map(|(n, _)| (n.as_str(), t.names.get(&at).is_some_and(|s| s.contains(n))))
+            .map(|(n, _)| {
+                (
+                    n.as_str(),
+                    t.names.get(&at).is_some_and(|s| s.contains(n.as_str())),
+                )
+            })
             .collect();
         let hits = direct.iter().filter(|d| d.1).count();
         let misses: Vec<String> = direct.iter().filter(|d| !d.1).map(|d| join(d.0)).collect();
@@ -220,7 +225,7 @@ impl Tree {
                 .extend(direct.iter().filter(|d| d.1).map(|d| join(d.0)));
         }
         for (name, &child) in &node.dirs {
-            if t.exts.contains_key(&(child, ext.to_owned())) {
+            if t.exts.contains_key(&(child, ext)) {
                 self.rule_walk(child, &join(name), ext, t, writable, out);
             }
         }
@@ -235,7 +240,7 @@ impl Tree {
         };
         let names = t.names.get(&at);
         for (n, dc) in &node.files {
-            if !dc && ext_of(n) == ext && !names.is_some_and(|s| s.contains(n)) {
+            if !dc && ext_of(n) == ext && !names.is_some_and(|s| s.contains(n.as_str())) {
                 out.push(join(n));
             }
         }
@@ -272,7 +277,7 @@ impl Tree {
         out: &mut Vec<String>,
     ) {
         let node = &self.nodes[at];
-        let tcount = |ext: &str| t.exts.get(&(at, ext.to_owned())).copied().unwrap_or(0);
+        let tcount = |ext: &str| t.exts.get(&(at, ext)).copied().unwrap_or(0);
         let live: usize = node
             .exts
             .keys()
@@ -282,7 +287,7 @@ impl Tree {
         if live == 0 {
             return;
         }
-        let free = |ext: &str| t.free.get(&(at, ext.to_owned())).copied().unwrap_or(0);
+        let free = |ext: &str| t.free.get(&(at, ext)).copied().unwrap_or(0);
         let others = |ext: &str| -> usize {
             if (opts.counts)(ext) {
                 node.exts
@@ -314,7 +319,7 @@ impl Tree {
                 let deep = node
                     .dirs
                     .values()
-                    .any(|&c| t.exts.contains_key(&(c, ext.clone())));
+                    .any(|&c| t.exts.contains_key(&(c, ext.as_str())));
                 if !deep {
                     continue;
                 }
@@ -363,10 +368,11 @@ impl Tree {
             .files
             .iter()
             .filter(|(n, dc)| {
-                !dc && (opts.counts)(ext_of(n)) && !free_here.is_some_and(|f| f.contains(n))
-                    || names.contains(n)
+                !dc && (opts.counts)(ext_of(n))
+                    && !free_here.is_some_and(|f| f.contains(n.as_str()))
+                    || names.contains(n.as_str())
             })
-            .map(|(n, _)| (n.as_str(), names.contains(n)))
+            .map(|(n, _)| (n.as_str(), names.contains(n.as_str())))
             .filter(|(n, target)| !(*target && handled.iter().any(|e| e == ext_of(n))))
             .collect();
         files.sort_unstable();
@@ -417,15 +423,15 @@ pub struct Rules {
 }
 
 #[derive(Default)]
-struct Targets {
+struct Targets<'a> {
     /// (node, ext) → targets in that subtree.
-    exts: HashMap<(usize, String), usize>,
+    exts: HashMap<(usize, &'a str), usize>,
     /// node → target file names directly in it.
-    names: HashMap<usize, HashSet<String>>,
+    names: HashMap<usize, HashSet<&'a str>>,
     /// (node, ext) → don't-care files of this cover in that subtree.
-    free: HashMap<(usize, String), usize>,
+    free: HashMap<(usize, &'a str), usize>,
     /// node → don't-care file names of this cover directly in it.
-    free_names: HashMap<usize, HashSet<String>>,
+    free_names: HashMap<usize, HashSet<&'a str>>,
 }
 
 fn lcp<'a>(a: &'a str, b: &str) -> &'a str {

@@ -574,7 +574,7 @@ fn planned_ops(
     kernels: &[KernelFile],
     input: &Input<'_>,
 ) -> Vec<PlannedOp> {
-    let code = |ext: &str| detect::is_code(&format!("x.{ext}"));
+    let code = |ext: &str| detect::is_code_ext(ext);
     let mut by_op: BTreeMap<&str, Vec<&KernelFile>> = BTreeMap::new();
     for k in kernels {
         if let Some(op) = &k.op {
