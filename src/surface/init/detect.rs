@@ -617,6 +617,8 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::OtherSimd, "vec_xl("),
     // AltiVec / VSX / QPX fused multiply-add in use.
     (Marker::OtherSimd, "vec_madd("),
+    // POWER10 matrix-multiply assist.
+    (Marker::OtherSimd, "__builtin_mma_"),
     (Marker::OtherSimd, "__riscv_v"),
     (Marker::OtherSimd, "vecintrin.h"),
     (Marker::OtherSimd, "HVX_Vector"),
@@ -685,6 +687,10 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AsmX86, "VFMADD"),
     (Marker::AsmX86, "VMOVDQU"),
     (Marker::AsmX86, "VPADD"),
+    // Register operands of macro-assembly (BLIS's `movaps(mem(rax), xmm0)`).
+    (Marker::AsmX86, "xmm0"),
+    (Marker::AsmX86, "ymm0"),
+    (Marker::AsmX86, "zmm0"),
     (Marker::AsmArm, "fmla"),
     // ARMv7 NEON / VFP vector instructions.
     (Marker::AsmArm, "vmla.f32"),
@@ -985,6 +991,16 @@ mod tests {
         let rvv = b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
         assert_eq!(d.detect("k/dgemm_rviv_asm_4vx4.S", rvv), Some(Kind::Asm));
         assert_eq!(d.detect("k/rviv_utils.h", rvv), Some(Kind::SimdOther));
+        let blis_macro_asm = b"begin_asm()\n\tmovaps(mem(rax, -8*16), xmm0)\n\tend_asm(";
+        assert_eq!(
+            d.detect("k/packm_haswell_asm_d6x8.c", blis_macro_asm),
+            Some(Kind::SimdX86)
+        );
+        let power_mma = b"__builtin_mma_xvf64gerpp(&acc0, colA_1, rb[0]);";
+        assert_eq!(
+            d.detect("k/dgemm_power10_mma.c", power_mma),
+            Some(Kind::SimdOther)
+        );
         let altivec = b"vector double z = vec_madd(alphav, xv, yv);";
         assert_eq!(
             d.detect("k/axpyv_power_int.c", altivec),
