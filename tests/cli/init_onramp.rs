@@ -374,7 +374,18 @@ fn a_kernels_parts_join_it_and_shared_helpers_and_retired_code_do_not() {
             "csrc/decode/head64/config.h",
             "constexpr int kBlock = 64;\n",
         )
-        .file("csrc/decode/head64/notes.h", "// nobody includes this\n");
+        .file("csrc/decode/head64/notes.h", "// nobody includes this\n")
+        // A header the host source beside the kernel includes too is
+        // shared with the host, not the kernel's part.
+        .file(
+            "src/infer.cu",
+            "#include \"model.h\"\n__global__ void forward() {}\n",
+        )
+        .file("src/model.h", "struct Config { int dim; };\n")
+        .file(
+            "src/run.c",
+            "#include \"model.h\"\nint main() { return 0; }\n",
+        );
     // A helper header included by four kernels is theirs to share.
     for i in 0..4 {
         p = p.file(
@@ -414,6 +425,7 @@ fn a_kernels_parts_join_it_and_shared_helpers_and_retired_code_do_not() {
         !in_population(&plan, "csrc/decode/head64/notes.h"),
         "{plan}"
     );
+    assert!(!in_population(&plan, "src/model.h"), "{plan}");
     assert!(!in_population(&plan, "llmc/common.h"), "{plan}");
     assert!(
         !in_population(&plan, "kernels/haswell/old/gemm_d4x12.c"),

@@ -411,7 +411,7 @@ fn includes_at(path: &str, prefix: &[u8], starts: &[usize]) -> Vec<String> {
     }
     if !matches!(
         by_extension(path),
-        ByExtension::Ambiguous(Family::C) | ByExtension::Kernel(Kind::Cuda)
+        ByExtension::Ambiguous(Family::C | Family::HostMetal) | ByExtension::Kernel(Kind::Cuda)
     ) {
         return Vec::new();
     }
@@ -456,6 +456,15 @@ pub fn extended_type(path: &str) -> Option<String> {
     }
     let sep = if dir.is_empty() { "" } else { "/" };
     Some(format!("{dir}{sep}{base}.{ext}"))
+}
+
+/// A translation unit compiled for the host when it is no kernel: a C,
+/// C++ or Objective-C source (not a header).
+pub fn is_host_source(path: &str) -> bool {
+    matches!(
+        extension(path),
+        Some("c" | "cc" | "cpp" | "cxx" | "m" | "mm")
+    )
 }
 
 /// A C-family header (`.h`, `.hh`, `.hpp`, `.hxx`, `.inl`, `.cuh`).
@@ -790,6 +799,7 @@ impl Detector {
         };
         let includes = match kind {
             Some(_) => includes_at(path, prefix, &seen.includes),
+            None if is_host_source(path) => includes_at(path, prefix, &seen.includes),
             None => Vec::new(),
         };
         Scanned {
@@ -915,7 +925,9 @@ pub struct Scanned {
     /// host wrapper, a compile cache): the kind it takes if its directory
     /// adopts it, as a plain header is.
     pub plain_dsl: Option<Kind>,
-    /// A kernel's parts: see [`includes_at`].
+    /// What it includes from its own directory (see [`includes_at`]): a
+    /// kernel's parts, or, for a host source file, what it shares with the
+    /// host.
     pub includes: Vec<String>,
 }
 

@@ -176,14 +176,25 @@ struct Found {
     includes: Vec<String>,
 }
 
+/// What scanning the candidates found: the kernels and plain files, and
+/// the files that host sources include (shared with the host: never a
+/// kernel's part).
+struct ScanOut {
+    found: Vec<Found>,
+    host_included: std::collections::HashSet<String>,
+}
+
 /// Scan the candidates on all cores: read each prefix, detect, classify.
-fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> Vec<Found> {
+fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
     let detector = Detector::new();
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
     let chunk = candidates.len().div_ceil(threads).max(1);
-    let mut results: Vec<Vec<Found>> = Vec::new();
+    let mut out = ScanOut {
+        found: Vec::new(),
+        host_included: Default::default(),
+    };
     std::thread::scope(|s| {
         let handles: Vec<_> = candidates
             .chunks(chunk)
@@ -192,47 +203,62 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> Vec<Found> {
                 s.spawn(move || {
                     let confined = Confined::new(root);
                     let mut full = vec![0u8; detect::PREFIX_BYTES];
-                    let mut out = Vec::new();
+                    let mut found = Vec::new();
+                    let mut host = Vec::new();
                     for &path in part {
                         let Some(n) = read_prefix(&confined, path, &mut full) else {
                             continue;
                         };
                         let buf = &full[..n];
                         let scanned = detector.scan(path, buf);
-                        match scanned.kind {
-                            Some(kind) => {
-                                let best = signals.best(path, Some(kind), buf);
-                                out.push(Found {
-                                    path: path.to_owned(),
-                                    kind: Some(kind),
-                                    best,
-                                    plain_kind: None,
-                                    includes: scanned.includes,
-                                });
-                            }
-                            None => {
-                                let plain_kind = scanned.plain_dsl;
-                                if plain_kind.is_some() || detect::is_header(path) {
-                                    out.push(Found {
-                                        path: path.to_owned(),
-                                        kind: None,
-                                        best: None,
-                                        plain_kind,
-                                        includes: Vec::new(),
-                                    });
-                                }
-                            }
+                        match classify(path, buf, scanned, signals) {
+                            Classified::Found(f) => found.push(f),
+                            Classified::Host(includes) => host.extend(includes),
+                            Classified::Nothing => {}
                         }
                     }
-                    out
+                    (found, host)
                 })
             })
             .collect();
         for h in handles {
-            results.push(h.join().expect("scan thread"));
+            let (found, host) = h.join().expect("scan thread");
+            out.found.extend(found);
+            out.host_included.extend(host);
         }
     });
-    results.into_iter().flatten().collect()
+    out
+}
+
+/// What one scanned file is to the draft.
+enum Classified {
+    Found(Found),
+    /// Host code: the files of its directory it includes.
+    Host(Vec<String>),
+    Nothing,
+}
+
+fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals) -> Classified {
+    match scanned.kind {
+        Some(kind) => Classified::Found(Found {
+            path: path.to_owned(),
+            kind: Some(kind),
+            best: signals.best(path, Some(kind), buf),
+            plain_kind: None,
+            includes: scanned.includes,
+        }),
+        None if scanned.plain_dsl.is_some() || detect::is_header(path) => {
+            Classified::Found(Found {
+                path: path.to_owned(),
+                kind: None,
+                best: None,
+                plain_kind: scanned.plain_dsl,
+                includes: Vec::new(),
+            })
+        }
+        None if !scanned.includes.is_empty() => Classified::Host(scanned.includes),
+        None => Classified::Nothing,
+    }
 }
 
 /// The tracked paths sorted into what to scan and what to leave out.
@@ -443,13 +469,22 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         mut skipped,
         mut roles,
     } = partition(input.tracked);
-    let found = scan(input.root, &candidates, &signals);
+    let ScanOut {
+        found,
+        host_included,
+    } = scan(input.root, &candidates, &signals);
     let found = leave_out_infrastructure(found, &mut skipped);
     let mut found = leave_out_umbrellas(found, &mut skipped);
     // Headers are judged by their directory's detected kernels first, so a
     // kernel's parts do not tip a directory of host headers.
     adopt_headers(&mut found, &signals);
-    adopt_included(input.root, &mut found, &candidates, &signals);
+    adopt_included(
+        input.root,
+        &mut found,
+        &candidates,
+        &host_included,
+        &signals,
+    );
     skipped.sort_by(|a, b| a.path.cmp(&b.path));
     let infra: std::collections::HashSet<&str> = skipped
         .iter()
@@ -643,9 +678,18 @@ const PART_OF_AT_MOST: usize = 3;
 /// kernel (FlashMLA's `kernel.h` beside its `.cu` instantiations, BLIS's
 /// asm-macro headers and the `_real.c` bodies its RISC-V kernels expand):
 /// it joins the population with the includer's kind, unless it plays a
-/// role, is infrastructure, or is shared by more than [`PART_OF_AT_MOST`]
-/// kernels. Only files scanned as candidates can join.
-fn adopt_included(root: &Path, found: &mut Vec<Found>, candidates: &[&str], signals: &Signals) {
+/// role, is infrastructure, is shared by more than [`PART_OF_AT_MOST`]
+/// kernels, or a host source (a `.c`, `.cpp`, `.m` that is no kernel)
+/// includes it too: then it is shared with the host (BitNet's
+/// `ggml-bitnet.h`, calm's `model.h`). Only files scanned as candidates can
+/// join.
+fn adopt_included(
+    root: &Path,
+    found: &mut Vec<Found>,
+    candidates: &[&str],
+    host_included: &std::collections::HashSet<String>,
+    signals: &Signals,
+) {
     let candidates: std::collections::HashSet<&str> = candidates.iter().copied().collect();
     let mut parts: BTreeMap<String, (Kind, usize)> = BTreeMap::new();
     for f in found.iter() {
@@ -653,7 +697,10 @@ fn adopt_included(root: &Path, found: &mut Vec<Found>, candidates: &[&str], sign
         // The type a Swift extension extends is never a shared helper.
         let extended = detect::extended_type(&f.path);
         for p in &f.includes {
-            if candidates.contains(p.as_str()) && detect::infrastructure(p).is_none() {
+            if candidates.contains(p.as_str())
+                && !host_included.contains(p)
+                && detect::infrastructure(p).is_none()
+            {
                 let sharers = &mut parts.entry(p.clone()).or_insert((kind, 0)).1;
                 if extended.as_deref() != Some(p.as_str()) {
                     *sharers += 1;
