@@ -526,6 +526,8 @@ enum Marker {
     AsmArm,
     /// RISC-V vector or POWER VSX instructions in assembly text.
     AsmOther,
+    /// x86 assembly written in Python with PeachPy (NNPACK's kernels).
+    PeachPy,
     /// `#include "` (where: a kernel's parts, see [`includes_at`]).
     IncludeQuote,
     /// A Python import of a kernel DSL without a kernel (see
@@ -665,6 +667,11 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::FlyImport, "import flydsl"),
     (Marker::FlyImport, "from flydsl"),
     (Marker::IncludeQuote, "#include \""),
+    (Marker::PeachPy, "from peachpy"),
+    (Marker::PeachPy, "YMMRegister"),
+    (Marker::PeachPy, "XMMRegister"),
+    (Marker::PeachPy, "ZMMRegister"),
+    (Marker::PeachPy, "LOAD.ARGUMENT("),
     // Device code of the CuTe DSL: its intrinsics and MMA / copy atoms. An
     // `import cutlass.cute` alone is host code too (compile helpers,
     // runtime glue).
@@ -847,6 +854,8 @@ impl Detector {
                     Some(Kind::CuteDsl)
                 } else if has(Marker::GpuDsl) {
                     Some(Kind::GpuDsl)
+                } else if has(Marker::PeachPy) {
+                    Some(Kind::SimdX86)
                 } else {
                     None
                 }
@@ -1008,6 +1017,11 @@ mod tests {
             d.detect("k/packm_haswell_asm_d6x8.c", blis_macro_asm),
             Some(Kind::SimdX86)
         );
+        let peachpy = b"with Function(\"nnp_sgemm__fma3\", args, target=uarch.default + isa.fma3):\n    LOAD.ARGUMENT(reg_k, arg_k)\n    ymm = YMMRegister()\n";
+        assert_eq!(
+            d.detect("src/x86_64-fma/blas/sgemm.py", peachpy),
+            Some(Kind::SimdX86)
+        );
         let power_mma = b"__builtin_mma_xvf64gerpp(&acc0, colA_1, rb[0]);";
         assert_eq!(
             d.detect("k/dgemm_power10_mma.c", power_mma),
@@ -1063,8 +1077,11 @@ mod tests {
             ]
         );
         assert_eq!(parts("top.cu", b"#include \"a.cuh\""), ["a.cuh"]);
-        // Only a kernel has parts.
-        assert!(parts("k/util.c", b"#include \"a.h\"\nint f();").is_empty());
+        // A host source's includes are what it shares with the host; a
+        // plain header has none that count.
+        let host = d.scan("k/util.c", b"#include \"a.h\"\nint f();");
+        assert_eq!((host.kind, host.includes), (None, vec!["k/a.h".to_owned()]));
+        assert!(parts("k/util.h", b"#include \"a.h\"\nint f();").is_empty());
         assert!(parts("k/attn.py", b"#include \"a.h\"\n@triton.jit").is_empty());
         // A Swift extension's base type is part of the same kernel.
         let metal = b"let source = \"kernel void k() {}\"";
