@@ -997,41 +997,24 @@ mod tests {
             None
         );
         // SSE with 128-bit vector types, ARMv7 NEON and RISC-V vector
-        // assembly, AltiVec multiply-adds.
-        let sse = b"__m128d y = _mm_load_pd(y1); y = _mm_add_pd(y, _mm_mul_pd(a, x));";
-        assert_eq!(d.detect("k/axpyv_penryn_int.c", sse), Some(Kind::SimdX86));
-        assert_eq!(
-            d.detect(
-                "k/spin.c",
-                b"#include <immintrin.h>\nwhile (!f) _mm_pause();"
-            ),
-            None
-        );
-        let v7 = b".macro KERNEL\n\tvld1.32 {q0}, [r0]!\n\tvmla.f32 q8, q0, d2[0]\n";
-        assert_eq!(d.detect("k/sgemm_armv7a_asm_4x4.S", v7), Some(Kind::Asm));
-        let rvv = b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        assert_eq!(d.detect("k/dgemm_rviv_asm_4vx4.S", rvv), Some(Kind::Asm));
-        assert_eq!(d.detect("k/rviv_utils.h", rvv), Some(Kind::SimdOther));
-        let blis_macro_asm = b"begin_asm()\n\tmovaps(mem(rax, -8*16), xmm0)\n\tend_asm(";
-        assert_eq!(
-            d.detect("k/packm_haswell_asm_d6x8.c", blis_macro_asm),
-            Some(Kind::SimdX86)
-        );
-        let peachpy = b"with Function(\"nnp_sgemm__fma3\", args, target=uarch.default + isa.fma3):\n    LOAD.ARGUMENT(reg_k, arg_k)\n    ymm = YMMRegister()\n";
-        assert_eq!(
-            d.detect("src/x86_64-fma/blas/sgemm.py", peachpy),
-            Some(Kind::SimdX86)
-        );
-        let power_mma = b"__builtin_mma_xvf64gerpp(&acc0, colA_1, rb[0]);";
-        assert_eq!(
-            d.detect("k/dgemm_power10_mma.c", power_mma),
-            Some(Kind::SimdOther)
-        );
-        let altivec = b"vector double z = vec_madd(alphav, xv, yv);";
-        assert_eq!(
-            d.detect("k/axpyv_power_int.c", altivec),
-            Some(Kind::SimdOther)
-        );
+        // assembly, BLIS macro-assembly, PeachPy, POWER10 MMA, AltiVec; a
+        // lone `_mm_pause` in host code is none of them.
+        let rvv: &[u8] =
+            b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
+        let cases: [(&str, &[u8], Option<Kind>); 9] = [
+            ("k/axpyv_penryn_int.c", b"__m128d y = _mm_load_pd(y1); y = _mm_add_pd(y, _mm_mul_pd(a, x));", Some(Kind::SimdX86)),
+            ("k/spin.c", b"#include <immintrin.h>\nwhile (!f) _mm_pause();", None),
+            ("k/sgemm_armv7a_asm_4x4.S", b".macro KERNEL\n\tvld1.32 {q0}, [r0]!\n\tvmla.f32 q8, q0, d2[0]\n", Some(Kind::Asm)),
+            ("k/dgemm_rviv_asm_4vx4.S", rvv, Some(Kind::Asm)),
+            ("k/rviv_utils.h", rvv, Some(Kind::SimdOther)),
+            ("k/packm_haswell_asm_d6x8.c", b"begin_asm()\n\tmovaps(mem(rax, -8*16), xmm0)\n\tend_asm(", Some(Kind::SimdX86)),
+            ("src/x86_64-fma/blas/sgemm.py", b"with Function(\"nnp_sgemm__fma3\", args):\n    LOAD.ARGUMENT(reg_k, arg_k)\n    ymm = YMMRegister()\n", Some(Kind::SimdX86)),
+            ("k/dgemm_power10_mma.c", b"__builtin_mma_xvf64gerpp(&acc0, colA_1, rb[0]);", Some(Kind::SimdOther)),
+            ("k/axpyv_power_int.c", b"vector double z = vec_madd(alphav, xv, yv);", Some(Kind::SimdOther)),
+        ];
+        for (path, content, kind) in cases {
+            assert_eq!(d.detect(path, content), kind, "{path}");
+        }
     }
 
     #[test]
