@@ -934,7 +934,7 @@ pub struct Scanned {
     /// host wrapper, a compile cache): the kind it takes if its directory
     /// adopts it, as a plain header is.
     pub plain_dsl: Option<Kind>,
-    /// What it includes from its own directory (see [`includes_at`]): a
+    /// What it includes from its own directory (see `includes_at`): a
     /// kernel's parts, or, for a host source file, what it shares with the
     /// host.
     pub includes: Vec<String>,
