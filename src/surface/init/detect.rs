@@ -641,6 +641,16 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::OtherSimd, "target(\"simd128"),
     (Marker::OtherSimd, "target(\"relaxed-simd"),
     (Marker::PortableSimd, "std::simd"),
+    // Portable SIMD in C and C++: psimd / GCC vector extensions, Highway,
+    // xsimd, SIMDe, std::experimental::simd.
+    (Marker::PortableSimd, "psimd.h"),
+    (Marker::PortableSimd, "__attribute__((vector_size"),
+    (Marker::PortableSimd, "hwy/highway.h"),
+    (Marker::PortableSimd, "HWY_NAMESPACE"),
+    (Marker::PortableSimd, "xsimd::batch"),
+    (Marker::PortableSimd, "simde/x86"),
+    (Marker::PortableSimd, "simde/arm"),
+    (Marker::PortableSimd, "std::experimental::simd"),
     (Marker::PortableSimd, "core::simd"),
     (Marker::OpenclKernel, "__kernel"),
     (Marker::OpenclKernel, "kernel void"),
@@ -758,7 +768,7 @@ fn c_family_kind(seen: &[Marker]) -> Option<Kind> {
         Some(Kind::SimdX86)
     } else if has(Marker::AsmArm) {
         Some(Kind::SimdArm)
-    } else if has(Marker::AsmOther) {
+    } else if has(Marker::AsmOther) || has(Marker::PortableSimd) {
         Some(Kind::SimdOther)
     } else {
         None
@@ -1001,7 +1011,7 @@ mod tests {
         // lone `_mm_pause` in host code is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 9] = [
+        let cases: [(&str, &[u8], Option<Kind>); 11] = [
             ("k/axpyv_penryn_int.c", b"__m128d y = _mm_load_pd(y1); y = _mm_add_pd(y, _mm_mul_pd(a, x));", Some(Kind::SimdX86)),
             ("k/spin.c", b"#include <immintrin.h>\nwhile (!f) _mm_pause();", None),
             ("k/sgemm_armv7a_asm_4x4.S", b".macro KERNEL\n\tvld1.32 {q0}, [r0]!\n\tvmla.f32 q8, q0, d2[0]\n", Some(Kind::Asm)),
@@ -1011,6 +1021,8 @@ mod tests {
             ("src/x86_64-fma/blas/sgemm.py", b"with Function(\"nnp_sgemm__fma3\", args):\n    LOAD.ARGUMENT(reg_k, arg_k)\n    ymm = YMMRegister()\n", Some(Kind::SimdX86)),
             ("k/dgemm_power10_mma.c", b"__builtin_mma_xvf64gerpp(&acc0, colA_1, rb[0]);", Some(Kind::SimdOther)),
             ("k/axpyv_power_int.c", b"vector double z = vec_madd(alphav, xv, yv);", Some(Kind::SimdOther)),
+            ("src/psimd/blas/sgemm.c", b"#include <psimd.h>\npsimd_f32 va = psimd_load_f32(a);", Some(Kind::SimdOther)),
+            ("hwy/contrib/dot-inl.h", b"#include \"hwy/highway.h\"\nnamespace HWY_NAMESPACE {", Some(Kind::SimdOther)),
         ];
         for (path, content, kind) in cases {
             assert_eq!(d.detect(path, content), kind, "{path}");
