@@ -642,12 +642,11 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::OtherSimd, "target(\"relaxed-simd"),
     (Marker::PortableSimd, "std::simd"),
     // Portable SIMD in C and C++: psimd / GCC vector extensions, Highway,
-    // xsimd, SIMDe, std::experimental::simd.
+    // SIMDe, std::experimental::simd.
     (Marker::PortableSimd, "psimd.h"),
     (Marker::PortableSimd, "__attribute__((vector_size"),
     (Marker::PortableSimd, "hwy/highway.h"),
     (Marker::PortableSimd, "HWY_NAMESPACE"),
-    (Marker::PortableSimd, "xsimd::batch"),
     (Marker::PortableSimd, "simde/x86"),
     (Marker::PortableSimd, "simde/arm"),
     (Marker::PortableSimd, "std::experimental::simd"),
