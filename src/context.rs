@@ -284,7 +284,11 @@ impl Context {
                 .map_err(Failure::Matrix)?;
                 let loaded = Matrix::team_catalog_from_bytes(bytes, path, &self.shown(path))
                     .map_err(Failure::Matrix)?;
-                Arc::new(Matrix::clone(&builtin).with_team(loaded))
+                Arc::new(
+                    Matrix::clone(&builtin)
+                        .with_team(loaded)
+                        .map_err(Failure::Matrix)?,
+                )
             }
         };
         Ok(Arc::clone(self.catalog.get_or_init(|| merged)))

@@ -45,6 +45,7 @@ pub enum Code {
     OutsideRepo,
     TooLarge,
     RungOrder,
+    UnknownLadderOp,
 }
 
 impl Code {
@@ -77,6 +78,9 @@ impl Code {
             Code::UnknownRung => "a ladder's `reached` names no rung of that ladder",
             Code::ReachedWithoutWitness => "a ladder claims a rung without a witness",
             Code::WitnessWithoutReached => "a ladder names a witness but claims no rung",
+            Code::UnknownLadderOp => {
+                "a team catalog's ladder names, in `ops`, no op of the merged catalog"
+            }
             Code::BadDate => "a date that is not a plain TOML date",
             Code::BadLink => "a link that is not an http(s) URL",
             Code::BadAt => "an `at`/`witness` entry that is not path[:LINE][#symbol]",

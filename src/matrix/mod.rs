@@ -143,7 +143,16 @@ impl Matrix {
     /// and the rest follow in the team file's order; every team row
     /// remembers the file it came from, so the output can say which
     /// catalog answered.
-    pub fn with_team(mut self, team: Matrix) -> Matrix {
+    ///
+    /// A team ladder's `ops` must name ops of the merged catalog (the
+    /// built-in one's or the team's): a name that is neither would never
+    /// match, so `init` would never draft the ladder. That is a located
+    /// problem in the team file, as every other of its mistakes is.
+    pub fn with_team(mut self, team: Matrix) -> Result<Matrix, LoadError> {
+        let problems = team.unknown_ladder_ops(&self);
+        if !problems.is_empty() {
+            return Err(LoadError::invalid(&team.name, &team.text, problems));
+        }
         let source = std::sync::Arc::new(TeamSource {
             name: team.name.clone(),
             text: std::sync::Arc::clone(&team.text),
@@ -167,7 +176,43 @@ impl Matrix {
             }
         }
         self.team = Some(source);
-        self
+        Ok(self)
+    }
+
+    /// This team catalog's ladder `ops` names that are no op of it nor of
+    /// `builtin`.
+    fn unknown_ladder_ops(&self, builtin: &Matrix) -> Vec<Problem> {
+        let known = |slug: &str| self.op(slug).is_some() || builtin.op(slug).is_some();
+        let slugs = || {
+            builtin
+                .ops
+                .iter()
+                .chain(&self.ops)
+                .map(|o| o.slug.value.as_str())
+        };
+        let mut out = Vec::new();
+        for ladder in &self.ladders {
+            for op in ladder.ops.iter().filter(|op| !known(&op.value)) {
+                let near = crate::did_you_mean::did_you_mean(&op.value, slugs());
+                let help = match near.first() {
+                    Some(n) => format!("did you mean `{n}`? A ladder's `ops` name ops this catalog or the built-in one defines (`sota list --catalog`)"),
+                    None => "name ops this catalog or the built-in one defines (`sota list --catalog`), or remove the name".to_owned(),
+                };
+                out.push(
+                    Problem::new(
+                        Code::UnknownLadderOp,
+                        op.span.clone(),
+                        format!(
+                            "ladder `{}` names `{}` in `ops`, which is no op of this catalog or the built-in one",
+                            ladder.axis.value, op.value
+                        ),
+                    )
+                    .label("no such op")
+                    .help(help),
+                );
+            }
+        }
+        out
     }
 
     /// Validate matrix text as if read from `file` (no filesystem checks).

@@ -160,6 +160,37 @@ fn a_team_catalog_gets_the_catalogs_checks_with_located_errors() {
     assert!(missing.stderr.contains("nope.toml"), "{}", missing.stderr);
 }
 
+/// A team ladder's `ops` name ops of the merged catalog (the built-in one's
+/// or the team's own); a name that is neither is a located problem, with
+/// the nearest slug, never a ladder `init` could silently never draft.
+#[test]
+fn a_team_ladder_naming_no_op_is_a_located_error() {
+    let ok = TEAM.replace(
+        "axis = \"acme-serving\"\nchecked = 2026-11-20\n",
+        "axis = \"acme-serving\"\nchecked = 2026-11-20\nops = [\"acme-fused-moe\", \"decode-attention\"]\n",
+    );
+    let p = Sota::new().file("team.toml", &ok);
+    p.run(&["--team-catalog", "team.toml", "list"]).success();
+
+    let bad = ok.replace("\"decode-attention\"]", "\"decode-atention\"]");
+    let p = Sota::new().file("team.toml", &bad);
+    let run = p.run(&["--team-catalog", "team.toml", "list"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let line = bad
+        .lines()
+        .position(|l| l.starts_with("ops = "))
+        .expect("the ops line")
+        + 1;
+    for want in [
+        format!("team.toml:{line}:"),
+        "sota::unknown-ladder-op".to_owned(),
+        "`decode-atention`".to_owned(),
+        "did you mean `decode-attention`?".to_owned(),
+    ] {
+        assert!(run.stderr.contains(&want), "{want}: {}", run.stderr);
+    }
+}
+
 /// `[project] catalog`: read by the commands that load the project's
 /// matrix (suggest here), with the team's text in the rows it proposes.
 #[test]
