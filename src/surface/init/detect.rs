@@ -983,34 +983,18 @@ mod tests {
     #[test]
     fn inline_simd_assembly_in_c_is_that_isas_kernel() {
         let d = Detector::new();
-        let x86 = b"void k(double* a) {\n  __asm__ volatile(\n    \"vfmadd231pd %%ymm0, %%ymm1, %%ymm2\\n\\t\"\n  );\n}\n";
-        assert_eq!(
-            d.detect("kernels/haswell/3/bli_gemmsup_rd_haswell_asm_d6x8m.c", x86),
-            Some(Kind::SimdX86)
-        );
-        let arm = b"__asm__ volatile(\" fmla z0.d, p0/m, z1.d, z2.d \\n\");";
-        assert_eq!(
-            d.detect("kernels/armsve/3/bli_gemm_armsve_asm_d2vx10.c", arm),
-            Some(Kind::SimdArm)
-        );
-        // A macro header of such kernels, too; plain C is not.
-        assert_eq!(
-            d.detect(
-                "frame/include/asm_macros.h",
-                b"#define VFMADD231PD(a, b, c) INSTR_(vfmadd231pd, a, b, c)"
-            ),
-            Some(Kind::SimdX86)
-        );
-        assert_eq!(
-            d.detect("src/util.c", b"int add(int a, int b) { return a + b; }"),
-            None
-        );
-        // SSE with 128-bit vector types, ARMv7 NEON and RISC-V vector
-        // assembly, BLIS macro-assembly, PeachPy, POWER10 MMA, AltiVec; a
-        // lone `_mm_pause` in host code is none of them.
+        // Inline SIMD assembly in C (BLIS micro-kernels) and the macro
+        // headers they use; plain C is not. SSE with 128-bit vector types,
+        // ARMv7 NEON and RISC-V vector assembly, BLIS macro-assembly,
+        // PeachPy, POWER10 MMA, AltiVec; a lone `_mm_pause` in host code
+        // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 11] = [
+        let cases: [(&str, &[u8], Option<Kind>); 15] = [
+            ("kernels/haswell/3/bli_gemmsup_rd_haswell_asm_d6x8m.c", b"void k(double* a) {\n  __asm__ volatile(\n    \"vfmadd231pd %%ymm0, %%ymm1, %%ymm2\\n\\t\"\n  );\n}\n", Some(Kind::SimdX86)),
+            ("kernels/armsve/3/bli_gemm_armsve_asm_d2vx10.c", b"__asm__ volatile(\" fmla z0.d, p0/m, z1.d, z2.d \\n\");", Some(Kind::SimdArm)),
+            ("frame/include/asm_macros.h", b"#define VFMADD231PD(a, b, c) INSTR_(vfmadd231pd, a, b, c)", Some(Kind::SimdX86)),
+            ("src/util.c", b"int add(int a, int b) { return a + b; }", None),
             ("k/axpyv_penryn_int.c", b"__m128d y = _mm_load_pd(y1); y = _mm_add_pd(y, _mm_mul_pd(a, x));", Some(Kind::SimdX86)),
             ("k/spin.c", b"#include <immintrin.h>\nwhile (!f) _mm_pause();", None),
             ("k/sgemm_armv7a_asm_4x4.S", b".macro KERNEL\n\tvld1.32 {q0}, [r0]!\n\tvmla.f32 q8, q0, d2[0]\n", Some(Kind::Asm)),

@@ -331,10 +331,11 @@ fn leave_out_infrastructure(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Ve
 /// it computes nothing itself and leaves the population as infrastructure.
 fn leave_out_umbrellas(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec<Found> {
     let mut kernel_dirs: std::collections::HashSet<&str> = Default::default();
-    for f in found.iter().filter(|f| f.kind.is_some()) {
-        if let Some(i) = f.path.rfind('/') {
-            kernel_dirs.insert(&f.path[..i]);
-        }
+    for f in found
+        .iter()
+        .filter(|f| f.kind.is_some() && f.path.contains('/'))
+    {
+        kernel_dirs.insert(parent_dir(&f.path));
     }
     let umbrella = |path: &str| {
         let ext = detect::extension(path);
@@ -395,15 +396,14 @@ fn own_op_default(signals: &Signals, kernels: &mut [KernelFile]) {
 /// parent's; a directory whose placed files disagree decides nothing. The
 /// evidence stays weak, so the draft still asks the team to check it.
 fn follow_neighbours(kernels: &mut [KernelFile]) {
-    let dir_of = |p: &str| p.rfind('/').map_or(String::new(), |i| p[..i].to_owned());
-    let mut placed: std::collections::HashMap<String, BTreeMap<String, usize>> = Default::default();
+    let mut placed: std::collections::HashMap<&str, BTreeMap<&str, usize>> = Default::default();
     for k in kernels.iter() {
         if let Some(op) = &k.op {
             if !signals::is_weak(&k.evidence) {
                 *placed
-                    .entry(dir_of(&k.path))
+                    .entry(parent_dir(&k.path))
                     .or_default()
-                    .entry(op.clone())
+                    .entry(op)
                     .or_default() += 1;
             }
         }
@@ -414,31 +414,53 @@ fn follow_neighbours(kernels: &mut [KernelFile]) {
             || (signals::is_weak(&k.evidence)
                 && !k.evidence.iter().any(|e| matches!(e, Evidence::Dir(_))))
     };
-    for k in kernels.iter_mut() {
-        if !follows(k) {
-            continue;
-        }
-        let mut dir = dir_of(&k.path);
-        for _ in 0..2 {
-            if let Some(tally) = placed.get(&dir) {
-                let total: usize = tally.values().sum();
-                let (op, n) = tally
-                    .iter()
-                    .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-                    .expect("a tally holds an op");
-                if total >= 2 && 2 * n > total {
-                    k.op = Some(op.clone());
-                    let shown = if dir.is_empty() { "." } else { dir.as_str() };
-                    k.evidence = vec![Evidence::Neighbours(format!("{n} of {total} in {shown}/"))];
-                }
-                break;
-            }
-            if dir.is_empty() {
-                break;
-            }
-            dir = dir_of(&dir);
-        }
+    let decided: Vec<(usize, String, Evidence)> = kernels
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| follows(k))
+        .filter_map(|(i, k)| {
+            neighbours_op(&placed, parent_dir(&k.path)).map(|(op, why)| (i, op, why))
+        })
+        .collect();
+    for (i, op, why) in decided {
+        kernels[i].op = Some(op);
+        kernels[i].evidence = vec![why];
     }
+}
+
+/// The op most files placed on their own evidence in `dir` (else its
+/// parent) are in, when at least two are placed there and they agree by a
+/// majority; the first of the two directories that has placed files
+/// decides, for or against.
+fn neighbours_op(
+    placed: &std::collections::HashMap<&str, BTreeMap<&str, usize>>,
+    mut dir: &str,
+) -> Option<(String, Evidence)> {
+    for _ in 0..2 {
+        if let Some(tally) = placed.get(dir) {
+            let total: usize = tally.values().sum();
+            let (op, n) = tally
+                .iter()
+                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+                .expect("a tally holds an op");
+            if total < 2 || 2 * n <= total {
+                return None;
+            }
+            let shown = if dir.is_empty() { "." } else { dir };
+            let why = Evidence::Neighbours(format!("{n} of {total} in {shown}/"));
+            return Some(((*op).to_owned(), why));
+        }
+        if dir.is_empty() {
+            return None;
+        }
+        dir = parent_dir(dir);
+    }
+    None
+}
+
+/// The directory part of a path (`""` at the top).
+fn parent_dir(path: &str) -> &str {
+    path.rfind('/').map_or("", |i| &path[..i])
 }
 
 /// The op whose catalog reference is the repository being initialised,
@@ -690,6 +712,9 @@ fn adopt_included(
     host_included: &std::collections::HashSet<String>,
     signals: &Signals,
 ) {
+    if found.iter().all(|f| f.includes.is_empty()) {
+        return;
+    }
     let candidates: std::collections::HashSet<&str> = candidates.iter().copied().collect();
     let mut parts: BTreeMap<String, (Kind, usize)> = BTreeMap::new();
     for f in found.iter() {
@@ -746,11 +771,10 @@ fn adopt_included(
 /// directory are kernels and they outnumber the other headers there; it
 /// takes their most common kind and is classified by its name and path.
 fn adopt_headers(found: &mut [Found], signals: &Signals) {
-    let dir = |p: &str| p.rfind('/').map_or(String::new(), |i| p[..i].to_owned());
     let mut tally: std::collections::HashMap<String, (usize, usize, BTreeMap<Kind, usize>)> =
         Default::default();
     for f in found.iter() {
-        let e = tally.entry(dir(&f.path)).or_default();
+        let e = tally.entry(parent_dir(&f.path).to_owned()).or_default();
         match f.kind {
             Some(k) => {
                 e.0 += 1;
@@ -760,7 +784,7 @@ fn adopt_headers(found: &mut [Found], signals: &Signals) {
         }
     }
     for f in found.iter_mut().filter(|f| f.kind.is_none()) {
-        let Some((kernels, plain, kinds)) = tally.get(&dir(&f.path)) else {
+        let Some((kernels, plain, kinds)) = tally.get(parent_dir(&f.path)) else {
             continue;
         };
         if *kernels >= 3 && kernels > plain {
