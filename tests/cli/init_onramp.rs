@@ -360,19 +360,25 @@ fn the_project_name_alone_says_it_is_the_reference() {
 fn a_kernels_parts_join_it_and_shared_helpers_and_retired_code_do_not() {
     let mut p = Sota::new().git_init();
     // One attention kernel split over a .cu and the headers beside it that
-    // only it includes (no kernel marker of their own).
+    // only it includes (no kernel marker of their own). The one that holds
+    // code is a part; the ones that only declare (a launcher's prototype,
+    // constants) are the kernel's interface to the host.
     p = p
         .file(
             "csrc/decode/head64/instantiation.cu",
-            "#include \"kernel.h\"\n#include \"config.h\"\n__global__ void run() {}\n",
+            "#include \"kernel.h\"\n#include \"config.h\"\n#include \"launch.h\"\n__global__ void run() {}\n",
         )
         .file(
             "csrc/decode/head64/kernel.h",
-            "template <int N> struct Phase {};\n",
+            "template <int N> struct Phase {\n  static void scale(float* s) { s[0] *= N; }\n};\n",
         )
         .file(
             "csrc/decode/head64/config.h",
             "constexpr int kBlock = 64;\n",
+        )
+        .file(
+            "csrc/decode/head64/launch.h",
+            "#pragma once\nstruct Params;\ntemplate <int N>\nvoid run_decode_kernel(const Params &params);\n",
         )
         .file("csrc/decode/head64/notes.h", "// nobody includes this\n")
         // A header the host source beside the kernel includes too is
@@ -414,12 +420,13 @@ fn a_kernels_parts_join_it_and_shared_helpers_and_retired_code_do_not() {
         );
     p.git(&["add", "-A"]).success();
     let plan = plan(&p);
-    for part in ["csrc/decode/head64/kernel.h", "csrc/decode/head64/config.h"] {
-        assert_eq!(
-            kind_and_op(&plan, part).0,
-            "cuda",
-            "{part} is a part of the kernel"
-        );
+    assert_eq!(
+        kind_and_op(&plan, "csrc/decode/head64/kernel.h").0,
+        "cuda",
+        "the header that holds code is a part of the kernel"
+    );
+    for interface in ["csrc/decode/head64/config.h", "csrc/decode/head64/launch.h"] {
+        assert!(!in_population(&plan, interface), "{interface}: {plan}");
     }
     assert!(
         !in_population(&plan, "csrc/decode/head64/notes.h"),
@@ -488,4 +495,49 @@ fn a_file_with_no_evidence_of_its_own_follows_the_files_placed_beside_it() {
         kind_and_op(&plan, "quack/misc/helpers.py").1.as_deref(),
         Some("softmax")
     );
+}
+
+#[test]
+fn a_scalar_backend_beside_simd_kernels_joins_them_and_measurement_code_does_not() {
+    let neon = "#include <arm_neon.h>\nvoid k(float* a) { float32x4_t x = vld1q_f32(a); }\n";
+    let p = Sota::new()
+        .git_init()
+        .file("src/neon/sgemm.c", neon)
+        .file("src/neon/fft-aos.c", neon)
+        // The same kernels without vectors: plain C, no marker of its own.
+        .file(
+            "src/scalar/sgemm.c",
+            "void nnp_sgemm__scalar(int k, const float* a, const float* b, float* c) {\n  for (int i = 0; i < k; i++) c[0] += a[i] * b[i];\n}\n",
+        )
+        .file(
+            "src/scalar/butterfly.h",
+            "static inline void butterfly(float* a, float* b) { float t = *a; *a = t + *b; *b = t - *b; }\n",
+        )
+        // A header of the backend that only declares is its interface.
+        .file("src/scalar/api.h", "void nnp_sgemm__scalar(int k, const float* a, const float* b, float* c);\n")
+        // A bare `ref/` holds the tests' oracles.
+        .file("src/ref/sgemm.c", "void ref_sgemm(float* c) { c[0] = 0; }\n")
+        // Without SIMD siblings a `generic/` directory is plain code.
+        .file("host/generic/config.c", "int config(void) { return 1; }\n")
+        // Performance studies and training recipes use the kernels.
+        .file("analysis/gemm/mi350x/kernel_1024.cpp", neon)
+        .file("training/llama/csrc/attn_fwd.cu", "__global__ void attn_fwd() {}\n");
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for scalar in ["src/scalar/sgemm.c", "src/scalar/butterfly.h"] {
+        assert_eq!(kind_and_op(&plan, scalar).0, "scalar", "{plan}");
+    }
+    assert_eq!(
+        kind_and_op(&plan, "src/scalar/sgemm.c").1.as_deref(),
+        Some("dense-gemm")
+    );
+    for out in [
+        "src/scalar/api.h",
+        "src/ref/sgemm.c",
+        "host/generic/config.c",
+        "analysis/gemm/mi350x/kernel_1024.cpp",
+        "training/llama/csrc/attn_fwd.cu",
+    ] {
+        assert!(!in_population(&plan, out), "{out}: {plan}");
+    }
 }

@@ -34,10 +34,14 @@ pub enum Kind {
     SimdArm,
     SimdOther,
     Asm,
+    /// Plain C / C++ in a scalar backend beside SIMD kernels (`scalar/`,
+    /// `serial/`, `generic/`, `ref_kernels/`): the same kernels written
+    /// without vectors, the fallback and often the readable reference.
+    Scalar,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 17] = [
+    pub const ALL: [Kind; 18] = [
         Kind::Cuda,
         Kind::Cutlass,
         Kind::Hip,
@@ -55,6 +59,7 @@ impl Kind {
         Kind::SimdArm,
         Kind::SimdOther,
         Kind::Asm,
+        Kind::Scalar,
     ];
 
     /// The name used in signals and JSON.
@@ -77,6 +82,7 @@ impl Kind {
             Kind::SimdArm => "simd-arm",
             Kind::SimdOther => "simd-other",
             Kind::Asm => "asm",
+            Kind::Scalar => "scalar",
         }
     }
 
@@ -104,14 +110,23 @@ impl Kind {
             Kind::SimdArm => "Arm SIMD (NEON/SVE/SME)",
             Kind::SimdOther => "other SIMD (RISC-V V, WASM, POWER, LoongArch, Hexagon, portable)",
             Kind::Asm => "SIMD assembly (incl. Go asm)",
+            Kind::Scalar => "scalar C/C++ beside SIMD kernels (their fallback)",
         }
+    }
+
+    /// A C-family GPU model whose device code carries a marker
+    /// (`__global__`, `__device__`, `__launch_bounds__`…): a header of that
+    /// kind without one, which also declares only, is the host's interface
+    /// to the kernel. A CPU kernel's scalar fallback has no marker to carry.
+    pub fn marks_device_code(self) -> bool {
+        matches!(self, Kind::Cuda | Kind::Cutlass | Kind::Hip)
     }
 
     /// A GPU programming model (as opposed to CPU SIMD).
     pub fn is_gpu(self) -> bool {
         !matches!(
             self,
-            Kind::SimdX86 | Kind::SimdArm | Kind::SimdOther | Kind::Asm
+            Kind::SimdX86 | Kind::SimdArm | Kind::SimdOther | Kind::Asm | Kind::Scalar
         )
     }
 }
@@ -169,6 +184,14 @@ const BENCH_DIRS: &[&str] = &[
     "benchmarks",
     "microbenchmarks",
     "baselines",
+    // Measurement and research around the kernels: performance studies,
+    // profiling, timing harnesses, paper experiments.
+    "analysis",
+    "profiling",
+    "profiler",
+    "timing",
+    "experiment",
+    "experiments",
 ];
 const EXAMPLE_DIRS: &[&str] = &[
     "example",
@@ -177,7 +200,15 @@ const EXAMPLE_DIRS: &[&str] = &[
     "sample",
     "demo",
     "demos",
+    "tutorial",
     "tutorials",
+    // Code that uses the kernels rather than ships them: notebooks,
+    // playgrounds and sandboxes, training recipes.
+    "notebooks",
+    "playground",
+    "sandbox",
+    "training",
+    "recipes",
 ];
 const VENDOR_DIRS: &[&str] = &[
     "third_party",
@@ -467,6 +498,37 @@ pub fn is_host_source(path: &str) -> bool {
     )
 }
 
+/// Directory names of a scalar backend: the kernels of the SIMD
+/// directories beside it, written without vectors. A bare `ref/` or
+/// `reference/` is not one: it usually holds the tests' oracles.
+const SCALAR_DIRS: &[&str] = &[
+    "scalar",
+    "serial",
+    "generic",
+    "portable",
+    "fallback",
+    "ref_kernels",
+    "reference_kernels",
+    "scalar_kernels",
+    "generic_kernels",
+];
+
+/// The scalar backend directory a C-family file sits in (the path up to
+/// and with that directory's `/`), if it sits in one.
+pub fn scalar_backend_dir(path: &str) -> Option<&str> {
+    if !matches!(by_extension(path), ByExtension::Ambiguous(Family::C)) {
+        return None;
+    }
+    let mut end = 0;
+    for segment in path.split('/').take(path.matches('/').count()) {
+        end += segment.len() + 1;
+        if SCALAR_DIRS.contains(&segment.to_ascii_lowercase().as_str()) {
+            return Some(&path[..end]);
+        }
+    }
+    None
+}
+
 /// A C-family header (`.h`, `.hh`, `.hpp`, `.hxx`, `.inl`, `.cuh`).
 pub fn is_header(path: &str) -> bool {
     matches!(
@@ -644,6 +706,8 @@ const MARKERS: &[(Marker, &str)] = &[
     // Portable SIMD in C and C++: psimd / GCC vector extensions, Highway,
     // SIMDe, std::experimental::simd.
     (Marker::PortableSimd, "psimd.h"),
+    (Marker::PortableSimd, "psimd_load_"),
+    (Marker::PortableSimd, "psimd_store_"),
     (Marker::PortableSimd, "__attribute__((vector_size"),
     (Marker::PortableSimd, "hwy/highway.h"),
     (Marker::PortableSimd, "HWY_NAMESPACE"),
@@ -1195,5 +1259,19 @@ mod tests {
         assert_eq!(role("src/kernels_deprecated/attn.cu"), Some(Role::Retired));
         assert_eq!(role("kernels/bold/gemm.c"), None);
         assert_eq!(role("src/legacy/attn.cu"), None);
+        // Measurement and research around the kernels, code that uses them.
+        for (path, role_of) in [
+            ("analysis/bf16_gemm/mi350x/kernel_1024.cpp", Role::Bench),
+            ("kernels/gemm/micros/timing/micro_01.cpp", Role::Bench),
+            ("analysis/paper_experiments/grid/kernel_w4.cpp", Role::Bench),
+            ("tools/profiling/attn.cu", Role::Bench),
+            ("training/llama/csrc/attn_fwd_causal.cpp", Role::Example),
+            ("sandbox/gemmlike/bls_gemm_bp_var1.c", Role::Example),
+            ("docs/tutorial/01_add.py", Role::Docs),
+            ("notebooks/quantize.py", Role::Example),
+        ] {
+            assert_eq!(role(path), Some(role_of), "{path}");
+        }
+        assert_eq!(role("csrc/training_kernels/adam.cu"), None);
     }
 }

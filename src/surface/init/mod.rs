@@ -6,6 +6,7 @@
 //! root (a bounded prefix of each candidate) and the catalog; the CLI passes
 //! the date and the project name in and writes the result.
 
+pub mod declarations;
 pub mod detect;
 pub mod emit;
 pub mod globs;
@@ -174,6 +175,9 @@ struct Found {
     /// A kernel's includes from its own directory (see
     /// [`detect::Scanned::includes`]): its parts.
     includes: Vec<String>,
+    /// A plain header that holds no function body (see
+    /// [`declarations::declares_only`]).
+    declares_only: bool,
 }
 
 /// What scanning the candidates found: the kernels and plain files, and
@@ -246,6 +250,17 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
             best: signals.best(path, Some(kind), buf),
             plain_kind: None,
             includes: scanned.includes,
+            declares_only: false,
+        }),
+        // Scalar code beside SIMD kernels: judged with its siblings, see
+        // [`adopt_scalar_backends`]; classified by its content now.
+        None if detect::scalar_backend_dir(path).is_some() => Classified::Found(Found {
+            path: path.to_owned(),
+            kind: None,
+            best: signals.best(path, Some(Kind::Scalar), buf),
+            plain_kind: Some(Kind::Scalar),
+            includes: scanned.includes,
+            declares_only: declarations::declares_only(buf),
         }),
         None if scanned.plain_dsl.is_some() || detect::is_header(path) => {
             Classified::Found(Found {
@@ -254,6 +269,7 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
                 best: None,
                 plain_kind: scanned.plain_dsl,
                 includes: Vec::new(),
+                declares_only: scanned.plain_dsl.is_none() && declarations::declares_only(buf),
             })
         }
         None if !scanned.includes.is_empty() => Classified::Host(scanned.includes),
@@ -493,13 +509,14 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     } = partition(input.tracked);
     let ScanOut {
         found,
-        host_included,
+        mut host_included,
     } = scan(input.root, &candidates, &signals);
     let found = leave_out_infrastructure(found, &mut skipped);
     let mut found = leave_out_umbrellas(found, &mut skipped);
     // Headers are judged by their directory's detected kernels first, so a
     // kernel's parts do not tip a directory of host headers.
     adopt_headers(&mut found, &signals);
+    adopt_scalar_backends(&mut found, &mut host_included);
     adopt_included(
         input.root,
         &mut found,
@@ -741,26 +758,34 @@ fn adopt_included(
     // A part is classified by its own content too (few files: read again).
     let confined = Confined::new(root);
     let mut buf = vec![0u8; detect::PREFIX_BYTES];
+    // A GPU kernel's part that declares only is its host interface.
     let mut best_of = |path: &str, kind: Kind| {
         let n = read_prefix(&confined, path, &mut buf).unwrap_or(0);
-        signals.best(path, Some(kind), &buf[..n])
+        let part = &buf[..n];
+        let interface = kind.marks_device_code() && declarations::declares_only(part);
+        (!interface).then(|| signals.best(path, Some(kind), part))
     };
     for f in found.iter_mut() {
         if let Some(kind) = parts.remove(&f.path) {
             if f.kind.is_none() {
-                f.kind = Some(kind);
-                f.best = best_of(&f.path, kind);
+                if let Some(best) = best_of(&f.path, kind) {
+                    f.kind = Some(kind);
+                    f.best = best;
+                }
             }
         }
     }
     for (path, kind) in parts {
-        let best = best_of(&path, kind);
+        let Some(best) = best_of(&path, kind) else {
+            continue;
+        };
         found.push(Found {
             path,
             kind: Some(kind),
             best,
             plain_kind: None,
             includes: Vec::new(),
+            declares_only: false,
         });
     }
 }
@@ -794,8 +819,60 @@ fn adopt_headers(found: &mut [Found], signals: &Signals) {
                     .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
                     .map(|(k, _)| *k)
             });
+            if f.declares_only && kind.is_some_and(Kind::marks_device_code) {
+                continue;
+            }
             f.kind = kind;
             f.best = signals.best(&f.path, kind, b"");
+        }
+    }
+}
+
+/// A scalar backend (`src/scalar/` beside `src/neon/`, `src/psimd/`;
+/// BLIS's `ref_kernels/` beside `kernels/`) holds the SIMD kernels beside
+/// it written without vectors: its C-family files that hold code join the
+/// population as [`Kind::Scalar`] when the scalar directory's parent holds
+/// CPU SIMD kernels outside it. Without such siblings a `generic/` or
+/// `serial/` directory is plain code, and what its sources include is
+/// shared with the host.
+fn adopt_scalar_backends(
+    found: &mut [Found],
+    host_included: &mut std::collections::HashSet<String>,
+) {
+    let simd_dirs: std::collections::BTreeSet<&str> = found
+        .iter()
+        .filter(|f| f.kind.is_some_and(|k| !k.is_gpu() && k != Kind::Scalar))
+        .map(|f| parent_dir(&f.path))
+        .collect();
+    let has_simd_sibling = |scalar_dir: &str| {
+        let parent = parent_dir(scalar_dir.trim_end_matches('/'));
+        let parent = if parent.is_empty() {
+            String::new()
+        } else {
+            format!("{parent}/")
+        };
+        simd_dirs.iter().any(|d| {
+            let d = format!("{d}/");
+            d.starts_with(&parent) && !d.starts_with(scalar_dir)
+        })
+    };
+    let adopted: Vec<usize> = found
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.kind.is_none() && f.plain_kind == Some(Kind::Scalar))
+        // A source holds code (BLIS writes its bodies in macros); a header
+        // that only declares is the backend's interface.
+        .filter(|(_, f)| !(detect::is_header(&f.path) && f.declares_only))
+        .filter(|(_, f)| detect::scalar_backend_dir(&f.path).is_some_and(&has_simd_sibling))
+        .map(|(i, _)| i)
+        .collect();
+    for &i in &adopted {
+        found[i].kind = Some(Kind::Scalar);
+    }
+    for f in found.iter_mut() {
+        if f.kind.is_none() && f.plain_kind == Some(Kind::Scalar) && detect::is_host_source(&f.path)
+        {
+            host_included.extend(std::mem::take(&mut f.includes));
         }
     }
 }
