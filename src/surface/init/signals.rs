@@ -120,6 +120,15 @@ impl Pattern {
         }
     }
 
+    /// The tokens that must be written out (`topk` of `topk_*`).
+    fn literal(&self) -> Vec<&str> {
+        self.tokens
+            .iter()
+            .filter(|(t, _)| !t.is_empty())
+            .map(|(t, _)| t.as_str())
+            .collect()
+    }
+
     /// The index of the first token where the pattern matches.
     fn find(&self, tokens: &[String]) -> Option<usize> {
         let n = self.tokens.len();
@@ -345,15 +354,24 @@ impl<'a> Computed<'a> {
 /// starts the file name, and a longer (more specific) pattern, rank higher
 /// (`fattn-mma` is attention, not MMA; `mul_mat_id` is grouped GEMM, not
 /// `mul_mat`).
+///
+/// A wildcard token says nothing specific: `topk_*` is as specific as
+/// `topk`, and the two matching one name say it once (`topk_softmax` is
+/// MoE routing, not a top-k selection that matched twice).
 fn name_points(op: &OpSignals, name: &[String], evidence: &mut Vec<Evidence>) -> u32 {
     let mut score = 0;
     let mut head = false;
     let mut longest = 0;
+    let mut said: Vec<Vec<&str>> = Vec::new();
     for p in &op.names {
         if let Some(at) = p.find(name) {
-            score += if score == 0 { NAME_POINTS } else { NAME_MORE };
+            let literal = p.literal();
+            if !said.contains(&literal) {
+                score += if score == 0 { NAME_POINTS } else { NAME_MORE };
+                longest = longest.max(literal.len() as u32);
+                said.push(literal);
+            }
             head |= at == 0;
-            longest = longest.max(p.tokens.len() as u32);
             evidence.push(Evidence::Name(p.text.clone()));
         }
     }
@@ -1072,6 +1090,13 @@ mod tests {
             ),
             ("moe/moe_align_block_size.py", "moe-routing"),
             ("ep/internode_dispatch.cu", "moe-dispatch"),
+            // `topk_*` says no more than `topk`: the run that names the
+            // whole thing wins (MoE gating, expert sorting).
+            ("csrc/kernels/topk_softmax_kernels.cu", "moe-routing"),
+            ("csrc/kernels/topk_gating/topk_sigmoid.cu", "moe-routing"),
+            ("csrc/include/moe_sorting_opus.h", "moe-routing"),
+            ("csrc/kernels/topk_per_row.cu", "topk-selection"),
+            ("csrc/kernels/moe_gemm_kernels.cu", "grouped-gemm"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
