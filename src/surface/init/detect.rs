@@ -564,6 +564,10 @@ enum Marker {
     /// marked `__host__ __device__` in a public header is not a kernel).
     CudaWeak,
     HipInclude,
+    /// `__builtin_amdgcn_*`: AMD GPU builtins (MFMA, DPP, `s_waitcnt`…),
+    /// valid only in device code — a HIP library written behind its own
+    /// `__device__` macro still uses them.
+    AmdDevice,
     Cutlass,
     Sycl,
     X86,
@@ -612,6 +616,7 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::CudaDevice, "mma.sync.aligned"),
     (Marker::CudaDevice, "cp.async."),
     (Marker::CudaDevice, "ldmatrix.sync"),
+    (Marker::AmdDevice, "__builtin_amdgcn_"),
     (Marker::HipInclude, "hip/hip_runtime.h"),
     (Marker::HipInclude, "hip_runtime.h"),
     (Marker::Cutlass, "#include \"cutlass/"),
@@ -819,7 +824,7 @@ fn c_family_kind(seen: &[Marker]) -> Option<Kind> {
         Some(Kind::Metal)
     } else if has(Marker::Sycl) {
         Some(Kind::Sycl)
-    } else if has(Marker::HipInclude) && has(Marker::CudaDevice) {
+    } else if has(Marker::AmdDevice) || (has(Marker::HipInclude) && has(Marker::CudaDevice)) {
         Some(Kind::Hip)
     } else if has(Marker::Cutlass) {
         Some(Kind::Cutlass)
@@ -893,13 +898,15 @@ impl Detector {
         let family = match by_extension(path) {
             ByExtension::No => return None,
             ByExtension::Kernel(Kind::Cuda) => {
-                return Some(if seen.contains(&Marker::HipInclude) {
-                    Kind::Hip
-                } else if seen.contains(&Marker::Cutlass) {
-                    Kind::Cutlass
-                } else {
-                    Kind::Cuda
-                });
+                return Some(
+                    if seen.contains(&Marker::HipInclude) || seen.contains(&Marker::AmdDevice) {
+                        Kind::Hip
+                    } else if seen.contains(&Marker::Cutlass) {
+                        Kind::Cutlass
+                    } else {
+                        Kind::Cuda
+                    },
+                );
             }
             ByExtension::Kernel(kind) => return Some(kind),
             ByExtension::Ambiguous(f) => f,
@@ -1236,6 +1243,15 @@ mod tests {
                 b"__device__ a(); __device__ b(); __device__ c();"
             ),
             Some(Kind::Cuda)
+        );
+        // A HIP library behind its own device macro still calls the AMD
+        // GPU builtins (rocWMMA's MFMA wrappers, DPP lane shuffles).
+        assert_eq!(
+            d.detect(
+                "library/include/rocwmma/internal/mfma_impl.hpp",
+                b"ROCWMMA_DEVICE static inline auto exec(A a, B b, C c) {\n  return __builtin_amdgcn_mfma_f32_32x32x8f16(a, b, c, 0, 0, 0);\n}"
+            ),
+            Some(Kind::Hip)
         );
     }
 
