@@ -262,7 +262,10 @@ pub struct Candidate {
     /// Whether the op is a backend (how the file is written); other ops rank
     /// before it.
     pub backend: bool,
-    /// The part of the score that file-name signals earned; it ranks first.
+    /// The longest run of written-out tokens a name pattern matched
+    /// (`flash_decoding`: 2): among names, the most specific ranks first.
+    pub name_run: u32,
+    /// The part of the score that file-name signals earned; it ranks next.
     pub name_score: u32,
     /// How near and how specific the best directory match is; ranks second.
     pub dir_rank: u32,
@@ -358,7 +361,7 @@ impl<'a> Computed<'a> {
 /// A wildcard token says nothing specific: `topk_*` is as specific as
 /// `topk`, and the two matching one name say it once (`topk_softmax` is
 /// MoE routing, not a top-k selection that matched twice).
-fn name_points(op: &OpSignals, name: &[String], evidence: &mut Vec<Evidence>) -> u32 {
+fn name_points(op: &OpSignals, name: &[String], evidence: &mut Vec<Evidence>) -> (u32, u32) {
     let mut score = 0;
     let mut head = false;
     let mut longest = 0;
@@ -381,7 +384,7 @@ fn name_points(op: &OpSignals, name: &[String], evidence: &mut Vec<Evidence>) ->
     if longest > 1 {
         score += 3 * (longest - 1);
     }
-    score
+    (score, longest)
 }
 
 /// Points for the qualifiers that narrow a general op, as names earn them
@@ -634,6 +637,7 @@ impl Signals {
                 .cmp(&(a.score >= THRESHOLD))
                 .then(b.compute_rank.cmp(&a.compute_rank))
                 .then(a.backend.cmp(&b.backend))
+                .then(b.name_run.cmp(&a.name_run))
                 .then(b.name_score.cmp(&a.name_score))
                 .then(b.dir_rank.cmp(&a.dir_rank))
                 .then(b.score.cmp(&a.score))
@@ -733,10 +737,10 @@ impl Signals {
         kind: Option<Kind>,
     ) -> Option<Candidate> {
         let mut evidence = Vec::new();
-        let name_score = if may_name {
+        let (name_score, name_run) = if may_name {
             name_points(op, file.name, &mut evidence)
         } else {
-            0
+            (0, 0)
         };
         let (dir_score, dir_rank) = if may_dir {
             dir_points(op, file.dirs, &mut evidence)
@@ -771,6 +775,7 @@ impl Signals {
             score,
             compute_rank,
             backend: op.backend && self.own != Some(i),
+            name_run,
             name_score,
             dir_rank,
             evidence,
@@ -816,6 +821,7 @@ impl Signals {
                 Some(c) => {
                     c.score += name_score - c.name_score;
                     c.name_score = name_score;
+                    c.name_run = c.name_run.max(parent.name_run);
                     c.compute_rank = c.compute_rank.max(parent.compute_rank);
                     c.evidence.extend(evidence);
                 }
@@ -824,6 +830,7 @@ impl Signals {
                     score: parent.score + narrow,
                     compute_rank: parent.compute_rank,
                     backend: op.backend && self.own != Some(i),
+                    name_run: parent.name_run,
                     name_score,
                     dir_rank: parent.dir_rank,
                     evidence,
@@ -851,6 +858,7 @@ impl Signals {
                 score: THRESHOLD + COMPUTE_MORE,
                 compute_rank: 0,
                 backend: false,
+                name_run: 0,
                 name_score: 0,
                 dir_rank: 0,
                 evidence: vec![Evidence::Part(c.what.clone())],
@@ -872,6 +880,7 @@ impl Signals {
                 score: FALLBACK_POINTS + THRESHOLD,
                 compute_rank: 0,
                 backend: self.ops[i].backend,
+                name_run: 0,
                 name_score: 0,
                 dir_rank: 0,
                 evidence: vec![Evidence::Fallback(k.name().to_owned())],
@@ -1097,6 +1106,14 @@ mod tests {
             ("csrc/include/moe_sorting_opus.h", "moe-routing"),
             ("csrc/kernels/topk_per_row.cu", "topk-selection"),
             ("csrc/kernels/moe_gemm_kernels.cu", "grouped-gemm"),
+            // The longest written-out run a name matches ranks first: two
+            // short names that start it say less than one that says it all.
+            (
+                "triton_kernel/gqa_flash_decoding_stage1.py",
+                "decode-attention",
+            ),
+            ("fused_moe/moe_silu_and_mul.py", "gated-activation"),
+            ("src/cuda/gather_kv_cache_kernel.cu", "kv-cache"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
