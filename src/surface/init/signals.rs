@@ -1114,6 +1114,10 @@ mod tests {
             ),
             ("fused_moe/moe_silu_and_mul.py", "gated-activation"),
             ("src/cuda/gather_kv_cache_kernel.cu", "kv-cache"),
+            // Penalties are applied to the logits the sampler draws from;
+            // a fused dtype token still says FP8.
+            ("triton_kernel/apply_penalty.py", "topk-sampling"),
+            ("triton_quant/fp8/fp8w8a8_block_gemm_kernel.py", "fp8-gemm"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
