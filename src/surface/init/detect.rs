@@ -1025,6 +1025,31 @@ pub struct Scanned {
 /// `FlashAttention` → flash, attention.
 pub fn tokens(name: &str) -> Vec<String> {
     let mut out = Vec::new();
+    split_tokens(name, &mut out);
+    out.into_iter().flat_map(split_dtype_prefix).collect()
+}
+
+/// Element types written glued to the word they qualify (QNNPACK's
+/// `q8gemm/`, `u8maxpool/`, `x8zip/`): the type and the word are two tokens.
+const DTYPE_PREFIXES: &[&str] = &[
+    "bf16", "fp16", "fp32", "fp8", "f16", "f32", "f64", "int4", "int8", "q4", "q8", "u8", "s8",
+    "i8", "x8", "u16", "s16", "x16", "u32", "s32", "x32",
+];
+
+/// `q8gemm` → `q8`, `gemm`; a type followed by fewer than three letters
+/// (`q8k`, `f16x2`) or by nothing stays one token.
+fn split_dtype_prefix(token: String) -> Vec<String> {
+    for prefix in DTYPE_PREFIXES {
+        if let Some(rest) = token.strip_prefix(prefix) {
+            if rest.len() >= 3 && rest.bytes().all(|b| b.is_ascii_lowercase()) {
+                return vec![(*prefix).to_owned(), rest.to_owned()];
+            }
+        }
+    }
+    vec![token]
+}
+
+fn split_tokens(name: &str, out: &mut Vec<String>) {
     let mut cur = String::new();
     let mut prev_lower = false;
     for c in name.chars() {
@@ -1044,7 +1069,6 @@ pub fn tokens(name: &str) -> Vec<String> {
     if !cur.is_empty() {
         out.push(cur);
     }
-    out
 }
 
 #[cfg(test)]

@@ -972,6 +972,15 @@ mod tests {
         assert_eq!(tokens("fattn-mma_f16"), ["fattn", "mma", "f16"]);
         assert_eq!(tokens("FlashAttention"), ["flash", "attention"]);
         assert_eq!(tokens("mul_mat_vec_q4_k"), ["mul", "mat", "vec", "q4", "k"]);
+        // An element type glued to the word it qualifies is its own token.
+        assert_eq!(tokens("q8gemm"), ["q8", "gemm"]);
+        assert_eq!(tokens("u8maxpool"), ["u8", "maxpool"]);
+        assert_eq!(
+            tokens("bli_i8gemm_power10"),
+            ["bli", "i8", "gemm", "power10"]
+        );
+        assert_eq!(tokens("q8k"), ["q8k"]);
+        assert_eq!(tokens("f16x2"), ["f16x2"]);
         assert_eq!(stem("a/b/rms_norm.cu"), "rms_norm");
     }
 
