@@ -680,6 +680,21 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::Arm, "target(\"+sve"),
     (Marker::Arm, "target(\"+sme"),
     (Marker::Arm, "svld1"),
+    // M-profile Vector Extension (Helium): Cortex-M kernels (CMSIS-NN).
+    (Marker::Arm, "arm_mve.h"),
+    (Marker::Arm, "mve_pred16_t"),
+    (Marker::Arm, "vldrbq_"),
+    (Marker::Arm, "vldrhq_"),
+    (Marker::Arm, "vldrwq_"),
+    (Marker::Arm, "vstrbq_"),
+    (Marker::Arm, "vstrhq_"),
+    (Marker::Arm, "vstrwq_"),
+    // Armv7E-M DSP SIMD: packed 8 / 16-bit lanes in one register.
+    (Marker::Arm, "__SMLAD("),
+    (Marker::Arm, "__SMLADX("),
+    (Marker::Arm, "__SXTB16("),
+    (Marker::Arm, "__QADD16("),
+    (Marker::Arm, "__QSUB16("),
     (Marker::OtherSimd, "riscv_vector.h"),
     (Marker::OtherSimd, "wasm_simd128.h"),
     (Marker::OtherSimd, "core::arch::wasm32"),
@@ -1085,7 +1100,10 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 15] = [
+        let cases: [(&str, &[u8], Option<Kind>); 17] = [
+            // Cortex-M: Helium (MVE) and the Armv7E-M DSP SIMD instructions.
+            ("Source/BasicMathFunctions/arm_elementwise_add_s8.c", b"mve_pred16_t p = vctp32q(n);\nint32x4_t a = vldrbq_z_s32(x, p);", Some(Kind::SimdArm)),
+            ("Source/NNSupportFunctions/arm_nn_mat_mult_kernel_s8_s16.c", b"sum = __SMLAD(a, b, sum);", Some(Kind::SimdArm)),
             ("kernels/haswell/3/bli_gemmsup_rd_haswell_asm_d6x8m.c", b"void k(double* a) {\n  __asm__ volatile(\n    \"vfmadd231pd %%ymm0, %%ymm1, %%ymm2\\n\\t\"\n  );\n}\n", Some(Kind::SimdX86)),
             ("kernels/armsve/3/bli_gemm_armsve_asm_d2vx10.c", b"__asm__ volatile(\" fmla z0.d, p0/m, z1.d, z2.d \\n\");", Some(Kind::SimdArm)),
             ("frame/include/asm_macros.h", b"#define VFMADD231PD(a, b, c) INSTR_(vfmadd231pd, a, b, c)", Some(Kind::SimdX86)),
