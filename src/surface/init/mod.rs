@@ -175,8 +175,9 @@ struct Found {
     /// A kernel's includes from its own directory (see
     /// [`detect::Scanned::includes`]): its parts.
     includes: Vec<String>,
-    /// A plain header that holds no function body (see
-    /// [`declarations::declares_only`]).
+    /// A scalar backend's file that holds no function body (see
+    /// [`declarations::declares_only`]); plain headers are judged when a
+    /// directory would adopt them, so the scan lexes none.
     declares_only: bool,
 }
 
@@ -269,7 +270,7 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
                 best: None,
                 plain_kind: scanned.plain_dsl,
                 includes: Vec::new(),
-                declares_only: scanned.plain_dsl.is_none() && declarations::declares_only(buf),
+                declares_only: false,
             })
         }
         None if !scanned.includes.is_empty() => Classified::Host(scanned.includes),
@@ -515,7 +516,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     let mut found = leave_out_umbrellas(found, &mut skipped);
     // Headers are judged by their directory's detected kernels first, so a
     // kernel's parts do not tip a directory of host headers.
-    adopt_headers(&mut found, &signals);
+    adopt_headers(input.root, &mut found, &signals);
     adopt_scalar_backends(&mut found, &mut host_included);
     adopt_included(
         input.root,
@@ -795,7 +796,15 @@ fn adopt_included(
 /// no marker of its own joins the kernels when at least three files of its
 /// directory are kernels and they outnumber the other headers there; it
 /// takes their most common kind and is classified by its name and path.
-fn adopt_headers(found: &mut [Found], signals: &Signals) {
+fn adopt_headers(root: &Path, found: &mut [Found], signals: &Signals) {
+    let confined = Confined::new(root);
+    let mut buf = vec![0u8; detect::PREFIX_BYTES];
+    // A GPU header that only declares is the host's interface (read
+    // again: few headers get this far).
+    let mut interface = |path: &str| {
+        let n = read_prefix(&confined, path, &mut buf).unwrap_or(0);
+        declarations::declares_only(&buf[..n])
+    };
     let mut tally: std::collections::HashMap<String, (usize, usize, BTreeMap<Kind, usize>)> =
         Default::default();
     for f in found.iter() {
@@ -819,7 +828,7 @@ fn adopt_headers(found: &mut [Found], signals: &Signals) {
                     .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
                     .map(|(k, _)| *k)
             });
-            if f.declares_only && kind.is_some_and(Kind::marks_device_code) {
+            if kind.is_some_and(Kind::marks_device_code) && interface(&f.path) {
                 continue;
             }
             f.kind = kind;
