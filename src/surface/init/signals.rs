@@ -1126,6 +1126,9 @@ mod tests {
             // Penalties are applied to the logits the sampler draws from;
             // a fused dtype token still says FP8.
             ("triton_kernel/apply_penalty.py", "topk-sampling"),
+            // A gate is MoE routing only when the name says gating: a
+            // linear-attention or LSTM gate is not.
+            ("fla/ops/kda/gate.py", "linear-attention"),
             ("triton_quant/fp8/fp8w8a8_block_gemm_kernel.py", "fp8-gemm"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
