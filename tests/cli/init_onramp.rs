@@ -504,6 +504,12 @@ fn a_scalar_backend_beside_simd_kernels_joins_them_and_measurement_code_does_not
         .git_init()
         .file("src/neon/sgemm.c", neon)
         .file("src/neon/fft-aos.c", neon)
+        .file("src/neon/softmax.c", neon)
+        // A plain-C kernel among them (no vector path of its own).
+        .file(
+            "src/neon/maximum_f32.c",
+            "void maximum_f32(const float* a, const float* b, float* y, int n) {\n  for (int i = 0; i < n; i++) y[i] = a[i] > b[i] ? a[i] : b[i];\n}\n",
+        )
         // The same kernels without vectors: plain C, no marker of its own.
         .file(
             "src/scalar/sgemm.c",
@@ -524,7 +530,11 @@ fn a_scalar_backend_beside_simd_kernels_joins_them_and_measurement_code_does_not
         .file("training/llama/csrc/attn_fwd.cu", "__global__ void attn_fwd() {}\n");
     p.git(&["add", "-A"]).success();
     let plan = plan(&p);
-    for scalar in ["src/scalar/sgemm.c", "src/scalar/butterfly.h"] {
+    for scalar in [
+        "src/scalar/sgemm.c",
+        "src/scalar/butterfly.h",
+        "src/neon/maximum_f32.c",
+    ] {
         assert_eq!(kind_and_op(&plan, scalar).0, "scalar", "{plan}");
     }
     assert_eq!(

@@ -518,6 +518,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     // kernel's parts do not tip a directory of host headers.
     adopt_headers(input.root, &mut found, &signals);
     adopt_scalar_backends(&mut found, &mut host_included);
+    adopt_plain_sources(input.root, &mut found, &candidates, &signals);
     adopt_included(
         input.root,
         &mut found,
@@ -884,6 +885,57 @@ fn adopt_scalar_backends(
             host_included.extend(std::mem::take(&mut f.includes));
         }
     }
+}
+
+/// A plain C / C++ source among CPU SIMD kernels (CMSIS-NN's plain-C
+/// `arm_relu_q7.c` beside its Helium and DSP kernels) is the same library's
+/// kernel without vectors: it joins as [`Kind::Scalar`] when its directory
+/// holds at least three CPU SIMD kernels and they outnumber its plain
+/// sources. Read again to be placed (few files get this far).
+fn adopt_plain_sources(
+    root: &Path,
+    found: &mut Vec<Found>,
+    candidates: &[&str],
+    signals: &Signals,
+) {
+    let mut simd: std::collections::HashMap<&str, usize> = Default::default();
+    for f in found.iter() {
+        if f.kind.is_some_and(|k| !k.is_gpu() && k != Kind::Scalar) {
+            *simd.entry(parent_dir(&f.path)).or_default() += 1;
+        }
+    }
+    if simd.is_empty() {
+        return;
+    }
+    let known: std::collections::HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
+    let mut plain: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for &p in candidates {
+        let c_source = matches!(detect::extension(p), Some("c" | "cc" | "cpp" | "cxx"));
+        if c_source && !known.contains(p) && simd.contains_key(parent_dir(p)) {
+            plain.entry(parent_dir(p)).or_default().push(p);
+        }
+    }
+    let confined = Confined::new(root);
+    let mut buf = vec![0u8; detect::PREFIX_BYTES];
+    let mut adopted = Vec::new();
+    for (dir, sources) in plain {
+        let kernels = simd[dir];
+        if kernels < 3 || kernels <= sources.len() {
+            continue;
+        }
+        for path in sources {
+            let n = read_prefix(&confined, path, &mut buf).unwrap_or(0);
+            adopted.push(Found {
+                path: path.to_owned(),
+                kind: Some(Kind::Scalar),
+                best: signals.best(path, Some(Kind::Scalar), &buf[..n]),
+                plain_kind: None,
+                includes: Vec::new(),
+                declares_only: false,
+            });
+        }
+    }
+    found.extend(adopted);
 }
 
 /// Where the op is performed: its files with the strongest name evidence,
