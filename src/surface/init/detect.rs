@@ -1039,9 +1039,19 @@ pub struct Scanned {
 /// lower case (or digit) to upper case: `fattn-mma_f16` → fattn, mma, f16;
 /// `FlashAttention` → flash, attention.
 pub fn tokens(name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    split_tokens(name, &mut out);
-    out.into_iter().flat_map(split_dtype_prefix).collect()
+    let mut raw = Vec::new();
+    split_tokens(name, &mut raw);
+    let mut out = Vec::with_capacity(raw.len());
+    for token in raw {
+        match dtype_prefix_len(&token) {
+            Some(at) => {
+                out.push(token[..at].to_owned());
+                out.push(token[at..].to_owned());
+            }
+            None => out.push(token),
+        }
+    }
+    out
 }
 
 /// Element types written glued to the word they qualify (QNNPACK's
@@ -1051,17 +1061,13 @@ const DTYPE_PREFIXES: &[&str] = &[
     "i8", "x8", "u16", "s16", "x16", "u32", "s32", "x32",
 ];
 
-/// `q8gemm` → `q8`, `gemm`; a type followed by fewer than three letters
-/// (`q8k`, `f16x2`) or by nothing stays one token.
-fn split_dtype_prefix(token: String) -> Vec<String> {
-    for prefix in DTYPE_PREFIXES {
-        if let Some(rest) = token.strip_prefix(prefix) {
-            if rest.len() >= 3 && rest.bytes().all(|b| b.is_ascii_lowercase()) {
-                return vec![(*prefix).to_owned(), rest.to_owned()];
-            }
-        }
-    }
-    vec![token]
+/// Where `q8gemm` splits into `q8`, `gemm`; a type followed by fewer than
+/// three letters (`q8k`, `f16x2`) or by nothing stays one token.
+fn dtype_prefix_len(token: &str) -> Option<usize> {
+    DTYPE_PREFIXES.iter().find_map(|prefix| {
+        let rest = token.strip_prefix(prefix)?;
+        (rest.len() >= 3 && rest.bytes().all(|b| b.is_ascii_lowercase())).then_some(prefix.len())
+    })
 }
 
 fn split_tokens(name: &str, out: &mut Vec<String>) {

@@ -907,12 +907,20 @@ fn adopt_plain_sources(
     if simd.is_empty() {
         return;
     }
-    let known: std::collections::HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
+    // Only the files of those directories matter: the rest is not looked up.
+    let known: std::collections::HashSet<&str> = found
+        .iter()
+        .filter(|f| simd.contains_key(parent_dir(&f.path)))
+        .map(|f| f.path.as_str())
+        .collect();
     let mut plain: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for &p in candidates {
-        let c_source = matches!(detect::extension(p), Some("c" | "cc" | "cpp" | "cxx"));
-        if c_source && !known.contains(p) && simd.contains_key(parent_dir(p)) {
-            plain.entry(parent_dir(p)).or_default().push(p);
+        if !matches!(detect::extension(p), Some("c" | "cc" | "cpp" | "cxx")) {
+            continue;
+        }
+        let dir = parent_dir(p);
+        if simd.contains_key(dir) && !known.contains(p) {
+            plain.entry(dir).or_default().push(p);
         }
     }
     let confined = Confined::new(root);
