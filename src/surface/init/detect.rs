@@ -122,6 +122,12 @@ impl Kind {
         matches!(self, Kind::Cuda | Kind::Cutlass | Kind::Hip)
     }
 
+    /// CPU SIMD code: intrinsics or assembly of an ISA (not the scalar
+    /// fallback beside it).
+    pub fn is_cpu_simd(self) -> bool {
+        !self.is_gpu() && self != Kind::Scalar
+    }
+
     /// A GPU programming model (as opposed to CPU SIMD).
     pub fn is_gpu(self) -> bool {
         !matches!(
@@ -492,10 +498,12 @@ pub fn extended_type(path: &str) -> Option<String> {
 /// A translation unit compiled for the host when it is no kernel: a C,
 /// C++ or Objective-C source (not a header).
 pub fn is_host_source(path: &str) -> bool {
-    matches!(
-        extension(path),
-        Some("c" | "cc" | "cpp" | "cxx" | "m" | "mm")
-    )
+    is_c_source(path) || matches!(extension(path), Some("m" | "mm"))
+}
+
+/// A C or C++ source (not a header, not Objective-C).
+pub fn is_c_source(path: &str) -> bool {
+    matches!(extension(path), Some("c" | "cc" | "cpp" | "cxx"))
 }
 
 /// Directory names of a scalar backend: the kernels of the SIMD

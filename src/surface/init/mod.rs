@@ -480,6 +480,38 @@ fn parent_dir(path: &str) -> &str {
     path.rfind('/').map_or("", |i| &path[..i])
 }
 
+/// Whether directory `dir` is `ancestor` or below it (`""` is the top,
+/// above everything).
+fn within(dir: &str, ancestor: &str) -> bool {
+    ancestor.is_empty()
+        || dir
+            .strip_prefix(ancestor)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// Reads prefixes again for the few files a later pass judges by content
+/// (parts, headers a directory would adopt, plain sources among SIMD
+/// kernels), with one buffer.
+struct Reread {
+    root: Confined,
+    buf: Vec<u8>,
+}
+
+impl Reread {
+    fn new(root: &Path) -> Reread {
+        Reread {
+            root: Confined::new(root),
+            buf: vec![0u8; detect::PREFIX_BYTES],
+        }
+    }
+
+    /// The file's prefix; empty when it cannot be read.
+    fn prefix(&mut self, path: &str) -> &[u8] {
+        let n = read_prefix(&self.root, path, &mut self.buf).unwrap_or(0);
+        &self.buf[..n]
+    }
+}
+
 /// The op whose catalog reference is the repository being initialised,
 /// when exactly one is (by remote or project name).
 fn own_op(catalog: &Matrix, signals: &Signals, input: &Input<'_>) -> Option<usize> {
@@ -758,12 +790,10 @@ fn adopt_included(
         .map(|(p, (k, _))| (p, k))
         .collect();
     // A part is classified by its own content too (few files: read again).
-    let confined = Confined::new(root);
-    let mut buf = vec![0u8; detect::PREFIX_BYTES];
+    let mut reread = Reread::new(root);
     // A GPU kernel's part that declares only is its host interface.
     let mut best_of = |path: &str, kind: Kind| {
-        let n = read_prefix(&confined, path, &mut buf).unwrap_or(0);
-        let part = &buf[..n];
+        let part = reread.prefix(path);
         let interface = kind.marks_device_code() && declarations::declares_only(part);
         (!interface).then(|| signals.best(path, Some(kind), part))
     };
@@ -798,14 +828,10 @@ fn adopt_included(
 /// directory are kernels and they outnumber the other headers there; it
 /// takes their most common kind and is classified by its name and path.
 fn adopt_headers(root: &Path, found: &mut [Found], signals: &Signals) {
-    let confined = Confined::new(root);
-    let mut buf = vec![0u8; detect::PREFIX_BYTES];
+    let mut reread = Reread::new(root);
     // A GPU header that only declares is the host's interface (read
     // again: few headers get this far).
-    let mut interface = |path: &str| {
-        let n = read_prefix(&confined, path, &mut buf).unwrap_or(0);
-        declarations::declares_only(&buf[..n])
-    };
+    let mut interface = |path: &str| declarations::declares_only(reread.prefix(path));
     let mut tally: std::collections::HashMap<String, (usize, usize, BTreeMap<Kind, usize>)> =
         Default::default();
     for f in found.iter() {
@@ -851,20 +877,15 @@ fn adopt_scalar_backends(
 ) {
     let simd_dirs: std::collections::BTreeSet<&str> = found
         .iter()
-        .filter(|f| f.kind.is_some_and(|k| !k.is_gpu() && k != Kind::Scalar))
+        .filter(|f| f.kind.is_some_and(Kind::is_cpu_simd))
         .map(|f| parent_dir(&f.path))
         .collect();
     let has_simd_sibling = |scalar_dir: &str| {
-        let parent = parent_dir(scalar_dir.trim_end_matches('/'));
-        let parent = if parent.is_empty() {
-            String::new()
-        } else {
-            format!("{parent}/")
-        };
-        simd_dirs.iter().any(|d| {
-            let d = format!("{d}/");
-            d.starts_with(&parent) && !d.starts_with(scalar_dir)
-        })
+        let scalar_dir = scalar_dir.trim_end_matches('/');
+        let parent = parent_dir(scalar_dir);
+        simd_dirs
+            .iter()
+            .any(|d| within(d, parent) && !within(d, scalar_dir))
     };
     let adopted: Vec<usize> = found
         .iter()
@@ -900,7 +921,7 @@ fn adopt_plain_sources(
 ) {
     let mut simd: std::collections::HashMap<&str, usize> = Default::default();
     for f in found.iter() {
-        if f.kind.is_some_and(|k| !k.is_gpu() && k != Kind::Scalar) {
+        if f.kind.is_some_and(Kind::is_cpu_simd) {
             *simd.entry(parent_dir(&f.path)).or_default() += 1;
         }
     }
@@ -915,7 +936,7 @@ fn adopt_plain_sources(
         .collect();
     let mut plain: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for &p in candidates {
-        if !matches!(detect::extension(p), Some("c" | "cc" | "cpp" | "cxx")) {
+        if !detect::is_c_source(p) {
             continue;
         }
         let dir = parent_dir(p);
@@ -923,8 +944,7 @@ fn adopt_plain_sources(
             plain.entry(dir).or_default().push(p);
         }
     }
-    let confined = Confined::new(root);
-    let mut buf = vec![0u8; detect::PREFIX_BYTES];
+    let mut reread = Reread::new(root);
     let mut adopted = Vec::new();
     for (dir, sources) in plain {
         let kernels = simd[dir];
@@ -932,11 +952,10 @@ fn adopt_plain_sources(
             continue;
         }
         for path in sources {
-            let n = read_prefix(&confined, path, &mut buf).unwrap_or(0);
             adopted.push(Found {
                 path: path.to_owned(),
                 kind: Some(Kind::Scalar),
-                best: signals.best(path, Some(Kind::Scalar), &buf[..n]),
+                best: signals.best(path, Some(Kind::Scalar), reread.prefix(path)),
                 plain_kind: None,
                 includes: Vec::new(),
                 declares_only: false,

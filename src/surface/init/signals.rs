@@ -102,6 +102,9 @@ struct Compute {
 struct Pattern {
     text: String,
     tokens: Vec<(String, bool)>,
+    /// The tokens that must be written out (`topk` of `topk_*`): what the
+    /// pattern says, for ranking names.
+    literal: Vec<String>,
 }
 
 impl Pattern {
@@ -113,20 +116,17 @@ impl Pattern {
                 Some(p) => (p.to_ascii_lowercase(), true),
                 None => (t.to_ascii_lowercase(), false),
             })
+            .collect::<Vec<_>>();
+        let literal = tokens
+            .iter()
+            .filter(|(t, _)| !t.is_empty())
+            .map(|(t, _)| t.clone())
             .collect();
         Pattern {
             text: text.to_owned(),
             tokens,
+            literal,
         }
-    }
-
-    /// The tokens that must be written out (`topk` of `topk_*`).
-    fn literal(&self) -> Vec<&str> {
-        self.tokens
-            .iter()
-            .filter(|(t, _)| !t.is_empty())
-            .map(|(t, _)| t.as_str())
-            .collect()
     }
 
     /// The index of the first token where the pattern matches.
@@ -365,10 +365,10 @@ fn name_points(op: &OpSignals, name: &[String], evidence: &mut Vec<Evidence>) ->
     let mut score = 0;
     let mut head = false;
     let mut longest = 0;
-    let mut said: Vec<Vec<&str>> = Vec::new();
+    let mut said: Vec<&[String]> = Vec::new();
     for p in &op.names {
         if let Some(at) = p.find(name) {
-            let literal = p.literal();
+            let literal = p.literal.as_slice();
             if !said.contains(&literal) {
                 score += if score == 0 { NAME_POINTS } else { NAME_MORE };
                 longest = longest.max(literal.len() as u32);
