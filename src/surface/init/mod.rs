@@ -175,8 +175,9 @@ struct Found {
     /// A kernel's includes from its own directory (see
     /// [`detect::Scanned::includes`]): its parts.
     includes: Vec<String>,
-    /// A scalar backend's file that holds no function body (see
-    /// [`declarations::declares_only`]); plain headers are judged when a
+    /// A scalar backend's header that holds no function body (see
+    /// [`declarations::declares_only`]; a source holds code even when its
+    /// bodies are macros); other plain headers are judged when a
     /// directory would adopt them, so the scan lexes none.
     declares_only: bool,
 }
@@ -261,7 +262,7 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
             best: signals.best(path, Some(Kind::Scalar), buf),
             plain_kind: Some(Kind::Scalar),
             includes: scanned.includes,
-            declares_only: declarations::declares_only(buf),
+            declares_only: detect::is_header(path) && declarations::declares_only(buf),
         }),
         None if scanned.plain_dsl.is_some() || detect::is_header(path) => {
             Classified::Found(Found {
@@ -893,7 +894,7 @@ fn adopt_scalar_backends(
         .filter(|(_, f)| f.kind.is_none() && f.plain_kind == Some(Kind::Scalar))
         // A source holds code (BLIS writes its bodies in macros); a header
         // that only declares is the backend's interface.
-        .filter(|(_, f)| !(detect::is_header(&f.path) && f.declares_only))
+        .filter(|(_, f)| !f.declares_only)
         .filter(|(_, f)| detect::scalar_backend_dir(&f.path).is_some_and(&has_simd_sibling))
         .map(|(i, _)| i)
         .collect();
