@@ -28,6 +28,9 @@ const COMPUTE_POINTS: u32 = 60;
 const COMPUTE_MORE: u32 = 10;
 /// The least score that places a file in an op.
 pub const THRESHOLD: u32 = 30;
+/// The rank of a folder's name read for a backend-named file: above any
+/// directory signal (the nearest directory, said as an op name).
+const FOLDER_RANK: u32 = 1000;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -289,6 +292,9 @@ pub fn stem(path: &str) -> &str {
 struct FileTokens<'a> {
     name: &'a [String],
     dirs: &'a [Vec<String>],
+    /// The folder's tokens, read as names, when the file's own name says
+    /// only how it is written (`q8avgpool/up8x9-neon.c`).
+    folder: Option<&'a [String]>,
 }
 
 /// Whether the two best candidates rest on equally specific computations of
@@ -427,6 +433,17 @@ fn dir_points(op: &OpSignals, dirs: &[Vec<String>], evidence: &mut Vec<Evidence>
         }
     }
     (score, dir_rank)
+}
+
+/// Whether a CPU kernel's name says at most how it is written: no op but
+/// a backend's matched it (`up8x9-neon.c`, `8x8-neonfp16arith.c`). Such a
+/// file's folder says what it computes (`q8avgpool/`, `sgemm/`: XNNPACK's
+/// layout, one directory an op, one file a tile shape and an ISA). GPU
+/// trees do not name files this way (`spec/tma.py` is no speculative
+/// decoding).
+fn names_only_backend(out: &[Candidate], kind: Option<Kind>) -> bool {
+    let named = |backend: bool| out.iter().any(|c| c.backend == backend && c.name_score > 0);
+    kind.is_some_and(|k| !k.is_gpu()) && !named(false)
 }
 
 /// The content patterns of every op and signature, each once.
@@ -607,29 +624,19 @@ impl Signals {
             .map(tokens)
             .collect();
         let seen = self.seen(prefix);
-        let content_hits = self.content_hits(&seen);
-        let computed = self.computed(&seen);
-        let (may_name, may_dir) = self.may_match(&name_tokens, &dir_tokens);
-        let file = FileTokens {
+        let mut file = FileTokens {
             name: &name_tokens,
             dirs: &dir_tokens,
+            folder: None,
         };
-        let mut out = Vec::new();
-        for (i, op) in self.ops.iter().enumerate() {
-            if !op.kinds.is_empty() && !kind.is_some_and(|k| op.kinds.contains(&k)) {
-                continue;
-            }
-            if !may_name[i] && !may_dir[i] && content_hits[i].is_empty() && computed[i].owned == 0 {
-                continue;
-            }
-            let hints = (may_name[i], may_dir[i], content_hits[i].as_slice());
-            let computed = match self.own {
-                Some(own) if own == i => computed[i].confirmed_by(&computed),
-                _ => computed[i],
-            };
-            out.extend(self.score_op(i, op, &file, hints, &computed, kind));
+        let mut out = self.scored(&file, &seen, kind);
+        let mut read_as_name = name_tokens.clone();
+        if let Some(folder) = dir_tokens.last().filter(|_| names_only_backend(&out, kind)) {
+            file.folder = Some(folder);
+            out = self.scored(&file, &seen, kind);
+            read_as_name.extend(folder.iter().cloned());
         }
-        self.refine(&mut out, &name_tokens, kind);
+        self.refine(&mut out, &read_as_name, kind);
         self.building_blocks(&mut out, &seen, kind);
         self.fall_back(&mut out, kind);
         out.sort_by(|a, b| {
@@ -643,6 +650,31 @@ impl Signals {
                 .then(b.score.cmp(&a.score))
                 .then(a.op.cmp(&b.op))
         });
+        out
+    }
+
+    /// Every op's candidate for a file, before narrowing and defaults.
+    fn scored(&self, file: &FileTokens<'_>, seen: &[bool], kind: Option<Kind>) -> Vec<Candidate> {
+        let content_hits = self.content_hits(seen);
+        let computed = self.computed(seen);
+        let mut read_as_name = file.name.to_vec();
+        read_as_name.extend(file.folder.into_iter().flatten().cloned());
+        let (may_name, may_dir) = self.may_match(&read_as_name, file.dirs);
+        let mut out = Vec::new();
+        for (i, op) in self.ops.iter().enumerate() {
+            if !op.kinds.is_empty() && !kind.is_some_and(|k| op.kinds.contains(&k)) {
+                continue;
+            }
+            if !may_name[i] && !may_dir[i] && content_hits[i].is_empty() && computed[i].owned == 0 {
+                continue;
+            }
+            let hints = (may_name[i], may_dir[i], content_hits[i].as_slice());
+            let computed = match self.own {
+                Some(own) if own == i => computed[i].confirmed_by(&computed),
+                _ => computed[i],
+            };
+            out.extend(self.score_op(i, op, file, hints, &computed, kind));
+        }
         out
     }
 
@@ -742,11 +774,22 @@ impl Signals {
         } else {
             (0, 0)
         };
-        let (dir_score, dir_rank) = if may_dir {
+        let (mut dir_score, mut dir_rank) = if may_dir {
             dir_points(op, file.dirs, &mut evidence)
         } else {
             (0, 0)
         };
+        if let Some(folder) = file.folder.filter(|_| may_name && !op.backend) {
+            let mut said = Vec::new();
+            if name_points(op, folder, &mut said).0 > 0 {
+                dir_score = dir_score.max(DIR_POINTS);
+                dir_rank = dir_rank.max(FOLDER_RANK);
+                evidence.extend(said.into_iter().map(|e| match e {
+                    Evidence::Name(p) => Evidence::Dir(p),
+                    other => other,
+                }));
+            }
+        }
         let mut score = name_score + dir_score;
         // Content alone is too weak for a general op (a dispatcher
         // mentions every op); it counts beside a name or a directory, or
@@ -795,7 +838,7 @@ impl Signals {
             }
             let Some(parent) = out
                 .iter()
-                .find(|c| c.op == general && c.name_score > 0)
+                .find(|c| c.op == general && (c.name_score > 0 || c.dir_rank == FOLDER_RANK))
                 .cloned()
             else {
                 continue;
@@ -810,7 +853,11 @@ impl Signals {
                 parent
                     .evidence
                     .iter()
-                    .filter(|e| matches!(e, Evidence::Name(_)))
+                    .filter(|e| match e {
+                        Evidence::Name(_) => true,
+                        Evidence::Dir(_) => parent.dir_rank == FOLDER_RANK,
+                        _ => false,
+                    })
                     .cloned(),
             );
             let own = out.iter().find(|c| c.op == i).map_or(0, |c| c.name_score);
@@ -1235,6 +1282,39 @@ mod tests {
         assert_eq!(
             best_of(&s, "include/misc/neon.h", Kind::SimdArm, "").as_deref(),
             Some("arm-neon-sve")
+        );
+    }
+
+    #[test]
+    fn a_cpu_kernel_named_by_its_isa_and_tile_takes_its_folders_op() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // XNNPACK's layout: the folder is the op, the file a tile and an ISA.
+        for (path, kind, op) in [
+            ("src/q8avgpool/up8x9-neon.c", Kind::SimdArm, "pooling"),
+            ("src/q8dwconv/mp8x25-sse2.c", Kind::SimdX86, "convolution"),
+            ("src/q8vadd/sse2.c", Kind::SimdX86, "elementwise"),
+            ("src/sgemm/6x8-neon.c", Kind::SimdArm, "dense-gemm"),
+            // No ISA token the catalog knows: still only a tile and an ISA.
+            ("src/hgemm/8x8-neonfp16arith.c", Kind::SimdArm, "dense-gemm"),
+        ] {
+            assert_eq!(best_of(&s, path, kind, "").as_deref(), Some(op), "{path}");
+        }
+        // The folder's name narrows as a file name would.
+        assert_eq!(
+            best_of(&s, "src/gemm_a8w8/4x8-neon.c", Kind::SimdArm, "").as_deref(),
+            Some("int8-gemm")
+        );
+        // A name that says what the file computes keeps its own op.
+        assert_eq!(
+            best_of(&s, "src/sgemm/softmax-neon.c", Kind::SimdArm, "").as_deref(),
+            Some("softmax")
+        );
+        // A GPU file is not named this way: `spec/` does not make a TMA
+        // helper speculative decoding.
+        assert_ne!(
+            best_of(&s, "quack/spec/tma.py", Kind::CuteDsl, "").as_deref(),
+            Some("speculative-decoding")
         );
     }
 
