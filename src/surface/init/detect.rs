@@ -579,6 +579,9 @@ enum Marker {
     Cutlass,
     Sycl,
     X86,
+    /// x86's vector type names (`__m256i`): LoongArch's LSX / LASX
+    /// intrinsics use them too, so another ISA's intrinsics decide.
+    X86Types,
     Arm,
     OtherSimd,
     /// `#include <immintrin.h>` / `<arm_neon.h>` alone: host code includes
@@ -650,11 +653,11 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::X86, "_mm_mul_ps"),
     (Marker::X86, "_mm_set1_"),
     (Marker::X86, "_mm_storeu_"),
-    (Marker::X86, "__m256"),
-    (Marker::X86, "__m512"),
+    (Marker::X86Types, "__m256"),
+    (Marker::X86Types, "__m512"),
     // SSE: the 128-bit vector types and packed loads (a host file's lone
     // `_mm_pause` has neither).
-    (Marker::X86, "__m128"),
+    (Marker::X86Types, "__m128"),
     (Marker::X86, "_mm_load_p"),
     (Marker::X86, "_mm_loaddup_p"),
     (Marker::X86, "_mm_fmadd_p"),
@@ -833,6 +836,8 @@ fn simd_kind(seen: &[Marker]) -> Option<Kind> {
         Some(Kind::SimdArm)
     } else if seen.contains(&Marker::OtherSimd) {
         Some(Kind::SimdOther)
+    } else if seen.contains(&Marker::X86Types) {
+        Some(Kind::SimdX86)
     } else {
         None
     }
@@ -1114,7 +1119,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 17] = [
+        let cases: [(&str, &[u8], Option<Kind>); 19] = [
             // Cortex-M: Helium (MVE) and the Armv7E-M DSP SIMD instructions.
             ("Source/BasicMathFunctions/arm_elementwise_add_s8.c", b"mve_pred16_t p = vctp32q(n);\nint32x4_t a = vldrbq_z_s32(x, p);", Some(Kind::SimdArm)),
             ("Source/NNSupportFunctions/arm_nn_mat_mult_kernel_s8_s16.c", b"sum = __SMLAD(a, b, sum);", Some(Kind::SimdArm)),
@@ -1127,6 +1132,9 @@ mod tests {
             ("k/sgemm_armv7a_asm_4x4.S", b".macro KERNEL\n\tvld1.32 {q0}, [r0]!\n\tvmla.f32 q8, q0, d2[0]\n", Some(Kind::Asm)),
             ("k/dgemm_rviv_asm_4vx4.S", rvv, Some(Kind::Asm)),
             ("k/rviv_utils.h", rvv, Some(Kind::SimdOther)),
+            // LoongArch LASX borrows x86's vector type names.
+            ("layer/loongarch/absval_loongarch.cpp", b"__m256i _p = __lasx_xvld(ptr, 0);", Some(Kind::SimdOther)),
+            ("src/x86/sum.c", b"__m256 acc = load(p);", Some(Kind::SimdX86)),
             ("k/packm_haswell_asm_d6x8.c", b"begin_asm()\n\tmovaps(mem(rax, -8*16), xmm0)\n\tend_asm(", Some(Kind::SimdX86)),
             ("src/x86_64-fma/blas/sgemm.py", b"with Function(\"nnp_sgemm__fma3\", args):\n    LOAD.ARGUMENT(reg_k, arg_k)\n    ymm = YMMRegister()\n", Some(Kind::SimdX86)),
             ("k/dgemm_power10_mma.c", b"__builtin_mma_xvf64gerpp(&acc0, colA_1, rb[0]);", Some(Kind::SimdOther)),
