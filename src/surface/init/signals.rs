@@ -1286,6 +1286,53 @@ mod tests {
     }
 
     #[test]
+    fn a_frameworks_layer_names_say_their_op() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // Caffe's layer names, as ncnn, MNN and TNN write them: one glued
+        // word a layer, then the ISA.
+        for (path, kind, op) in [
+            (
+                "src/layer/x86/binaryop_x86.cpp",
+                Kind::SimdX86,
+                "elementwise",
+            ),
+            (
+                "src/layer/arm/hardswish_arm.cpp",
+                Kind::SimdArm,
+                "elementwise",
+            ),
+            (
+                "src/layer/arm/innerproduct_arm.cpp",
+                Kind::SimdArm,
+                "dense-gemm",
+            ),
+            (
+                "src/layer/riscv/convolutiondepthwise_riscv.cpp",
+                Kind::SimdOther,
+                "convolution",
+            ),
+            (
+                "src/layer/x86/deconvolution_pack8.h",
+                Kind::SimdX86,
+                "convolution",
+            ),
+            (
+                "src/layer/x86/padding_pack8.h",
+                Kind::SimdX86,
+                "copy-cast-layout",
+            ),
+            (
+                "src/layer/loongarch/instancenorm_loongarch.cpp",
+                Kind::SimdOther,
+                "normalization",
+            ),
+        ] {
+            assert_eq!(best_of(&s, path, kind, "").as_deref(), Some(op), "{path}");
+        }
+    }
+
+    #[test]
     fn a_cpu_kernel_named_by_its_isa_and_tile_takes_its_folders_op() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
