@@ -8,16 +8,28 @@
 //! literals and preprocessor lines are skipped; a `{` that follows a `)`
 //! (optionally through `const`, `noexcept`, `override`, `final`,
 //! `mutable`, a trailing return type) opens a function body, a lambda or
-//! a control statement — code.
+//! a control statement — code. So does a `)` that ends its line with no
+//! `;` and a word on the next: a macro call that instantiates kernels
+//! (`define_dot_(f32, neon)` line after line), which a prototype never is.
 
 /// True when the text holds no function body, lambda or statement block.
 pub fn declares_only(src: &[u8]) -> bool {
-    let mut lexer = Lexer { src, at: 0 };
+    let mut lexer = Lexer {
+        src,
+        at: 0,
+        new_line: false,
+    };
     // The significant tokens before the current one: enough to see
     // `) const {` and `) -> T {`.
     let mut last: [Token; 3] = [Token::Other; 3];
     while let Some(token) = lexer.next_token() {
         if token == Token::OpenBrace && opens_body(&last) {
+            return false;
+        }
+        if matches!(token, Token::Word | Token::Macro)
+            && last[2] == Token::CloseParen
+            && lexer.new_line
+        {
             return false;
         }
         last = [last[1], last[2], token];
@@ -26,12 +38,13 @@ pub fn declares_only(src: &[u8]) -> bool {
 }
 
 /// Whether the tokens before a `{` make it a body: `)` directly, or
-/// through one qualifier word, or through a trailing return `-> T`.
+/// through one qualifier word (`const`, or a library's own macro:
+/// `) NK_STREAMING_COMPATIBLE_ {`), or through a trailing return `-> T`.
 fn opens_body(last: &[Token; 3]) -> bool {
     matches!(
         last,
         [_, _, Token::CloseParen]
-            | [_, Token::CloseParen, Token::Qualifier]
+            | [_, Token::CloseParen, Token::Qualifier | Token::Macro]
             | [_, Token::Arrow, Token::Word]
             | [Token::Arrow, Token::Word, Token::Word]
     )
@@ -44,6 +57,8 @@ enum Token {
     Arrow,
     /// `const`, `noexcept`, `override`, `final`, `mutable`.
     Qualifier,
+    /// An upper-case word: a library's own qualifier macro.
+    Macro,
     Word,
     Other,
 }
@@ -51,6 +66,8 @@ enum Token {
 struct Lexer<'a> {
     src: &'a [u8],
     at: usize,
+    /// Whether a line ended between the last token and this one.
+    new_line: bool,
 }
 
 impl Lexer<'_> {
@@ -59,13 +76,24 @@ impl Lexer<'_> {
     }
 
     fn next_token(&mut self) -> Option<Token> {
+        self.new_line = false;
         loop {
             let b = self.peek(0)?;
             match b {
-                b' ' | b'\t' | b'\r' | b'\n' => self.at += 1,
-                b'/' if self.peek(1) == Some(b'/') => self.skip_line(),
+                b'\n' => {
+                    self.new_line = true;
+                    self.at += 1;
+                }
+                b' ' | b'\t' | b'\r' => self.at += 1,
+                b'/' if self.peek(1) == Some(b'/') => {
+                    self.new_line = true;
+                    self.skip_line();
+                }
                 b'/' if self.peek(1) == Some(b'*') => self.skip_block_comment(),
-                b'#' if self.at_line_start() => self.skip_line(),
+                b'#' if self.at_line_start() => {
+                    self.new_line = true;
+                    self.skip_line();
+                }
                 b'"' | b'\'' => {
                     self.skip_literal(b);
                     return Some(Token::Other);
@@ -100,7 +128,16 @@ impl Lexer<'_> {
             self.at += 1;
         }
         match &self.src[start..self.at] {
-            b"const" | b"noexcept" | b"override" | b"final" | b"mutable" => Token::Qualifier,
+            b"const" | b"noexcept" | b"override" | b"final" | b"mutable" | b"__attribute__"
+            | b"__declspec" | b"throw" | b"__THROW" | b"requires" | b"__launch_bounds__" => {
+                Token::Qualifier
+            }
+            w if w.len() > 1
+                && w.iter()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_') =>
+            {
+                Token::Macro
+            }
             _ => Token::Word,
         }
     }
@@ -169,6 +206,7 @@ namespace sm100::decode {
 template <typename T>
 void run_kernel(const Params &params);
 struct Params { int n; float scale = 1.0f; };
+struct alignas(16) Packed { int a; };
 enum class Mode { A, B };
 static constexpr int BLOCK = 64;
 static const int dims[] = {1, 2};
@@ -178,7 +216,11 @@ class Launcher : public Base {
   Launcher(int n);
   ~Launcher();
   void run(cudaStream_t s) const;
+  virtual int forward(const Mat& a,
+                      const Option& opt) const;
 };
+void launch(int n)
+    __attribute__((visibility("default")));
 }
 "#;
         assert!(declares_only(header));
@@ -192,7 +234,10 @@ class Launcher : public Base {
             b"auto f(int x) -> int { return x; }",
             b"auto g = [&](int i) { return i; };",
             b"void f() noexcept\n{\n}",
+            b"NK_INTERNAL float unpoison(float v) NK_STREAMING_ {\n    return v;\n}",
             b"#define X 1\nint main(int argc, char** argv) {\n  return 0;\n}",
+            // Kernels instantiated by macro calls, one a line.
+            b"extern \"C\" {\ndefine_dot_(f32, neon, 4)\ndefine_dot_(f16, neon, 8)\n}",
         ] {
             assert!(!declares_only(code), "{}", String::from_utf8_lossy(code));
         }

@@ -856,13 +856,20 @@ fn adopt_headers(root: &Path, found: &mut [Found], signals: &Signals) {
                     .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
                     .map(|(k, _)| *k)
             });
-            if kind.is_some_and(Kind::marks_device_code) && interface(&f.path) {
+            if kind.is_some_and(|k| declares_by_header(k, &f.path)) && interface(&f.path) {
                 continue;
             }
             f.kind = kind;
             f.best = signals.best(&f.path, kind, b"");
         }
     }
+}
+
+/// Whether a header of this kind that only declares is no kernel: a GPU
+/// header with no device marker (the host's interface), and a CPU
+/// header (a layer's class declaration beside its SIMD sources).
+fn declares_by_header(kind: Kind, path: &str) -> bool {
+    kind.marks_device_code() || (!kind.is_gpu() && detect::is_header(path))
 }
 
 /// A scalar backend (`src/scalar/` beside `src/neon/`, `src/psimd/`;
