@@ -44,6 +44,11 @@ struct RawSignal {
     op: String,
     #[serde(default)]
     names: Vec<String>,
+    /// Names that say this op only beside one of its `content` patterns
+    /// (`activation` is a gated activation where `silu_and_mul` is, an
+    /// elementwise one elsewhere).
+    #[serde(default)]
+    names_with_content: Vec<String>,
     #[serde(default)]
     dirs: Vec<String>,
     #[serde(default)]
@@ -155,6 +160,7 @@ impl Pattern {
 pub struct OpSignals {
     pub slug: String,
     names: Vec<Pattern>,
+    names_with_content: Vec<Pattern>,
     dirs: Vec<Pattern>,
     kinds: Vec<Kind>,
     fallback: Vec<Kind>,
@@ -367,12 +373,16 @@ impl<'a> Computed<'a> {
 /// A wildcard token says nothing specific: `topk_*` is as specific as
 /// `topk`, and the two matching one name say it once (`topk_softmax` is
 /// MoE routing, not a top-k selection that matched twice).
-fn name_points(op: &OpSignals, name: &[String], evidence: &mut Vec<Evidence>) -> (u32, u32) {
+fn name_points<'p>(
+    patterns: impl IntoIterator<Item = &'p Pattern>,
+    name: &[String],
+    evidence: &mut Vec<Evidence>,
+) -> (u32, u32) {
     let mut score = 0;
     let mut head = false;
     let mut longest = 0;
     let mut said: Vec<&[String]> = Vec::new();
-    for p in &op.names {
+    for p in patterns {
         if let Some(at) = p.find(name) {
             let literal = p.literal.as_slice();
             if !said.contains(&literal) {
@@ -529,9 +539,11 @@ fn first_tokens(ops: &[OpSignals]) -> FirstTokens {
     let mut dir_first: std::collections::HashMap<String, Vec<usize>> = Default::default();
     let (mut name_any, mut dir_any) = (Vec::new(), Vec::new());
     for (i, op) in ops.iter().enumerate() {
+        let names: Vec<&Pattern> = op.names.iter().chain(&op.names_with_content).collect();
+        let dirs: Vec<&Pattern> = op.dirs.iter().collect();
         for (patterns, first, any) in [
-            (&op.names, &mut name_first, &mut name_any),
-            (&op.dirs, &mut dir_first, &mut dir_any),
+            (names, &mut name_first, &mut name_any),
+            (dirs, &mut dir_first, &mut dir_any),
         ] {
             for p in patterns {
                 match p.tokens.first() {
@@ -572,6 +584,11 @@ impl Signals {
             ops.push(OpSignals {
                 slug: s.op.clone(),
                 names: s.names.iter().map(|n| Pattern::new(n)).collect(),
+                names_with_content: s
+                    .names_with_content
+                    .iter()
+                    .map(|n| Pattern::new(n))
+                    .collect(),
                 dirs: s.dirs.iter().map(|n| Pattern::new(n)).collect(),
                 kinds: s.kinds.iter().map(kind).collect(),
                 fallback: s.fallback.iter().map(kind).collect(),
@@ -770,7 +787,13 @@ impl Signals {
     ) -> Option<Candidate> {
         let mut evidence = Vec::new();
         let (name_score, name_run) = if may_name {
-            name_points(op, file.name, &mut evidence)
+            // Content-bound names count where the op's content is.
+            let bound = if content.is_empty() {
+                &[][..]
+            } else {
+                &op.names_with_content[..]
+            };
+            name_points(op.names.iter().chain(bound), file.name, &mut evidence)
         } else {
             (0, 0)
         };
@@ -781,7 +804,7 @@ impl Signals {
         };
         if let Some(folder) = file.folder.filter(|_| may_name && !op.backend) {
             let mut said = Vec::new();
-            if name_points(op, folder, &mut said).0 > 0 {
+            if name_points(&op.names, folder, &mut said).0 > 0 {
                 dir_score = dir_score.max(DIR_POINTS);
                 dir_rank = dir_rank.max(FOLDER_RANK);
                 evidence.extend(said.into_iter().map(|e| match e {
@@ -1282,6 +1305,27 @@ mod tests {
         assert_eq!(
             best_of(&s, "include/misc/neon.h", Kind::SimdArm, "").as_deref(),
             Some("arm-neon-sve")
+        );
+    }
+
+    #[test]
+    fn an_activation_is_gated_only_where_its_code_gates() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let gated =
+            "void silu_and_mul(Tensor& out, Tensor& x) { act_and_mul_kernel<<<g, b>>>(out, x); }";
+        let plain = "__global__ void relu_kernel(float* x) { x[i] = fmaxf(x[i], 0.f); }";
+        assert_eq!(
+            best_of(&s, "csrc/activation_kernels.cu", Kind::Cuda, gated).as_deref(),
+            Some("gated-activation")
+        );
+        assert_eq!(
+            best_of(&s, "csrc/activation_kernels.cu", Kind::Cuda, plain).as_deref(),
+            Some("elementwise")
+        );
+        assert_eq!(
+            best_of(&s, "kernel/activation/activations.h", Kind::Metal, "").as_deref(),
+            Some("elementwise")
         );
     }
 
