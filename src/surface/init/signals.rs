@@ -274,6 +274,10 @@ pub struct Candidate {
     /// The longest run of written-out tokens a name pattern matched
     /// (`flash_decoding`: 2): among names, the most specific ranks first.
     pub name_run: u32,
+    /// Whether the op is bound to the file's kind and says what it
+    /// computes (metal-attention for a `.metal` file): among equally
+    /// specific names, it ranks before the general op.
+    pub kind_bound: bool,
     /// The part of the score that file-name signals earned; it ranks next.
     pub name_score: u32,
     /// How near and how specific the best directory match is; ranks second.
@@ -662,6 +666,7 @@ impl Signals {
                 .then(b.compute_rank.cmp(&a.compute_rank))
                 .then(a.backend.cmp(&b.backend))
                 .then(b.name_run.cmp(&a.name_run))
+                .then(b.kind_bound.cmp(&a.kind_bound))
                 .then(b.name_score.cmp(&a.name_score))
                 .then(b.dir_rank.cmp(&a.dir_rank))
                 .then(b.score.cmp(&a.score))
@@ -842,6 +847,7 @@ impl Signals {
             compute_rank,
             backend: op.backend && self.own != Some(i),
             name_run,
+            kind_bound: !op.kinds.is_empty() && !op.backend,
             name_score,
             dir_rank,
             evidence,
@@ -901,6 +907,7 @@ impl Signals {
                     compute_rank: parent.compute_rank,
                     backend: op.backend && self.own != Some(i),
                     name_run: parent.name_run,
+                    kind_bound: !op.kinds.is_empty() && !op.backend,
                     name_score,
                     dir_rank: parent.dir_rank,
                     evidence,
@@ -929,6 +936,7 @@ impl Signals {
                 compute_rank: 0,
                 backend: false,
                 name_run: 0,
+                kind_bound: false,
                 name_score: 0,
                 dir_rank: 0,
                 evidence: vec![Evidence::Part(c.what.clone())],
@@ -951,6 +959,7 @@ impl Signals {
                 compute_rank: 0,
                 backend: self.ops[i].backend,
                 name_run: 0,
+                kind_bound: false,
                 name_score: 0,
                 dir_rank: 0,
                 evidence: vec![Evidence::Fallback(k.name().to_owned())],
@@ -1305,6 +1314,32 @@ mod tests {
         assert_eq!(
             best_of(&s, "include/misc/neon.h", Kind::SimdArm, "").as_deref(),
             Some("arm-neon-sve")
+        );
+    }
+
+    #[test]
+    fn an_op_bound_to_the_files_kind_wins_among_equally_specific_names() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // Metal attention is fused attention written for Metal.
+        assert_eq!(
+            best_of(&s, "kernels/flash_attn.metal", Kind::Metal, ONLINE_SOFTMAX).as_deref(),
+            Some("metal-attention")
+        );
+        assert_eq!(
+            best_of(&s, "kernels/flash_attn.cu", Kind::Cuda, ONLINE_SOFTMAX).as_deref(),
+            Some("fused-attention")
+        );
+        // A Metal GEMM's helper header, placed by its directory.
+        assert_eq!(
+            best_of(
+                &s,
+                "metal/kernel/matmul/gemm/common/operands.h",
+                Kind::Metal,
+                ""
+            )
+            .as_deref(),
+            Some("metal-quant-gemm")
         );
     }
 
