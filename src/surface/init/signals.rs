@@ -1212,6 +1212,15 @@ mod tests {
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
+        // Marlin is the GPTQ-format INT4 kernel; AWQ's own kernels say so.
+        assert_eq!(
+            best("kernels/marlin/marlin_kernel.cuh", Some(Kind::Cuda)).as_deref(),
+            Some("gptq-int4")
+        );
+        assert_eq!(
+            best("csrc/awq_gemm_kernels.cu", Some(Kind::Cuda)).as_deref(),
+            Some("awq-int4-gemm")
+        );
         // A qualifier alone narrows nothing: an INT8 quantizer is no GEMM,
         // and a type-dispatch header is no MoE dispatch.
         assert_ne!(
