@@ -657,7 +657,7 @@ impl Signals {
             out = self.scored(&file, &seen, kind);
             read_as_name.extend(folder.iter().cloned());
         }
-        self.refine(&mut out, &read_as_name, kind);
+        self.refine(&mut out, (&read_as_name, dir_tokens.last()), kind);
         self.building_blocks(&mut out, &seen, kind);
         self.fall_back(&mut out, kind);
         out.sort_by(|a, b| {
@@ -859,7 +859,12 @@ impl Signals {
     /// one, `qk_int8_attn` low-precision attention), whatever order the
     /// tokens come in: the narrower op takes the general op's name
     /// evidence and adds its qualifier's.
-    fn refine(&self, out: &mut Vec<Candidate>, name: &[String], kind: Option<Kind>) {
+    fn refine(
+        &self,
+        out: &mut Vec<Candidate>,
+        (name, folder): (&[String], Option<&Vec<String>>),
+        kind: Option<Kind>,
+    ) {
         for (i, op) in self.ops.iter().enumerate() {
             let Some(general) = op.refines else { continue };
             if !op.kinds.is_empty() && !kind.is_some_and(|k| op.kinds.contains(&k)) {
@@ -873,7 +878,18 @@ impl Signals {
                 continue;
             };
             let mut evidence = Vec::new();
-            let narrow = qualifier_points(&op.qualifiers, name, &mut evidence);
+            let mut narrow = qualifier_points(&op.qualifiers, name, &mut evidence);
+            if narrow == 0 {
+                // The folder narrows a name that does not (`int8/gemm.cu`).
+                if let Some(folder) = folder {
+                    narrow = qualifier_points(&op.qualifiers, folder, &mut evidence);
+                    for e in &mut evidence {
+                        if let Evidence::Name(p) = e {
+                            *e = Evidence::Dir(std::mem::take(p));
+                        }
+                    }
+                }
+            }
             if narrow == 0 {
                 continue;
             }
@@ -1220,6 +1236,15 @@ mod tests {
         assert_eq!(
             best("csrc/awq_gemm_kernels.cu", Some(Kind::Cuda)).as_deref(),
             Some("awq-int4-gemm")
+        );
+        // The folder narrows a name that does not narrow itself.
+        assert_eq!(
+            best("csrc/moe/gemm_kernels.cu", Some(Kind::Cuda)).as_deref(),
+            Some("grouped-gemm")
+        );
+        assert_eq!(
+            best("csrc/kernels/mla/ds32_decode_fwd.cu", Some(Kind::Cuda)).as_deref(),
+            Some("mla-attention")
         );
         // A qualifier alone narrows nothing: an INT8 quantizer is no GEMM,
         // and a type-dispatch header is no MoE dispatch.
