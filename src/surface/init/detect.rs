@@ -682,6 +682,17 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::Arm, "svbool_t"),
     (Marker::Arm, "vdotq_s32"),
     (Marker::Arm, "float32x4_t"),
+    // NEON's other vector types (gemmlowp's fixedpoint_neon.h holds only
+    // int16x8_t / int32x4_t arithmetic).
+    (Marker::Arm, "int32x4_t"),
+    (Marker::Arm, "int16x8_t"),
+    (Marker::Arm, "uint8x16_t"),
+    (Marker::Arm, "uint8x8_t"),
+    (Marker::Arm, "int8x8_t"),
+    (Marker::Arm, "uint16x8_t"),
+    (Marker::Arm, "uint32x4_t"),
+    (Marker::Arm, "float16x8_t"),
+    (Marker::Arm, "vdupq_n_"),
     (Marker::Arm, "svfloat32_t"),
     (Marker::Arm, "core::arch::aarch64"),
     (Marker::Arm, "std::arch::aarch64"),
@@ -707,6 +718,11 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::Arm, "__QADD16("),
     (Marker::Arm, "__QSUB16("),
     (Marker::OtherSimd, "riscv_vector.h"),
+    // MIPS MSA and Loongson MMI.
+    (Marker::OtherSimd, "<msa.h>"),
+    (Marker::OtherSimd, "__msa_"),
+    (Marker::OtherSimd, "__builtin_msa_"),
+    (Marker::OtherSimd, "loongson-mmiintrin.h"),
     (Marker::OtherSimd, "wasm_simd128.h"),
     (Marker::OtherSimd, "core::arch::wasm32"),
     (Marker::OtherSimd, "arch::wasm32::"),
@@ -1119,7 +1135,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 19] = [
+        let cases: [(&str, &[u8], Option<Kind>); 21] = [
             // Cortex-M: Helium (MVE) and the Armv7E-M DSP SIMD instructions.
             ("Source/BasicMathFunctions/arm_elementwise_add_s8.c", b"mve_pred16_t p = vctp32q(n);\nint32x4_t a = vldrbq_z_s32(x, p);", Some(Kind::SimdArm)),
             ("Source/NNSupportFunctions/arm_nn_mat_mult_kernel_s8_s16.c", b"sum = __SMLAD(a, b, sum);", Some(Kind::SimdArm)),
@@ -1132,6 +1148,8 @@ mod tests {
             ("k/sgemm_armv7a_asm_4x4.S", b".macro KERNEL\n\tvld1.32 {q0}, [r0]!\n\tvmla.f32 q8, q0, d2[0]\n", Some(Kind::Asm)),
             ("k/dgemm_rviv_asm_4vx4.S", rvv, Some(Kind::Asm)),
             ("k/rviv_utils.h", rvv, Some(Kind::SimdOther)),
+            ("layer/mips/absval_mips.cpp", b"#include <msa.h>\nv4f32 _p = (v4f32)__msa_ld_w(ptr, 0);", Some(Kind::SimdOther)),
+            ("fixedpoint/fixedpoint_neon.h", b"inline int32x4_t ShiftLeft(int32x4_t a, int offset) {", Some(Kind::SimdArm)),
             // LoongArch LASX borrows x86's vector type names.
             ("layer/loongarch/absval_loongarch.cpp", b"__m256i _p = __lasx_xvld(ptr, 0);", Some(Kind::SimdOther)),
             ("src/x86/sum.c", b"__m256 acc = load(p);", Some(Kind::SimdX86)),

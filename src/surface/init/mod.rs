@@ -792,10 +792,11 @@ fn adopt_included(
         .collect();
     // A part is classified by its own content too (few files: read again).
     let mut reread = Reread::new(root);
-    // A GPU kernel's part that declares only is its host interface.
+    // A part that declares only is the kernel's interface (a GPU kernel's
+    // host API, a SIMD layer's class declaration).
     let mut best_of = |path: &str, kind: Kind| {
         let part = reread.prefix(path);
-        let interface = kind.marks_device_code() && declarations::declares_only(part);
+        let interface = declares_by_header(kind, path) && declarations::declares_only(part);
         (!interface).then(|| signals.best(path, Some(kind), part))
     };
     for f in found.iter_mut() {
