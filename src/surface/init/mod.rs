@@ -411,9 +411,11 @@ fn own_op_default(signals: &Signals, kernels: &mut [KernelFile]) {
 /// computation) are in one op, and at least two are, it joins that op
 /// (GEMM epilogues and tile schedulers beside the GEMMs, an attention
 /// kernel's helpers beside it). Its own directory decides, else its
-/// parent's; a directory whose placed files disagree decides nothing. The
-/// evidence stays weak, so the draft still asks the team to check it.
-fn follow_neighbours(kernels: &mut [KernelFile]) {
+/// parent's; a directory whose placed files disagree decides nothing, and
+/// an op bound to other kinds of code takes nothing (a MIPS file beside
+/// AVX and SSE ones is not the x86 backend's). The evidence stays weak,
+/// so the draft still asks the team to check it.
+fn follow_neighbours(kernels: &mut [KernelFile], signals: &Signals) {
     let mut placed: std::collections::HashMap<&str, BTreeMap<&str, usize>> = Default::default();
     for k in kernels.iter() {
         if let Some(op) = &k.op {
@@ -437,7 +439,9 @@ fn follow_neighbours(kernels: &mut [KernelFile]) {
         .enumerate()
         .filter(|(_, k)| follows(k))
         .filter_map(|(i, k)| {
-            neighbours_op(&placed, parent_dir(&k.path)).map(|(op, why)| (i, op, why))
+            neighbours_op(&placed, parent_dir(&k.path))
+                .filter(|(op, _)| signals.admits(op, k.kind))
+                .map(|(op, why)| (i, op, why))
         })
         .collect();
     for (i, op, why) in decided {
@@ -569,7 +573,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         *role |= infra.contains(p);
     }
     let mut kernels = kernel_files(found, &signals);
-    follow_neighbours(&mut kernels);
+    follow_neighbours(&mut kernels, &signals);
     own_op_default(&signals, &mut kernels);
     let mut kinds = BTreeMap::new();
     for k in &kernels {

@@ -754,6 +754,13 @@ impl Signals {
         out
     }
 
+    /// Whether the op may hold a file of this kind (an op bound to kinds
+    /// holds only those: a MIPS file is never the x86 backend's).
+    pub fn admits(&self, slug: &str, kind: Kind) -> bool {
+        self.position(slug)
+            .is_none_or(|i| self.ops[i].kinds.is_empty() || self.ops[i].kinds.contains(&kind))
+    }
+
     /// Which ops' name and directory patterns may match, by first token.
     fn may_match(&self, name: &[String], dirs: &[Vec<String>]) -> (Vec<bool>, Vec<bool>) {
         let mut may_name = vec![false; self.ops.len()];
@@ -1348,6 +1355,21 @@ mod tests {
         assert_eq!(
             best_of(&s, "include/misc/neon.h", Kind::SimdArm, "").as_deref(),
             Some("arm-neon-sve")
+        );
+    }
+
+    #[test]
+    fn an_op_bound_to_kinds_admits_only_those() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        assert!(s.admits("x86-avx512-amx", Kind::SimdX86));
+        assert!(!s.admits("x86-avx512-amx", Kind::SimdOther));
+        assert!(!s.admits("metal-attention", Kind::Cuda));
+        assert!(s.admits("elementwise", Kind::SimdOther));
+        // XNNPACK's zip kernels interleave: layout.
+        assert_eq!(
+            best_of(&s, "src/x8zip/x2-neon.c", Kind::SimdArm, "").as_deref(),
+            Some("copy-cast-layout")
         );
     }
 
