@@ -267,8 +267,9 @@ fn ops_follow_what_a_file_computes_and_weak_evidence_is_said() {
 
 #[test]
 fn a_repository_is_never_told_to_read_itself() {
+    // Marlin's AWQ kernel: the catalog's awq-int4-gemm reference is Marlin.
     let p = Sota::new().git_init().file(
-        "marlin/marlin_cuda_kernel.cu",
+        "marlin/awq_marlin_kernel.cu",
         "__global__ void Marlin() { /* awq-style int4 */ }\n",
     );
     p.git(&["add", "-A"]).success();
