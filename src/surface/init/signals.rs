@@ -61,6 +61,10 @@ struct RawSignal {
     /// written, not what it computes, so any other op's evidence outranks it.
     #[serde(default)]
     backend: bool,
+    /// A family so broad (integer quantization) that any other op's
+    /// evidence outranks it, as a backend's does.
+    #[serde(default)]
+    general: bool,
     #[serde(default)]
     computes: Vec<RawCompute>,
     /// The more general op this one narrows (int8-gemm narrows
@@ -596,7 +600,7 @@ impl Signals {
                 dirs: s.dirs.iter().map(|n| Pattern::new(n)).collect(),
                 kinds: s.kinds.iter().map(kind).collect(),
                 fallback: s.fallback.iter().map(kind).collect(),
-                backend: s.backend,
+                backend: s.backend || s.general,
                 refines: None,
                 qualifiers: s.qualifiers.iter().map(|n| Pattern::new(n)).collect(),
             });
