@@ -842,6 +842,14 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AsmOther, "xvmaddasp"),
     (Marker::AsmArm, "VLD1"),
     (Marker::AsmArm, "ld1 {v"),
+    // SVE / SME: predicated loads and outer products.
+    (Marker::AsmArm, "ptrue p"),
+    (Marker::AsmArm, "whilelt p"),
+    (Marker::AsmArm, "ld1w { z"),
+    (Marker::AsmArm, "ld1h { z"),
+    (Marker::AsmArm, "ld1b { z"),
+    (Marker::AsmArm, "fmopa za"),
+    (Marker::AsmArm, "smopa za"),
 ];
 
 /// The SIMD kind of intrinsics in use, if any.
@@ -1135,7 +1143,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 21] = [
+        let cases: [(&str, &[u8], Option<Kind>); 22] = [
             // Cortex-M: Helium (MVE) and the Armv7E-M DSP SIMD instructions.
             ("Source/BasicMathFunctions/arm_elementwise_add_s8.c", b"mve_pred16_t p = vctp32q(n);\nint32x4_t a = vldrbq_z_s32(x, p);", Some(Kind::SimdArm)),
             ("Source/NNSupportFunctions/arm_nn_mat_mult_kernel_s8_s16.c", b"sum = __SMLAD(a, b, sum);", Some(Kind::SimdArm)),
@@ -1148,6 +1156,7 @@ mod tests {
             ("k/sgemm_armv7a_asm_4x4.S", b".macro KERNEL\n\tvld1.32 {q0}, [r0]!\n\tvmla.f32 q8, q0, d2[0]\n", Some(Kind::Asm)),
             ("k/dgemm_rviv_asm_4vx4.S", rvv, Some(Kind::Asm)),
             ("k/rviv_utils.h", rvv, Some(Kind::SimdOther)),
+            ("kai/matmul_sme2_mopa_asm.S", b"    ptrue p1.b\n    ld1h { z18.h }, p1/Z, [x27]\n", Some(Kind::Asm)),
             ("layer/mips/absval_mips.cpp", b"#include <msa.h>\nv4f32 _p = (v4f32)__msa_ld_w(ptr, 0);", Some(Kind::SimdOther)),
             ("fixedpoint/fixedpoint_neon.h", b"inline int32x4_t ShiftLeft(int32x4_t a, int offset) {", Some(Kind::SimdArm)),
             // LoongArch LASX borrows x86's vector type names.
