@@ -654,13 +654,19 @@ impl Signals {
             dirs: &dir_tokens,
             folder: None,
         };
-        let mut out = self.scored(&file, &seen, kind);
-        let mut read_as_name = name_tokens.clone();
-        if let Some(folder) = dir_tokens.last().filter(|_| names_only_backend(&out, kind)) {
+        let content_hits = self.content_hits(&seen);
+        let computed = self.computed(&seen);
+        let found = (&content_hits[..], &computed[..]);
+        let mut out = self.scored(&file, found, kind);
+        let folder = dir_tokens.last().filter(|_| names_only_backend(&out, kind));
+        if let Some(folder) = folder {
             file.folder = Some(folder);
-            out = self.scored(&file, &seen, kind);
-            read_as_name.extend(folder.iter().cloned());
+            out = self.scored(&file, found, kind);
         }
+        let read_as_name = match folder {
+            Some(folder) => [&name_tokens[..], &folder[..]].concat(),
+            None => name_tokens,
+        };
         self.refine(&mut out, (&read_as_name, dir_tokens.last()), kind);
         self.building_blocks(&mut out, &seen, kind);
         self.fall_back(&mut out, kind);
@@ -680,12 +686,16 @@ impl Signals {
     }
 
     /// Every op's candidate for a file, before narrowing and defaults.
-    fn scored(&self, file: &FileTokens<'_>, seen: &[bool], kind: Option<Kind>) -> Vec<Candidate> {
-        let content_hits = self.content_hits(seen);
-        let computed = self.computed(seen);
-        let mut read_as_name = file.name.to_vec();
-        read_as_name.extend(file.folder.into_iter().flatten().cloned());
-        let (may_name, may_dir) = self.may_match(&read_as_name, file.dirs);
+    fn scored(
+        &self,
+        file: &FileTokens<'_>,
+        (content_hits, computed): (&[Vec<usize>], &[Computed<'_>]),
+        kind: Option<Kind>,
+    ) -> Vec<Candidate> {
+        let (may_name, may_dir) = match file.folder {
+            Some(folder) => self.may_match(&[file.name, folder].concat(), file.dirs),
+            None => self.may_match(file.name, file.dirs),
+        };
         let mut out = Vec::new();
         for (i, op) in self.ops.iter().enumerate() {
             if !op.kinds.is_empty() && !kind.is_some_and(|k| op.kinds.contains(&k)) {
@@ -696,7 +706,7 @@ impl Signals {
             }
             let hints = (may_name[i], may_dir[i], content_hits[i].as_slice());
             let computed = match self.own {
-                Some(own) if own == i => computed[i].confirmed_by(&computed),
+                Some(own) if own == i => computed[i].confirmed_by(computed),
                 _ => computed[i],
             };
             out.extend(self.score_op(i, op, file, hints, &computed, kind));
