@@ -800,7 +800,7 @@ fn adopt_included(
     // host API, a SIMD layer's class declaration).
     let mut best_of = |path: &str, kind: Kind| {
         let part = reread.prefix(path);
-        let interface = declares_by_header(kind, path) && declarations::declares_only(part);
+        let interface = declaration_test_applies(kind, path) && declarations::declares_only(part);
         (!interface).then(|| signals.best(path, Some(kind), part))
     };
     for f in found.iter_mut() {
@@ -861,7 +861,7 @@ fn adopt_headers(root: &Path, found: &mut [Found], signals: &Signals) {
                     .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
                     .map(|(k, _)| *k)
             });
-            if kind.is_some_and(|k| declares_by_header(k, &f.path)) && interface(&f.path) {
+            if kind.is_some_and(|k| declaration_test_applies(k, &f.path)) && interface(&f.path) {
                 continue;
             }
             f.kind = kind;
@@ -873,7 +873,7 @@ fn adopt_headers(root: &Path, found: &mut [Found], signals: &Signals) {
 /// Whether a header of this kind that only declares is no kernel: a GPU
 /// header with no device marker (the host's interface), and a CPU
 /// header (a layer's class declaration beside its SIMD sources).
-fn declares_by_header(kind: Kind, path: &str) -> bool {
+fn declaration_test_applies(kind: Kind, path: &str) -> bool {
     kind.marks_device_code() || (!kind.is_gpu() && detect::is_header(path))
 }
 

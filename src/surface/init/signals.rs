@@ -168,6 +168,9 @@ pub struct OpSignals {
     dirs: Vec<Pattern>,
     kinds: Vec<Kind>,
     fallback: Vec<Kind>,
+    /// A backend, or a `general` op (int-quant): every rule that yields to
+    /// a backend yields to it too — ranking, and reading a CPU file's
+    /// folder when only such an op's name matched.
     pub backend: bool,
     /// The op this one narrows, and the name tokens that narrow it.
     refines: Option<usize>,
