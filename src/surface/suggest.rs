@@ -376,20 +376,16 @@ fn tree_of(
     groups: &BTreeMap<String, Vec<usize>>,
     suggestions: &[Suggestion],
 ) -> globs::Tree {
-    let mut tree = globs::Tree::default();
     let mut pending: std::collections::BTreeSet<&str> = groups
         .values()
         .flatten()
         .map(|&i| suggestions[i].file.as_str())
         .collect();
     for p in tracked {
-        tree.insert(p, false);
         pending.remove(p.as_ref());
     }
-    for t in pending {
-        tree.insert(t, false);
-    }
-    tree
+    let tracked = tracked.iter().map(|p| (p.as_ref(), false));
+    globs::Tree::from_paths(tracked.chain(pending.into_iter().map(|t| (t, false))))
 }
 
 /// The tracked files each existing row with a proposal already covers.

@@ -5,24 +5,44 @@
 //! (`dir/**/*.cu`) when that is exact, name prefixes (`dir/fattn*`) for
 //! clusters of files, single paths otherwise.
 //!
-//! The tree of tracked files is built once; each cover only visits the
-//! directories that hold its targets, so covering 50 ops over 100,000 files
-//! costs little more than covering one.
+//! The tree of tracked files is built once, each directory's files sorted
+//! by name and numbered; a cover marks its targets by number and only
+//! visits the directories that hold them, so covering 50 ops over 100,000
+//! files costs little more than covering one, and no cover hashes or sorts
+//! a directory's names again.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// An extension's number in its tree: numbers follow the extensions'
+/// names in order, so sorting by number sorts by name.
+type ExtId = usize;
 
 #[derive(Default)]
 struct Node {
     dirs: BTreeMap<String, usize>,
-    /// File names here and whether each is "don't care" (see [`Tree::insert`]).
-    files: Vec<(String, bool)>,
-    /// Files (not don't-care) in the whole subtree, by extension.
-    exts: HashMap<String, usize>,
+    /// The files here, sorted by name.
+    files: Vec<File>,
+    /// Files (not don't-care) in the whole subtree, by extension, sorted.
+    exts: Vec<(ExtId, usize)>,
+}
+
+/// A file of the tree: its name in its directory, numbered across the tree.
+struct File {
+    name: String,
+    ext: ExtId,
+    /// Whether it is "don't care" (see [`Tree::from_paths`]).
+    dont_care: bool,
+    id: usize,
 }
 
 /// The tracked files as a directory tree.
 pub struct Tree {
     nodes: Vec<Node>,
+    /// How many files the tree holds (numbered `0..files`).
+    files: usize,
+    /// The extensions by number, and their numbers.
+    exts: Vec<String>,
+    ext_ids: HashMap<String, ExtId>,
 }
 
 fn ext_of(path: &str) -> &str {
@@ -30,6 +50,19 @@ fn ext_of(path: &str) -> &str {
     match name.rfind('.') {
         Some(d) if d > 0 => &name[d + 1..],
         _ => "",
+    }
+}
+
+/// The count for `ext` in a sorted (extension, count) list.
+fn count_of(counts: &[(ExtId, usize)], ext: ExtId) -> usize {
+    counts.iter().find(|c| c.0 == ext).map_or(0, |c| c.1)
+}
+
+/// Add one to `ext`'s count, keeping the list sorted.
+fn bump(counts: &mut Vec<(ExtId, usize)>, ext: ExtId) {
+    match counts.binary_search_by_key(&ext, |c| c.0) {
+        Ok(i) => counts[i].1 += 1,
+        Err(i) => counts.insert(i, (ext, 1)),
     }
 }
 
@@ -57,35 +90,52 @@ pub struct Options<'p> {
     pub counts: &'p dyn Fn(&str) -> bool,
 }
 
-impl Default for Tree {
-    fn default() -> Self {
-        Tree {
-            nodes: vec![Node::default()],
-        }
-    }
-}
-
 impl Tree {
-    /// Add a path. A "don't care" path may be matched by a cover or not
-    /// (tests and vendored files the population excludes anyway).
-    pub fn insert(&mut self, path: &str, dont_care: bool) {
-        if path.is_empty() {
-            return;
+    /// The tree of these paths. A "don't care" path may be matched by a
+    /// cover or not (tests and vendored files the population excludes
+    /// anyway).
+    pub fn from_paths<'a>(paths: impl IntoIterator<Item = (&'a str, bool)>) -> Tree {
+        let paths: Vec<(&str, bool)> = paths.into_iter().filter(|p| !p.0.is_empty()).collect();
+        let names: std::collections::BTreeSet<&str> = paths.iter().map(|p| ext_of(p.0)).collect();
+        let exts: Vec<String> = names.into_iter().map(str::to_owned).collect();
+        let mut tree = Tree {
+            nodes: vec![Node::default()],
+            files: 0,
+            ext_ids: exts
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.clone(), i))
+                .collect(),
+            exts,
+        };
+        for (path, dont_care) in paths {
+            tree.insert(path, dont_care);
         }
-        let ext = ext_of(path);
+        for node in &mut tree.nodes {
+            node.files.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+            for f in &mut node.files {
+                f.id = tree.files;
+                tree.files += 1;
+            }
+        }
+        tree
+    }
+
+    fn insert(&mut self, path: &str, dont_care: bool) {
+        let ext = self.ext_ids[ext_of(path)];
         let mut at = 0;
         let mut parts = path.split('/').peekable();
         while let Some(part) = parts.next() {
             if !dont_care {
-                match self.nodes[at].exts.get_mut(ext) {
-                    Some(n) => *n += 1,
-                    None => {
-                        self.nodes[at].exts.insert(ext.to_owned(), 1);
-                    }
-                }
+                bump(&mut self.nodes[at].exts, ext);
             }
             if parts.peek().is_none() {
-                self.nodes[at].files.push((part.to_owned(), dont_care));
+                self.nodes[at].files.push(File {
+                    name: part.to_owned(),
+                    ext,
+                    dont_care,
+                    id: 0,
+                });
                 return;
             }
             at = match self.nodes[at].dirs.get(part) {
@@ -111,39 +161,61 @@ impl Tree {
     /// already covers, which its globs may match again.
     pub fn cover_beside(&self, targets: &[&str], free: &[&str], opts: Options<'_>) -> Vec<String> {
         let t = self.index(targets, free);
+        let counted: Vec<bool> = self.exts.iter().map(|e| (opts.counts)(e)).collect();
+        let cover = Cover {
+            t: &t,
+            opts,
+            counted: &counted,
+        };
         let mut out = Vec::new();
-        self.walk(0, "", &[], &t, opts, &mut out);
+        self.walk(0, "", &[], &cover, &mut out);
         out
     }
 
     /// Where the targets (and this cover's don't-care files) sit in the tree.
-    fn index<'a>(&self, targets: &[&'a str], free: &[&'a str]) -> Targets<'a> {
-        let mut t = Targets::default();
+    fn index(&self, targets: &[&str], free: &[&str]) -> Targets {
+        let mut t = Targets {
+            exts: vec![Vec::new(); self.nodes.len()],
+            free: vec![Vec::new(); self.nodes.len()],
+            target: vec![false; self.files],
+            free_file: vec![false; self.files],
+            holds_targets: vec![false; self.nodes.len()],
+        };
         let is_target: HashSet<&str> = targets.iter().copied().collect();
         for path in free {
             if is_target.contains(path) || !self.holds_dirs_of(path) {
                 continue;
             }
-            let ext = ext_of(path);
+            // An extension no tracked file has is counted nowhere.
+            let Some(&ext) = self.ext_ids.get(ext_of(path)) else {
+                continue;
+            };
             let mut at = 0;
             let mut parts = path.split('/').peekable();
             while let Some(part) = parts.next() {
-                *t.free.entry((at, ext)).or_default() += 1;
+                bump(&mut t.free[at], ext);
                 if parts.peek().is_none() {
-                    t.free_names.entry(at).or_default().insert(part);
+                    if let Some(id) = self.file_id(at, part) {
+                        t.free_file[id] = true;
+                    }
                     break;
                 }
                 at = self.nodes[at].dirs[part];
             }
         }
         for path in targets {
-            let ext = ext_of(path);
+            let Some(&ext) = self.ext_ids.get(ext_of(path)) else {
+                continue;
+            };
             let mut at = 0;
             let mut parts = path.split('/').peekable();
             while let Some(part) = parts.next() {
-                *t.exts.entry((at, ext)).or_default() += 1;
+                bump(&mut t.exts[at], ext);
                 if parts.peek().is_none() {
-                    t.names.entry(at).or_default().insert(part);
+                    if let Some(id) = self.file_id(at, part) {
+                        t.target[id] = true;
+                        t.holds_targets[at] = true;
+                    }
                     break;
                 }
                 match self.nodes[at].dirs.get(part) {
@@ -153,6 +225,13 @@ impl Tree {
             }
         }
         t
+    }
+
+    /// The number of the file `name` in directory `at`.
+    fn file_id(&self, at: usize, name: &str) -> Option<usize> {
+        let files = &self.nodes[at].files;
+        let i = files.binary_search_by(|f| f.name.as_str().cmp(name)).ok()?;
+        Some(files[i].id)
     }
 
     /// The population as rules: `dir/**/*.ext` (or `dir/*.ext`) wherever
@@ -165,7 +244,10 @@ impl Tree {
     /// rule that would have to exclude a name it cannot hold is not made).
     pub fn rules(&self, targets: &[&str], writable: &dyn Fn(&str) -> bool) -> Rules {
         let t = self.index(targets, &[]);
-        let exts: std::collections::BTreeSet<&str> = targets.iter().map(|p| ext_of(p)).collect();
+        let exts: std::collections::BTreeSet<ExtId> = targets
+            .iter()
+            .filter_map(|p| self.ext_ids.get(ext_of(p)).copied())
+            .collect();
         let mut out = Rules::default();
         for ext in exts {
             self.rule_walk(0, "", ext, &t, writable, &mut out);
@@ -179,7 +261,7 @@ impl Tree {
         &self,
         at: usize,
         dir: &str,
-        ext: &str,
+        ext: ExtId,
         t: &Targets,
         writable: &dyn Fn(&str) -> bool,
         out: &mut Rules,
@@ -189,13 +271,14 @@ impl Tree {
             true => String::new(),
             false => format!("{}/", escape(dir)),
         };
-        let here = t.exts.get(&(at, ext)).copied().unwrap_or(0);
-        let total = node.exts.get(ext).copied().unwrap_or(0);
-        if !ext.is_empty() && ruled(here, total.saturating_sub(here)) {
+        let name = &self.exts[ext];
+        let here = count_of(&t.exts[at], ext);
+        let total = count_of(&node.exts, ext);
+        if !name.is_empty() && ruled(here, total.saturating_sub(here)) {
             let mut others = Vec::new();
             self.others_below(at, dir, ext, t, &mut others);
             if others.iter().all(|p| writable(p)) {
-                out.include.push(format!("{base}**/*.{}", escape(ext)));
+                out.include.push(format!("{base}**/*.{}", escape(name)));
                 out.exclude.extend(others.iter().map(|p| escape(p)));
                 return;
             }
@@ -207,45 +290,39 @@ impl Tree {
         let direct: Vec<(&str, bool)> = node
             .files
             .iter()
-            .filter(|(n, dc)| !dc && ext_of(n) == ext)
-            .map(|(n, _)| {
-                (
-                    n.as_str(),
-                    t.names.get(&at).is_some_and(|s| s.contains(n.as_str())),
-                )
-            })
+            .filter(|f| !f.dont_care && f.ext == ext)
+            .map(|f| (f.name.as_str(), t.target[f.id]))
             .collect();
         let hits = direct.iter().filter(|d| d.1).count();
         let misses: Vec<String> = direct.iter().filter(|d| !d.1).map(|d| join(d.0)).collect();
-        if !ext.is_empty() && ruled(hits, misses.len()) && misses.iter().all(|p| writable(p)) {
-            out.include.push(format!("{base}*.{}", escape(ext)));
+        if !name.is_empty() && ruled(hits, misses.len()) && misses.iter().all(|p| writable(p)) {
+            out.include.push(format!("{base}*.{}", escape(name)));
             out.exclude.extend(misses.iter().map(|p| escape(p)));
         } else {
             out.rest
                 .extend(direct.iter().filter(|d| d.1).map(|d| join(d.0)));
         }
         for (name, &child) in &node.dirs {
-            if t.exts.contains_key(&(child, ext)) {
+            if count_of(&t.exts[child], ext) > 0 {
                 self.rule_walk(child, &join(name), ext, t, writable, out);
             }
         }
     }
 
     /// The counted `.ext` files under a node that are not targets.
-    fn others_below(&self, at: usize, dir: &str, ext: &str, t: &Targets, out: &mut Vec<String>) {
+    fn others_below(&self, at: usize, dir: &str, ext: ExtId, t: &Targets, out: &mut Vec<String>) {
         let node = &self.nodes[at];
         let join = |name: &str| match dir.is_empty() {
             true => name.to_owned(),
             false => format!("{dir}/{name}"),
         };
-        let names = t.names.get(&at);
-        for (n, dc) in &node.files {
-            if !dc && ext_of(n) == ext && !names.is_some_and(|s| s.contains(n.as_str())) {
-                out.push(join(n));
+        for f in &node.files {
+            if !f.dont_care && f.ext == ext && !t.target[f.id] {
+                out.push(join(&f.name));
             }
         }
         for (name, &child) in &node.dirs {
-            if self.nodes[child].exts.get(ext).copied().unwrap_or(0) > 0 {
+            if count_of(&self.nodes[child].exts, ext) > 0 {
                 self.others_below(child, &join(name), ext, t, out);
             }
         }
@@ -267,51 +344,46 @@ impl Tree {
         false
     }
 
-    fn walk(
-        &self,
-        at: usize,
-        dir: &str,
-        handled: &[String],
-        t: &Targets,
-        opts: Options<'_>,
-        out: &mut Vec<String>,
-    ) {
+    fn walk(&self, at: usize, dir: &str, handled: &[ExtId], c: &Cover, out: &mut Vec<String>) {
         let node = &self.nodes[at];
-        let tcount = |ext: &str| t.exts.get(&(at, ext)).copied().unwrap_or(0);
-        let live: usize = node
-            .exts
-            .keys()
-            .filter(|e| !handled.contains(e))
-            .map(|e| tcount(e))
+        let targets = &c.t.exts[at];
+        let live: usize = targets
+            .iter()
+            .filter(|e| !handled.contains(&e.0))
+            .map(|e| e.1)
             .sum();
         if live == 0 {
             return;
         }
-        let free = |ext: &str| t.free.get(&(at, ext)).copied().unwrap_or(0);
-        let others = |ext: &str| -> usize {
-            if (opts.counts)(ext) {
-                node.exts
-                    .get(ext)
-                    .copied()
-                    .unwrap_or(0)
-                    .saturating_sub(tcount(ext))
-                    .saturating_sub(free(ext))
-            } else {
-                0
+        let free = &c.t.free[at];
+        // The counted files of `ext` here that are neither targets nor free.
+        let others = |ext: ExtId, total: usize| -> usize {
+            match c.counted[ext] {
+                true => total
+                    .saturating_sub(count_of(targets, ext))
+                    .saturating_sub(count_of(free, ext)),
+                false => 0,
             }
         };
-        let all_others: usize = node.exts.keys().map(|e| others(e)).sum();
-        if opts.whole_dirs && !dir.is_empty() && handled.is_empty() && all_others == 0 && live >= 2
+        let all_others: usize = node.exts.iter().map(|&(e, n)| others(e, n)).sum();
+        if c.opts.whole_dirs
+            && !dir.is_empty()
+            && handled.is_empty()
+            && all_others == 0
+            && live >= 2
         {
             out.push(format!("{}/", escape(dir)));
             return;
         }
         let mut handled = handled.to_vec();
-        if opts.ext_globs {
-            let mut exts: Vec<&String> = node.exts.keys().collect();
-            exts.sort();
-            for ext in exts {
-                if ext.is_empty() || handled.contains(ext) || tcount(ext) < 2 || others(ext) > 0 {
+        if c.opts.ext_globs {
+            for &(ext, total) in &node.exts {
+                let name = &self.exts[ext];
+                if name.is_empty()
+                    || handled.contains(&ext)
+                    || count_of(targets, ext) < 2
+                    || others(ext, total) > 0
+                {
                     continue;
                 }
                 // Only when the files reach into subdirectories (else
@@ -319,27 +391,30 @@ impl Tree {
                 let deep = node
                     .dirs
                     .values()
-                    .any(|&c| t.exts.contains_key(&(c, ext.as_str())));
+                    .any(|&child| count_of(&c.t.exts[child], ext) > 0);
                 if !deep {
                     continue;
                 }
                 out.push(if dir.is_empty() {
-                    format!("**/*.{}", escape(ext))
+                    format!("**/*.{}", escape(name))
                 } else {
-                    format!("{}/**/*.{}", escape(dir), escape(ext))
+                    format!("{}/**/*.{}", escape(dir), escape(name))
                 });
-                handled.push(ext.clone());
+                handled.push(ext);
             }
         }
         for (name, &child) in &node.dirs {
+            if c.t.exts[child].is_empty() {
+                continue;
+            }
             let sub = if dir.is_empty() {
                 name.clone()
             } else {
                 format!("{dir}/{name}")
             };
-            self.walk(child, &sub, &handled, t, opts, out);
+            self.walk(child, &sub, &handled, c, out);
         }
-        self.cover_files_here(at, dir, &handled, t, opts, out);
+        self.cover_files_here(at, dir, &handled, c, out);
     }
 
     /// The targets directly in `at`: one glob per extension when nothing
@@ -349,57 +424,64 @@ impl Tree {
         &self,
         at: usize,
         dir: &str,
-        handled: &[String],
-        t: &Targets,
-        opts: Options<'_>,
+        handled: &[ExtId],
+        c: &Cover,
         out: &mut Vec<String>,
     ) {
-        let node = &self.nodes[at];
-        let Some(names) = t.names.get(&at) else {
+        if !c.t.holds_targets[at] {
             return;
-        };
+        }
         let base = if dir.is_empty() {
             String::new()
         } else {
             format!("{}/", escape(dir))
         };
-        let free_here = t.free_names.get(&at);
-        let mut files: Vec<(&str, bool)> = node
+        // (name, extension, target), sorted by name as the files are.
+        let files: Vec<(&str, ExtId, bool)> = self.nodes[at]
             .files
             .iter()
-            .filter(|(n, dc)| {
-                !dc && (opts.counts)(ext_of(n))
-                    && !free_here.is_some_and(|f| f.contains(n.as_str()))
-                    || names.contains(n.as_str())
+            .filter_map(|f| {
+                let counted = !f.dont_care && !c.t.free_file[f.id] && c.counted[f.ext];
+                match c.t.target[f.id] {
+                    true if handled.contains(&f.ext) => None,
+                    true => Some((f.name.as_str(), f.ext, true)),
+                    false => counted.then_some((f.name.as_str(), f.ext, false)),
+                }
             })
-            .map(|(n, _)| (n.as_str(), names.contains(n.as_str())))
-            .filter(|(n, target)| !(*target && handled.iter().any(|e| e == ext_of(n))))
             .collect();
-        files.sort_unstable();
-        let others: Vec<&str> = files.iter().filter(|f| !f.1).map(|f| f.0).collect();
+        let others: Vec<&str> = files.iter().filter(|f| !f.2).map(|f| f.0).collect();
         // Nothing else here: one glob per extension.
-        let mut done: Vec<&str> = Vec::new();
+        let mut done: Vec<ExtId> = Vec::new();
         if others.is_empty() {
-            let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-            for (n, _) in &files {
-                *counts.entry(ext_of(n)).or_default() += 1;
+            let mut counts: BTreeMap<ExtId, usize> = BTreeMap::new();
+            for f in &files {
+                *counts.entry(f.1).or_default() += 1;
             }
             for (ext, n) in counts {
-                if !ext.is_empty() && n >= 2 {
-                    out.push(format!("{base}*.{}", escape(ext)));
+                let name = &self.exts[ext];
+                if !name.is_empty() && n >= 2 {
+                    out.push(format!("{base}*.{}", escape(name)));
                     done.push(ext);
                 }
             }
         }
         let run: Vec<&str> = files
             .iter()
-            .filter(|(n, target)| *target && !done.contains(&ext_of(n)))
-            .map(|(n, _)| *n)
+            .filter(|f| f.2 && !done.contains(&f.1))
+            .map(|f| f.0)
             .collect();
         if !run.is_empty() {
             cluster(&run, &others, &base, out);
         }
     }
+}
+
+/// One cover's state: where its targets are, its options, and which
+/// extensions (by number) count.
+struct Cover<'a> {
+    t: &'a Targets,
+    opts: Options<'a>,
+    counted: &'a [bool],
 }
 
 /// The least number of targets a rule holds.
@@ -422,16 +504,19 @@ pub struct Rules {
     pub rest: Vec<String>,
 }
 
-#[derive(Default)]
-struct Targets<'a> {
-    /// (node, ext) → targets in that subtree.
-    exts: HashMap<(usize, &'a str), usize>,
-    /// node → target file names directly in it.
-    names: HashMap<usize, HashSet<&'a str>>,
-    /// (node, ext) → don't-care files of this cover in that subtree.
-    free: HashMap<(usize, &'a str), usize>,
-    /// node → don't-care file names of this cover directly in it.
-    free_names: HashMap<usize, HashSet<&'a str>>,
+/// Where one cover's targets and don't-care files sit, by node and by
+/// file number.
+struct Targets {
+    /// By node: targets in its subtree, by extension, sorted.
+    exts: Vec<Vec<(ExtId, usize)>>,
+    /// By file number: whether it is a target.
+    target: Vec<bool>,
+    /// By node: whether targets sit directly in it.
+    holds_targets: Vec<bool>,
+    /// By node: this cover's don't-care files in its subtree, by extension.
+    free: Vec<Vec<(ExtId, usize)>>,
+    /// By file number: whether it is a don't-care file of this cover.
+    free_file: Vec<bool>,
 }
 
 fn lcp<'a>(a: &'a str, b: &str) -> &'a str {
@@ -518,10 +603,7 @@ mod tests {
     use L::*;
 
     fn check(paths: &[(&str, L)]) -> Vec<String> {
-        let mut tree = Tree::default();
-        for (p, l) in paths {
-            tree.insert(p, *l == Dc);
-        }
+        let tree = Tree::from_paths(paths.iter().map(|(p, l)| (*p, *l == Dc)));
         let targets: Vec<&str> = paths.iter().filter(|p| p.1 == T).map(|p| p.0).collect();
         let all = |_: &str| true;
         let globs = tree.cover(
@@ -598,16 +680,16 @@ mod tests {
 
     #[test]
     fn files_the_op_already_covers_may_be_matched_again() {
-        let mut tree = Tree::default();
-        for p in [
-            "a/b/x.cu",
-            "a/b/c/y.cu",
-            "a/b/z.cu",
-            "a/w.cu",
-            "a/README.md",
-        ] {
-            tree.insert(p, false);
-        }
+        let tree = Tree::from_paths(
+            [
+                "a/b/x.cu",
+                "a/b/c/y.cu",
+                "a/b/z.cu",
+                "a/w.cu",
+                "a/README.md",
+            ]
+            .map(|p| (p, false)),
+        );
         let all = |_: &str| true;
         let opts = Options {
             whole_dirs: true,

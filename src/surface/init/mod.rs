@@ -581,10 +581,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     }
     // The population: every tracked file counts, tests and vendored trees
     // may be matched (the exclude list takes them out again).
-    let mut tree = globs::Tree::default();
-    for (&p, &role) in paths.iter().zip(&roles) {
-        tree.insert(p, role);
-    }
+    let tree = globs::Tree::from_paths(paths.iter().copied().zip(roles.iter().copied()));
     let (include, exclude) = population(&tree, &kernels, &paths, &roles);
     let ops = planned_ops(catalog, &signals, &tree, &kernels, input);
     let ladders = planned_ladders(catalog, &ops);
@@ -981,16 +978,22 @@ fn adopt_plain_sources(
 /// Where the op is performed: its files with the strongest name evidence,
 /// at most three (they exist, so `at_exists` holds from the start).
 fn at_entries(files: &[&KernelFile]) -> Vec<String> {
-    let mut ranked: Vec<&&KernelFile> = files.iter().collect();
-    ranked.sort_by_key(|k| {
-        let names = k
-            .evidence
-            .iter()
-            .filter(|e| matches!(e, Evidence::Name(_)))
-            .count();
-        (std::cmp::Reverse(names), k.path.len(), k.path.clone())
-    });
-    let mut at: Vec<String> = ranked.iter().take(3).map(|k| k.path.clone()).collect();
+    let mut ranked: Vec<(std::cmp::Reverse<usize>, usize, &str)> = files
+        .iter()
+        .map(|k| {
+            let names = k
+                .evidence
+                .iter()
+                .filter(|e| matches!(e, Evidence::Name(_)))
+                .count();
+            (std::cmp::Reverse(names), k.path.len(), k.path.as_str())
+        })
+        .collect();
+    if ranked.len() > 3 {
+        ranked.select_nth_unstable(2);
+        ranked.truncate(3);
+    }
+    let mut at: Vec<String> = ranked.iter().map(|k| k.2.to_owned()).collect();
     at.sort();
     at
 }
