@@ -842,6 +842,21 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AsmOther, "xvmaddasp"),
     (Marker::AsmArm, "VLD1"),
     (Marker::AsmArm, "ld1 {v"),
+    // AArch64 NEON in assembly text, also as comments beside `.inst`
+    // encodings (KleidiAI writes `.inst 0x4e97a7a3 // smmla v3.4s, ...`).
+    (Marker::AsmArm, "ld1 { v"),
+    (Marker::AsmArm, "st1 { v"),
+    (Marker::AsmArm, "ld1r { v"),
+    (Marker::AsmArm, "movi v"),
+    (Marker::AsmArm, "sdot v"),
+    (Marker::AsmArm, "udot v"),
+    (Marker::AsmArm, "smmla v"),
+    (Marker::AsmArm, "ummla v"),
+    (Marker::AsmArm, "usmmla v"),
+    (Marker::AsmArm, "bfmmla v"),
+    (Marker::AsmArm, "bfdot v"),
+    (Marker::AsmArm, "zip1 v"),
+    (Marker::AsmArm, "uzp1 v"),
     // SVE / SME: predicated loads and outer products.
     (Marker::AsmArm, "ptrue p"),
     (Marker::AsmArm, "whilelt p"),
@@ -1143,7 +1158,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 22] = [
+        let cases: [(&str, &[u8], Option<Kind>); 24] = [
             // Cortex-M: Helium (MVE) and the Armv7E-M DSP SIMD instructions.
             ("Source/BasicMathFunctions/arm_elementwise_add_s8.c", b"mve_pred16_t p = vctp32q(n);\nint32x4_t a = vldrbq_z_s32(x, p);", Some(Kind::SimdArm)),
             ("Source/NNSupportFunctions/arm_nn_mat_mult_kernel_s8_s16.c", b"sum = __SMLAD(a, b, sum);", Some(Kind::SimdArm)),
@@ -1157,6 +1172,10 @@ mod tests {
             ("k/dgemm_rviv_asm_4vx4.S", rvv, Some(Kind::Asm)),
             ("k/rviv_utils.h", rvv, Some(Kind::SimdOther)),
             ("kai/matmul_sme2_mopa_asm.S", b"    ptrue p1.b\n    ld1h { z18.h }, p1/Z, [x27]\n", Some(Kind::Asm)),
+            // AArch64 NEON written as `.inst` encodings, the instruction in
+            // a comment, in assembly and in C inline assembly.
+            ("kai/matmul_neon_i8mm_asm.S", b"    movi v27.4s, #0x0\n    KAI_ASM_INST(0x4e97a7a3)  // smmla v3.4s, v29.16b, v23.16b\n", Some(Kind::Asm)),
+            ("kai/pack_bf16_neon.c", b"__asm__ __volatile__(\n  \"ld1 { v0.4s }, [x0]\\n\"\n  \".inst 0x0ea16aff  // bfcvtn v31.4h, v23.4s\\n\"\n);", Some(Kind::SimdArm)),
             ("layer/mips/absval_mips.cpp", b"#include <msa.h>\nv4f32 _p = (v4f32)__msa_ld_w(ptr, 0);", Some(Kind::SimdOther)),
             ("fixedpoint/fixedpoint_neon.h", b"inline int32x4_t ShiftLeft(int32x4_t a, int offset) {", Some(Kind::SimdArm)),
             // LoongArch LASX borrows x86's vector type names.
