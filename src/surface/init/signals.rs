@@ -65,6 +65,12 @@ struct RawSignal {
     /// evidence outranks it, as a backend's does.
     #[serde(default)]
     general: bool,
+    /// Its name and directory tokens say this op only on GPU code: on CPU
+    /// code the same token names something else (Arm's `mla` instruction,
+    /// in every KleidiAI and Compute Library kernel name, is a
+    /// multiply-accumulate, not latent attention).
+    #[serde(default)]
+    gpu_names: bool,
     #[serde(default)]
     computes: Vec<RawCompute>,
     /// The more general op this one narrows (int8-gemm narrows
@@ -175,6 +181,16 @@ pub struct OpSignals {
     /// The op this one narrows, and the name tokens that narrow it.
     refines: Option<usize>,
     qualifiers: Vec<Pattern>,
+    /// Its names, directories and qualifiers count only on GPU code.
+    gpu_names: bool,
+}
+
+impl OpSignals {
+    /// Whether this op's name, directory and qualifier tokens count on a
+    /// file of this kind (see `gpu_names`).
+    fn names_count_on(&self, kind: Option<Kind>) -> bool {
+        !(self.gpu_names && kind.is_some_and(|k| !k.is_gpu()))
+    }
 }
 
 /// Every op's signals, for the ops that exist in a catalog.
@@ -194,10 +210,12 @@ pub struct Signals {
     content_bounded: Vec<bool>,
     computes: Vec<Compute>,
     /// The op whose catalog reference is the repository being initialised
-    /// (set by `init`): there it is what the code computes, not a backend,
-    /// and every computation signature confirms it (ThunderKittens' MMA
-    /// wrappers are the tile DSL; NumKong's AMX distance kernels are its
-    /// distances).
+    /// (set by `init`): there every computation signature confirms it
+    /// (ThunderKittens' MMA wrappers are the tile DSL; NumKong's AMX
+    /// distance kernels are its distances). A backend stays a backend even
+    /// there: a file whose name or directory says what it computes goes to
+    /// that op (KleidiAI's `conv/` kernels are convolutions, not "Arm
+    /// kernels"), the rest to the backend.
     pub own: Option<usize>,
 }
 
@@ -606,6 +624,7 @@ impl Signals {
                 backend: s.backend || s.general,
                 refines: None,
                 qualifiers: s.qualifiers.iter().map(|n| Pattern::new(n)).collect(),
+                gpu_names: s.gpu_names,
             });
         }
         for (i, s) in raw.iter().enumerate() {
@@ -815,6 +834,8 @@ impl Signals {
         kind: Option<Kind>,
     ) -> Option<Candidate> {
         let mut evidence = Vec::new();
+        let may_name = may_name && op.names_count_on(kind);
+        let may_dir = may_dir && op.names_count_on(kind);
         let (name_score, name_run) = if may_name {
             // Content-bound names count where the op's content is.
             let bound = if content.is_empty() {
@@ -869,7 +890,7 @@ impl Signals {
             op: i,
             score,
             compute_rank,
-            backend: op.backend && self.own != Some(i),
+            backend: op.backend,
             name_run,
             kind_bound: !op.kinds.is_empty() && !op.backend,
             name_score,
@@ -892,6 +913,9 @@ impl Signals {
         for (i, op) in self.ops.iter().enumerate() {
             let Some(general) = op.refines else { continue };
             if !op.kinds.is_empty() && !kind.is_some_and(|k| op.kinds.contains(&k)) {
+                continue;
+            }
+            if !op.names_count_on(kind) {
                 continue;
             }
             let Some(parent) = out
@@ -945,7 +969,7 @@ impl Signals {
                     op: i,
                     score: parent.score + narrow,
                     compute_rank: parent.compute_rank,
-                    backend: op.backend && self.own != Some(i),
+                    backend: op.backend,
                     name_run: parent.name_run,
                     kind_bound: !op.kinds.is_empty() && !op.backend,
                     name_score,
@@ -1559,7 +1583,34 @@ mod tests {
     }
 
     #[test]
-    fn the_repositorys_own_op_is_confirmed_by_what_its_files_compute() {
+    fn latent_attention_names_count_only_on_gpu_code() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        assert_eq!(
+            best_of(&s, "csrc/mla_decode.cu", Kind::Cuda, "").as_deref(),
+            Some("mla-attention")
+        );
+        // On Arm CPU code `mla` is the multiply-accumulate instruction.
+        let conv =
+            "conv/depthwise/kernels/a64_fp16_nhwc_3x3_s1_output2x2_mla_depthfirst/generic.cpp";
+        assert_eq!(
+            best_of(&s, conv, Kind::SimdArm, "").as_deref(),
+            Some("convolution")
+        );
+        assert_ne!(
+            best_of(
+                &s,
+                "kernels/sve_hybrid_fp32_mla_6x4VL.hpp",
+                Kind::SimdArm,
+                ""
+            )
+            .as_deref(),
+            Some("mla-attention")
+        );
+    }
+
+    #[test]
+    fn a_backend_stays_a_backend_in_its_own_repository() {
         let catalog = Matrix::catalog();
         let mut s = Signals::for_catalog(&catalog);
         let tk = format!("namespace kittens {{\n{ONLINE_SOFTMAX}}}\n");
@@ -1567,10 +1618,17 @@ mod tests {
             best_of(&s, "kernels/based/x.cu", Kind::Cuda, &tk).as_deref(),
             Some("fused-attention")
         );
-        // In the tile DSL's own repository its kernels are the DSL's.
+        // In the tile DSL's own repository the DSL is still how a file is
+        // written: what it computes ranks first, and the files nothing
+        // else claims are the DSL's.
         s.own = s.position("tile-dsl");
         assert_eq!(
             best_of(&s, "kernels/based/x.cu", Kind::Cuda, &tk).as_deref(),
+            Some("fused-attention")
+        );
+        let wrapper = "namespace kittens {\ntemplate<ducks::rt::all T> void zero(T &dst);\n}\n";
+        assert_eq!(
+            best_of(&s, "include/ops/warp/util.cuh", Kind::Cuda, wrapper).as_deref(),
             Some("tile-dsl")
         );
     }
