@@ -552,3 +552,57 @@ fn a_scalar_backend_beside_simd_kernels_joins_them_and_measurement_code_does_not
         assert!(!in_population(&plan, out), "{out}: {plan}");
     }
 }
+
+#[test]
+fn an_assembly_kernels_c_entry_and_a_kernel_directorys_descriptor_join_it() {
+    let neon = "#include <arm_neon.h>\nvoid k(float* a) { float32x4_t x = vld1q_f32(a); }\n";
+    let asm = "    KAI_ASM_GLOBAL(kai_kernel_matmul_clamp_f32_neon_dotprod)\nKAI_ASM_FUNCTION_LABEL(kai_kernel_matmul_clamp_f32_neon_dotprod)\n    movi v27.4s, #0x0\n    KAI_ASM_INST(0x4e90973b)  // sdot v27.4s, v25.16b, v16.16b\n    ret\n";
+    let p = Sota::new()
+        .git_init()
+        .file("kai/matmul/kai_kernel_matmul_clamp_f32_neon_dotprod_asm.S", asm)
+        // The C entry point: plain C that calls what the assembly defines.
+        .file(
+            "kai/matmul/kai_matmul_clamp_f32_neon_dotprod.c",
+            "#include \"kai_matmul_clamp_f32_neon_dotprod.h\"\nvoid kai_kernel_matmul_clamp_f32_neon_dotprod(void* args);\nvoid kai_run_matmul_clamp_f32_neon_dotprod(size_t m, size_t n) {\n  kai_kernel_matmul_clamp_f32_neon_dotprod(0);\n}\n",
+        )
+        // Plain C beside it that calls nothing it defines.
+        .file(
+            "kai/matmul/kai_common.c",
+            "#include \"kai_common.h\"\nsize_t kai_roundup(size_t a, size_t b) { return (a + b - 1) / b * b; }\n",
+        )
+        // A descriptor named after a directory of kernel sources.
+        .file("ops/gemm/kernels/a64_sgemm_8x12/generic.cpp", neon)
+        .file("ops/gemm/kernels/a64_sgemm_8x12/a55.cpp", neon)
+        .file(
+            "ops/gemm/kernels/a64_sgemm_8x12.hpp",
+            "#include \"../std_transforms_fixed.hpp\"\nclass cls_a64_sgemm_8x12 {\npublic:\n    static unsigned int out_width() {\n        return 12;\n    }\n};\n",
+        )
+        // One that only declares is the kernels' interface.
+        .file("ops/gemm/kernels/a64_hgemm_8x24/generic.cpp", neon)
+        .file(
+            "ops/gemm/kernels/a64_hgemm_8x24.hpp",
+            "void a64_hgemm_asimd_8x24(const void *, const void *, void *, int, int, int);\n",
+        )
+        // An umbrella includes its directory's kernels: still left out.
+        .file("include/dot/neon.c", neon)
+        .file("include/dot/serial.c", neon)
+        .file("include/dot.h", "#include \"dot/neon.h\"\nvoid dot(float *a) { }\n");
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(
+        kind_and_op(&plan, "kai/matmul/kai_matmul_clamp_f32_neon_dotprod.c").0,
+        "asm",
+        "{plan}"
+    );
+    assert_eq!(
+        kind_and_op(&plan, "ops/gemm/kernels/a64_sgemm_8x12.hpp"),
+        ("simd-arm".to_owned(), Some("dense-gemm".to_owned()))
+    );
+    for out in [
+        "kai/matmul/kai_common.c",
+        "ops/gemm/kernels/a64_hgemm_8x24.hpp",
+        "include/dot.h",
+    ] {
+        assert!(!in_population(&plan, out), "{out}: {plan}");
+    }
+}

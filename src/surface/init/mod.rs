@@ -11,6 +11,7 @@ pub mod detect;
 pub mod emit;
 pub mod globs;
 pub mod reference;
+mod siblings;
 pub mod signals;
 
 use std::collections::BTreeMap;
@@ -347,7 +348,11 @@ fn leave_out_infrastructure(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Ve
 /// An umbrella header (`numkong/dot.h` beside `numkong/dot/`, whose files
 /// are kernels) includes and dispatches to the kernels of its directory;
 /// it computes nothing itself and leaves the population as infrastructure.
-fn leave_out_umbrellas(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec<Found> {
+/// So is a header with kernel markers of its own there (NumKong's
+/// dispatch over ISA variants, its includes past the prefix read). A plain
+/// header named after such a directory that includes none of its files
+/// describes them instead (see [`siblings::adopt_descriptor_headers`]).
+fn leave_out_umbrellas(root: &Path, found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec<Found> {
     let mut kernel_dirs: std::collections::HashSet<&str> = Default::default();
     for f in found
         .iter()
@@ -355,12 +360,16 @@ fn leave_out_umbrellas(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec<Fou
     {
         kernel_dirs.insert(parent_dir(&f.path));
     }
-    let umbrella = |path: &str| {
+    let mut reread = Reread::new(root);
+    let mut umbrella = |f: &Found| {
+        let path = f.path.as_str();
         let ext = detect::extension(path);
         matches!(ext, Some("h" | "hh" | "hpp" | "hxx" | "cuh"))
             && ext.is_some_and(|e| kernel_dirs.contains(&path[..path.len() - e.len() - 1]))
+            && (f.kind.is_some()
+                || siblings::includes_from(reread.prefix(path), signals::stem(path)))
     };
-    let flags: Vec<bool> = found.iter().map(|f| umbrella(&f.path)).collect();
+    let flags: Vec<bool> = found.iter().map(&mut umbrella).collect();
     let mut kept = Vec::with_capacity(found.len());
     for (f, is_umbrella) in found.into_iter().zip(flags) {
         match is_umbrella {
@@ -550,11 +559,13 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         mut host_included,
     } = scan(input.root, &candidates, &signals);
     let found = leave_out_infrastructure(found, &mut skipped);
-    let mut found = leave_out_umbrellas(found, &mut skipped);
+    let mut found = leave_out_umbrellas(input.root, found, &mut skipped);
     // Headers are judged by their directory's detected kernels first, so a
     // kernel's parts do not tip a directory of host headers.
     adopt_headers(input.root, &mut found, &signals);
+    siblings::adopt_descriptor_headers(input.root, &mut found, &signals);
     adopt_scalar_backends(&mut found, &mut host_included);
+    siblings::adopt_asm_entries(input.root, &mut found, &candidates, &signals);
     adopt_plain_sources(input.root, &mut found, &candidates, &signals);
     adopt_included(
         input.root,

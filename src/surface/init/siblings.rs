@@ -1,0 +1,218 @@
+//! Files that belong to a kernel by how they are named beside it, not by
+//! markers of their own:
+//!
+//! - the C entry point of an assembly micro-kernel: a C / C++ source in
+//!   the directory of an assembly kernel that calls a symbol the assembly
+//!   defines (KleidiAI's `kai_matmul_….c` computes the strides, then calls
+//!   `kai_kernel_matmul_…`, which its `_asm.S` sibling defines);
+//! - the descriptor header named after a directory of kernels (Arm's
+//!   `kernels/a64_sgemm_8x12.hpp`, the blocking and selection of the
+//!   kernels in `kernels/a64_sgemm_8x12/`), unless it only declares.
+//!
+//! Both read a few files again; trees without assembly kernels or
+//! such headers pay nothing.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+
+use super::detect::{self, Kind};
+use super::signals::Signals;
+use super::{declaration_test_applies, declarations, parent_dir, Found, Reread};
+
+/// C / C++ sources beside assembly kernels that call a symbol one of them
+/// defines join the population with the assembly's kind.
+pub(super) fn adopt_asm_entries(
+    root: &Path,
+    found: &mut Vec<Found>,
+    candidates: &[&str],
+    signals: &Signals,
+) {
+    let asm: Vec<&str> = found
+        .iter()
+        .filter(|f| f.kind == Some(Kind::Asm))
+        .map(|f| f.path.as_str())
+        .collect();
+    if asm.is_empty() {
+        return;
+    }
+    let mut reread = Reread::new(root);
+    let mut symbols: HashMap<&str, Vec<String>> = HashMap::new();
+    for path in asm {
+        let defined = defined_symbols(reread.prefix(path));
+        symbols.entry(parent_dir(path)).or_default().extend(defined);
+    }
+    let known: HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
+    let entries: Vec<&str> = candidates
+        .iter()
+        .copied()
+        .filter(|p| detect::is_c_source(p) && !known.contains(p))
+        .filter(|p| symbols.get(parent_dir(p)).is_some_and(|s| !s.is_empty()))
+        .collect();
+    let mut adopted = Vec::new();
+    for path in entries {
+        let prefix = reread.prefix(path);
+        if !symbols[parent_dir(path)].iter().any(|s| calls(prefix, s)) {
+            continue;
+        }
+        adopted.push(Found {
+            path: path.to_owned(),
+            kind: Some(Kind::Asm),
+            best: signals.best(path, Some(Kind::Asm), prefix),
+            plain_kind: None,
+            includes: Vec::new(),
+            declares_only: false,
+        });
+    }
+    found.extend(adopted);
+}
+
+/// A plain header named after a directory of kernel sources (`x.hpp`
+/// beside `x/generic.cpp`) describes them: it joins with their most
+/// common kind, unless the declaration test says it only declares. A
+/// directory of kernel headers is a library's (NNPACK's `nnpack.h` beside
+/// `nnpack/`): its namesake is the public interface.
+pub(super) fn adopt_descriptor_headers(root: &Path, found: &mut [Found], signals: &Signals) {
+    let mut kinds: HashMap<String, BTreeMap<Kind, usize>> = HashMap::new();
+    for f in found.iter().filter(|f| !detect::is_header(&f.path)) {
+        if let Some(k) = f.kind {
+            *kinds
+                .entry(parent_dir(&f.path).to_owned())
+                .or_default()
+                .entry(k)
+                .or_default() += 1;
+        }
+    }
+    let mut reread = Reread::new(root);
+    for f in found.iter_mut() {
+        if f.kind.is_some() || !detect::is_header(&f.path) {
+            continue;
+        }
+        let Some(stem) = f.path.rsplit_once('.').map(|(s, _)| s) else {
+            continue;
+        };
+        let Some(kind) = kinds.get(stem).and_then(|k| {
+            k.iter()
+                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+                .map(|(k, _)| *k)
+        }) else {
+            continue;
+        };
+        let prefix = reread.prefix(&f.path);
+        if declaration_test_applies(kind, &f.path) && declarations::declares_only(prefix) {
+            continue;
+        }
+        f.kind = Some(kind);
+        f.best = signals.best(&f.path, Some(kind), prefix);
+    }
+}
+
+/// Whether C text includes a file of a directory named `dir`
+/// (`#include "numkong/dot/serial.h"` for `dot`), or another header of
+/// that name, itself the umbrella (`dot.hpp` including `numkong/dot.h`).
+pub(super) fn includes_from(text: &[u8], dir: &str) -> bool {
+    let text = String::from_utf8_lossy(text);
+    let inside = format!("/{dir}/");
+    text.lines()
+        .filter_map(|l| l.trim_start().strip_prefix('#'))
+        .filter_map(|l| l.trim_start().strip_prefix("include"))
+        .any(|l| {
+            let target = l.trim().trim_matches(|c| matches!(c, '"' | '<' | '>'));
+            target.starts_with(&inside[1..])
+                || target.contains(&inside)
+                || super::signals::stem(target) == dir
+        })
+}
+
+/// The global symbols an assembly file defines (`.global name`,
+/// `.globl _name`, a `GLOBAL(name)` macro), without the leading `_`
+/// Mach-O adds; a macro's own definition line is skipped.
+fn defined_symbols(text: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(text);
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim_start) {
+        if line.starts_with('#') {
+            continue;
+        }
+        let after = [".globl", ".global", "GLOBAL("]
+            .iter()
+            .find_map(|k| line.find(k).map(|at| &line[at + k.len()..]));
+        let Some(after) = after else { continue };
+        let name: String = after
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let name = name.strip_prefix('_').unwrap_or(&name);
+        // Short names (`name`, `main`) say nothing about a kernel.
+        if name.len() >= 6 && !out.iter().any(|s| s == name) {
+            out.push(name.to_owned());
+        }
+    }
+    out
+}
+
+/// Whether C text calls or declares `symbol` (the whole identifier, then
+/// `(`).
+fn calls(text: &[u8], symbol: &str) -> bool {
+    let s = symbol.as_bytes();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut from = 0;
+    while let Some(at) = find(&text[from..], s).map(|i| i + from) {
+        let before = at.checked_sub(1).map(|i| text[i]);
+        let rest = &text[at + s.len()..];
+        let next = rest.iter().find(|b| !b.is_ascii_whitespace());
+        if !before.is_some_and(ident) && next == Some(&b'(') {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_umbrella_includes_its_directory_a_descriptor_does_not() {
+        let umbrella = b"#include \"numkong/types.h\"\n#include \"numkong/dot/serial.h\"\n";
+        assert!(includes_from(umbrella, "dot"));
+        assert!(includes_from(b"# include <dot/neon.h>", "dot"));
+        // The C++ umbrella over the C one.
+        assert!(includes_from(b"#include \"numkong/dot.h\"", "dot"));
+        let descriptor = b"#include \"../std_transforms_fixed.hpp\"\nclass cls_a64_sgemm {};";
+        assert!(!includes_from(descriptor, "a64_sgemm"));
+        // A directory whose name ends another's is not it.
+        assert!(!includes_from(b"#include \"numkong/xdot/serial.h\"", "dot"));
+    }
+
+    #[test]
+    fn an_assembly_file_defines_its_global_symbols() {
+        let asm = b"#define KAI_ASM_GLOBAL(name) .global name\n\
+            KAI_ASM_GLOBAL(kai_kernel_matmul_f32_neon)\n\
+            .globl _sgemm_kernel_8x12\n\
+            .global main\n\
+            kai_kernel_matmul_f32_neon:\n    fmla v0.4s, v1.4s, v2.s[0]\n";
+        assert_eq!(
+            defined_symbols(asm),
+            ["kai_kernel_matmul_f32_neon", "sgemm_kernel_8x12"]
+        );
+    }
+
+    #[test]
+    fn a_source_calls_a_symbol_only_as_a_whole_identifier() {
+        let c = b"void kai_kernel_matmul_f32_neon(KernelArgs* a);\n";
+        assert!(calls(c, "kai_kernel_matmul_f32_neon"));
+        assert!(calls(b"x = sgemm_kernel_8x12 (a, b);", "sgemm_kernel_8x12"));
+        // A longer name, or the name without a call, is not it.
+        assert!(!calls(b"my_sgemm_kernel_8x12(a);", "sgemm_kernel_8x12"));
+        assert!(!calls(
+            b"// see sgemm_kernel_8x12 for the tile",
+            "sgemm_kernel_8x12"
+        ));
+    }
+}
