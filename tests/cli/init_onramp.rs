@@ -606,3 +606,40 @@ fn an_assembly_kernels_c_entry_and_a_kernel_directorys_descriptor_join_it() {
         assert!(!in_population(&plan, out), "{out}: {plan}");
     }
 }
+
+#[test]
+fn a_librarys_own_device_macros_mark_its_device_code() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "include/prim/config.hpp",
+            "#include <hip/hip_runtime.h>\n#define PRIM_DEVICE __device__\n#define PRIM_HOST_DEVICE __host__ __device__\n#define PRIM_KERNEL __global__ static\n",
+        )
+        .file(
+            "include/prim/device/device_scan.hpp",
+            "#include \"../config.hpp\"\ntemplate<class T>\nPRIM_KERNEL void scan_kernel(T* in, T* out) { out[0] = in[0]; }\n",
+        )
+        .file(
+            "include/prim/warp/warp_reduce.hpp",
+            "struct warp_reduce {\n  PRIM_DEVICE int sum(int v);\n  PRIM_DEVICE int max(int v);\n  PRIM_DEVICE int min(int v);\n};\n",
+        )
+        .file("kernels/attn.cu", "__global__ void attn(float* o) { o[threadIdx.x] = 0; }\n")
+        // Code shared with the host says nothing about kernels.
+        .file(
+            "include/prim/types.hpp",
+            "struct half2 {\n  PRIM_HOST_DEVICE half2();\n  PRIM_HOST_DEVICE float x() const;\n  PRIM_HOST_DEVICE float y() const;\n};\n",
+        )
+        // One device helper is not device code (as one `__device__` is not).
+        .file("include/prim/util.hpp", "PRIM_DEVICE int lane_id();\nint host_count();\n");
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for device in [
+        "include/prim/device/device_scan.hpp",
+        "include/prim/warp/warp_reduce.hpp",
+    ] {
+        assert!(in_population(&plan, device), "{device}: {plan}");
+    }
+    for out in ["include/prim/types.hpp", "include/prim/util.hpp"] {
+        assert!(!in_population(&plan, out), "{out}: {plan}");
+    }
+}

@@ -8,6 +8,7 @@
 
 pub mod declarations;
 pub mod detect;
+mod device_macros;
 pub mod emit;
 pub mod globs;
 pub mod reference;
@@ -189,6 +190,9 @@ struct Found {
 struct ScanOut {
     found: Vec<Found>,
     host_included: std::collections::HashSet<String>,
+    /// The repository's names for device-code keywords (see
+    /// [`device_macros`]).
+    device_macros: Vec<device_macros::DeviceMacro>,
 }
 
 /// Scan the candidates on all cores: read each prefix, detect, classify.
@@ -201,6 +205,7 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
     let mut out = ScanOut {
         found: Vec::new(),
         host_included: Default::default(),
+        device_macros: Vec::new(),
     };
     std::thread::scope(|s| {
         let handles: Vec<_> = candidates
@@ -212,11 +217,15 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
                     let mut full = vec![0u8; detect::PREFIX_BYTES];
                     let mut found = Vec::new();
                     let mut host = Vec::new();
+                    let mut macros = Vec::new();
                     for &path in part {
                         let Some(n) = read_prefix(&confined, path, &mut full) else {
                             continue;
                         };
                         let buf = &full[..n];
+                        if device_macros::may_hold(path) {
+                            macros.extend(device_macros::defined(buf));
+                        }
                         let scanned = detector.scan(path, buf);
                         match classify(path, buf, scanned, signals) {
                             Classified::Found(f) => found.push(f),
@@ -224,16 +233,19 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
                             Classified::Nothing => {}
                         }
                     }
-                    (found, host)
+                    (found, host, macros)
                 })
             })
             .collect();
         for h in handles {
-            let (found, host) = h.join().expect("scan thread");
+            let (found, host, macros) = h.join().expect("scan thread");
             out.found.extend(found);
             out.host_included.extend(host);
+            out.device_macros.extend(macros);
         }
     });
+    out.device_macros.sort();
+    out.device_macros.dedup();
     out
 }
 
@@ -555,9 +567,11 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         mut roles,
     } = partition(input.tracked);
     let ScanOut {
-        found,
+        mut found,
         mut host_included,
+        device_macros,
     } = scan(input.root, &candidates, &signals);
+    device_macros::adopt_users(input.root, &mut found, &candidates, device_macros, &signals);
     let found = leave_out_infrastructure(found, &mut skipped);
     let mut found = leave_out_umbrellas(input.root, found, &mut skipped);
     // Headers are judged by their directory's detected kernels first, so a

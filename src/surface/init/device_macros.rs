@@ -1,0 +1,220 @@
+//! A library's own names for device code: `#define ROCPRIM_DEVICE
+//! __device__`, `#define ROCPRIM_KERNEL __global__`. Its headers then
+//! write `ROCPRIM_DEVICE ROCPRIM_INLINE` where another library writes
+//! `__device__`, and carry no marker of their own; once the scan has seen
+//! the definitions, the files that use them are read again and judged as
+//! if the macro were spelled out (a kernel macro once, a device macro as
+//! often as `__device__` must occur).
+//!
+//! A macro that also says `__host__` marks code shared with the host
+//! (`C10_HOST_DEVICE`), which is no evidence of a kernel.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+use aho_corasick::AhoCorasick;
+
+use super::detect::{self, Kind};
+use super::signals::Signals;
+use super::{Found, Reread};
+
+/// A macro that stands for a device-code keyword.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DeviceMacro {
+    pub name: String,
+    /// It stands for `__global__` (a kernel entry), else for `__device__`.
+    pub kernel: bool,
+}
+
+/// Whether a path is C-family source that may define or use such macros.
+pub fn may_hold(path: &str) -> bool {
+    detect::is_c_source(path)
+        || detect::is_header(path)
+        || matches!(detect::extension(path), Some("cu" | "cuh" | "hip"))
+}
+
+/// Read again the C-family files that are no kernel yet, and adopt those
+/// that the repository's device macros mark as device code, with the kind
+/// of most of its device kernels.
+pub(super) fn adopt_users(
+    root: &Path,
+    found: &mut Vec<Found>,
+    candidates: &[&str],
+    macros: Vec<DeviceMacro>,
+    signals: &Signals,
+) {
+    let Some(uses) = Uses::new(macros) else {
+        return;
+    };
+    let mut kinds: BTreeMap<Kind, usize> = BTreeMap::new();
+    for k in found.iter().filter_map(|f| f.kind) {
+        if k.marks_device_code() {
+            *kinds.entry(k).or_default() += 1;
+        }
+    }
+    let kind = kinds
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+        .map_or(Kind::Cuda, |(k, _)| *k);
+    let mut reread = Reread::new(root);
+    for f in found
+        .iter_mut()
+        .filter(|f| f.kind.is_none() && may_hold(&f.path))
+    {
+        let prefix = reread.prefix(&f.path);
+        if uses.marks_device_code(prefix) {
+            f.kind = Some(kind);
+            f.best = signals.best(&f.path, Some(kind), prefix);
+            f.plain_kind = None;
+        }
+    }
+    let known: HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
+    let rest: Vec<&str> = candidates
+        .iter()
+        .copied()
+        .filter(|p| may_hold(p) && !known.contains(p))
+        .collect();
+    let mut adopted = Vec::new();
+    for path in rest {
+        let prefix = reread.prefix(path);
+        if uses.marks_device_code(prefix) {
+            adopted.push(Found {
+                path: path.to_owned(),
+                kind: Some(kind),
+                best: signals.best(path, Some(kind), prefix),
+                plain_kind: None,
+                includes: Vec::new(),
+                declares_only: false,
+            });
+        }
+    }
+    found.extend(adopted);
+}
+
+/// How often a device (not kernel) macro must occur, as `__device__` must
+/// (see detect's weak markers).
+const DEVICE_USES: usize = 3;
+
+/// The device macros a C-family prefix defines.
+pub fn defined(prefix: &[u8]) -> Vec<DeviceMacro> {
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(prefix, b"#define") {
+        let rest = &prefix[at + b"#define".len()..];
+        let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+        if let Some(m) = device_macro(&String::from_utf8_lossy(line)) {
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+/// `NAME BODY` of one `#define` line, when BODY is device-code keywords
+/// only (`__global__ static`, `__forceinline__ __device__`).
+fn device_macro(line: &str) -> Option<DeviceMacro> {
+    let mut words = line.split_whitespace();
+    let name = words.next()?;
+    if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') || name.starts_with("__") {
+        return None;
+    }
+    let body: Vec<&str> = words.collect();
+    let keyword = |w: &&str| {
+        matches!(
+            *w,
+            "__global__" | "__device__" | "__forceinline__" | "__inline__" | "inline" | "static"
+        ) || w.starts_with("__launch_bounds__")
+    };
+    if body.is_empty() || body.len() > 4 || !body.iter().all(keyword) {
+        return None;
+    }
+    let kernel = body.contains(&"__global__");
+    (kernel || body.contains(&"__device__")).then(|| DeviceMacro {
+        name: name.to_owned(),
+        kernel,
+    })
+}
+
+/// Finds the uses of a set of device macros in a prefix.
+pub struct Uses {
+    ac: AhoCorasick,
+    macros: Vec<DeviceMacro>,
+}
+
+impl Uses {
+    pub fn new(macros: Vec<DeviceMacro>) -> Option<Uses> {
+        if macros.is_empty() {
+            return None;
+        }
+        let ac = AhoCorasick::new(macros.iter().map(|m| m.name.as_str())).ok()?;
+        Some(Uses { ac, macros })
+    }
+
+    /// Whether the prefix is device code by these macros: a kernel macro
+    /// once, or device macros [`DEVICE_USES`] times, each as a whole
+    /// identifier (not its `#define` line).
+    pub fn marks_device_code(&self, prefix: &[u8]) -> bool {
+        let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        let mut device = 0;
+        for m in self.ac.find_iter(prefix) {
+            let before = m.start().checked_sub(1).map(|i| prefix[i]);
+            let after = prefix.get(m.end()).copied();
+            if before.is_some_and(ident) || after.is_some_and(ident) {
+                continue;
+            }
+            let line_start = memchr::memrchr(b'\n', &prefix[..m.start()]).map_or(0, |i| i + 1);
+            if prefix[line_start..m.start()]
+                .trim_ascii_start()
+                .starts_with(b"#")
+            {
+                continue;
+            }
+            if self.macros[m.pattern().as_usize()].kernel {
+                return true;
+            }
+            device += 1;
+            if device >= DEVICE_USES {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_library_names_its_device_keywords() {
+        let config = b"#ifdef __HIP__\n    #define ROCPRIM_DEVICE __device__\n    #define ROCPRIM_HOST_DEVICE __host__ __device__\n    #define ROCPRIM_KERNEL __global__ static\n#define ROCPRIM_INLINE inline\n#define CUTLASS_DEVICE __forceinline__ __device__\n#define LAUNCH(k) k<<<1, 1>>>()\n";
+        let names: Vec<(String, bool)> = defined(config)
+            .into_iter()
+            .map(|m| (m.name, m.kernel))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("ROCPRIM_DEVICE".to_owned(), false),
+                ("ROCPRIM_KERNEL".to_owned(), true),
+                ("CUTLASS_DEVICE".to_owned(), false),
+            ]
+        );
+    }
+
+    #[test]
+    fn device_code_is_a_kernel_macro_once_or_a_device_macro_three_times() {
+        let uses = Uses::new(defined(
+            b"#define ROCPRIM_DEVICE __device__\n#define ROCPRIM_KERNEL __global__\n",
+        ))
+        .unwrap();
+        assert!(uses.marks_device_code(b"ROCPRIM_KERNEL void scan_kernel(int* p) {}\n"));
+        let helpers = b"ROCPRIM_DEVICE int a();\nROCPRIM_DEVICE int b();\n";
+        assert!(!uses.marks_device_code(helpers));
+        assert!(uses.marks_device_code(&[&helpers[..], b"ROCPRIM_DEVICE int c();\n"].concat()));
+        // The definition, and a longer name, are not uses.
+        assert!(!uses.marks_device_code(
+            b"#define ROCPRIM_KERNEL __global__\nint ROCPRIM_KERNEL_COUNT = 1;\n"
+        ));
+    }
+}
