@@ -628,6 +628,14 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::CudaDevice, "cp.async."),
     (Marker::CudaDevice, "ldmatrix.sync"),
     (Marker::AmdDevice, "__builtin_amdgcn_"),
+    // Composable Kernel's GPU operations: a unit that includes them
+    // instantiates CK's device kernels (hipTensor's `*_instance.cpp`).
+    (Marker::AmdDevice, "#include \"ck/tensor_operation/gpu/"),
+    (Marker::AmdDevice, "#include \"ck_tile/ops/"),
+    (
+        Marker::AmdDevice,
+        "#include \"ck/library/tensor_operation_instance/",
+    ),
     (Marker::HipInclude, "hip/hip_runtime.h"),
     (Marker::HipInclude, "hip_runtime.h"),
     (Marker::Cutlass, "#include \"cutlass/"),
@@ -1158,7 +1166,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 24] = [
+        let cases: [(&str, &[u8], Option<Kind>); 26] = [
             // Cortex-M: Helium (MVE) and the Armv7E-M DSP SIMD instructions.
             ("Source/BasicMathFunctions/arm_elementwise_add_s8.c", b"mve_pred16_t p = vctp32q(n);\nint32x4_t a = vldrbq_z_s32(x, p);", Some(Kind::SimdArm)),
             ("Source/NNSupportFunctions/arm_nn_mat_mult_kernel_s8_s16.c", b"sum = __SMLAD(a, b, sum);", Some(Kind::SimdArm)),
@@ -1176,6 +1184,10 @@ mod tests {
             // a comment, in assembly and in C inline assembly.
             ("kai/matmul_neon_i8mm_asm.S", b"    movi v27.4s, #0x0\n    KAI_ASM_INST(0x4e97a7a3)  // smmla v3.4s, v29.16b, v23.16b\n", Some(Kind::Asm)),
             ("kai/pack_bf16_neon.c", b"__asm__ __volatile__(\n  \"ld1 { v0.4s }, [x0]\\n\"\n  \".inst 0x0ea16aff  // bfcvtn v31.4h, v23.4s\\n\"\n);", Some(Kind::SimdArm)),
+            // A Composable Kernel instance unit instantiates CK's device
+            // kernels; a host file that names `ck` in a comment does not.
+            ("src/contraction/device/contraction_bilinear_f32_instance.cpp", b"#include \"ck/ck.hpp\"\n#include \"ck/tensor_operation/gpu/device/device_contraction_multiple_d.hpp\"\n", Some(Kind::Hip)),
+            ("src/host/launch.cpp", b"// dispatches to ck/tensor_operation kernels\n#include \"launch.hpp\"\n", None),
             ("layer/mips/absval_mips.cpp", b"#include <msa.h>\nv4f32 _p = (v4f32)__msa_ld_w(ptr, 0);", Some(Kind::SimdOther)),
             ("fixedpoint/fixedpoint_neon.h", b"inline int32x4_t ShiftLeft(int32x4_t a, int offset) {", Some(Kind::SimdArm)),
             // LoongArch LASX borrows x86's vector type names.
