@@ -157,7 +157,7 @@ fn calls(text: &[u8], symbol: &str) -> bool {
     let s = symbol.as_bytes();
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut from = 0;
-    while let Some(at) = find(&text[from..], s).map(|i| i + from) {
+    while let Some(at) = memchr::memmem::find(&text[from..], s).map(|i| i + from) {
         let before = at.checked_sub(1).map(|i| text[i]);
         let rest = &text[at + s.len()..];
         let next = rest.iter().find(|b| !b.is_ascii_whitespace());
@@ -167,10 +167,6 @@ fn calls(text: &[u8], symbol: &str) -> bool {
         from = at + 1;
     }
     false
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 #[cfg(test)]
