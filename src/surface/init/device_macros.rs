@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, MatchKind};
 
 use super::detect::{self, Kind};
 use super::signals::Signals;
@@ -115,7 +115,12 @@ pub fn defined(prefix: &[u8]) -> Vec<DeviceMacro> {
 fn device_macro(line: &str) -> Option<DeviceMacro> {
     let mut words = line.split_whitespace();
     let name = words.next()?;
-    if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') || name.starts_with("__") {
+    // A library's prefixed name (`ROCPRIM_DEVICE`); a bare `DEVICE` or
+    // `KERNEL` is a word other code uses too.
+    if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        || name.starts_with("__")
+        || !name.contains('_')
+    {
         return None;
     }
     let body: Vec<&str> = words.collect();
@@ -146,7 +151,12 @@ impl Uses {
         if macros.is_empty() {
             return None;
         }
-        let ac = AhoCorasick::new(macros.iter().map(|m| m.name.as_str())).ok()?;
+        // Leftmost-longest: `CK_TILE_DEVICE_EXTERN` is not a use of
+        // `CK_TILE_DEVICE` cut short.
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(macros.iter().map(|m| m.name.as_str()))
+            .ok()?;
         Some(Uses { ac, macros })
     }
 
@@ -187,7 +197,7 @@ mod tests {
 
     #[test]
     fn a_library_names_its_device_keywords() {
-        let config = b"#ifdef __HIP__\n    #define ROCPRIM_DEVICE __device__\n    #define ROCPRIM_HOST_DEVICE __host__ __device__\n    #define ROCPRIM_KERNEL __global__ static\n#define ROCPRIM_INLINE inline\n#define CUTLASS_DEVICE __forceinline__ __device__\n#define LAUNCH(k) k<<<1, 1>>>()\n";
+        let config = b"#ifdef __HIP__\n    #define ROCPRIM_DEVICE __device__\n    #define ROCPRIM_HOST_DEVICE __host__ __device__\n    #define ROCPRIM_KERNEL __global__ static\n#define ROCPRIM_INLINE inline\n#define CUTLASS_DEVICE __forceinline__ __device__\n#define LAUNCH(k) k<<<1, 1>>>()\n#define KERNEL __global__\n";
         let names: Vec<(String, bool)> = defined(config)
             .into_iter()
             .map(|m| (m.name, m.kernel))
@@ -212,6 +222,14 @@ mod tests {
         let helpers = b"ROCPRIM_DEVICE int a();\nROCPRIM_DEVICE int b();\n";
         assert!(!uses.marks_device_code(helpers));
         assert!(uses.marks_device_code(&[&helpers[..], b"ROCPRIM_DEVICE int c();\n"].concat()));
+        // A longer macro is its own name, not a use of the shorter one.
+        let tile = Uses::new(defined(
+            b"#define CK_TILE_DEVICE __device__\n#define CK_TILE_DEVICE_EXTERN __device__\n",
+        ))
+        .unwrap();
+        let longer =
+            b"CK_TILE_DEVICE_EXTERN a();\nCK_TILE_DEVICE_EXTERN b();\nCK_TILE_DEVICE c();\n";
+        assert!(tile.marks_device_code(longer));
         // The definition, and a longer name, are not uses.
         assert!(!uses.marks_device_code(
             b"#define ROCPRIM_KERNEL __global__\nint ROCPRIM_KERNEL_COUNT = 1;\n"

@@ -6,10 +6,9 @@
 //! clusters of files, single paths otherwise.
 //!
 //! The tree of tracked files is built once, each directory's files sorted
-//! by name and numbered; a cover marks its targets by number and only
-//! visits the directories that hold them, so covering 50 ops over 100,000
-//! files costs little more than covering one, and no cover hashes or sorts
-//! a directory's names again.
+//! by name and numbered; a cover marks its targets by number (one byte per
+//! file and node) and only visits the directories that hold them, and no
+//! cover hashes or sorts a directory's names again.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -55,7 +54,9 @@ fn ext_of(path: &str) -> &str {
 
 /// The count for `ext` in a sorted (extension, count) list.
 fn count_of(counts: &[(ExtId, usize)], ext: ExtId) -> usize {
-    counts.iter().find(|c| c.0 == ext).map_or(0, |c| c.1)
+    counts
+        .binary_search_by_key(&ext, |c| c.0)
+        .map_or(0, |i| counts[i].1)
 }
 
 /// Add one to `ext`'s count, keeping the list sorted.
@@ -151,13 +152,14 @@ impl Tree {
     }
 
     /// Globs matching every target and none of the counted, non-don't-care
-    /// files that are not targets. Targets must have been inserted.
+    /// files that are not targets. Targets must be among the paths the
+    /// tree was made from, not as don't-care files, each once.
     pub fn cover(&self, targets: &[&str], opts: Options<'_>) -> Vec<String> {
         self.cover_beside(targets, &[], opts)
     }
 
-    /// [`Tree::cover`], where the files in `free` (inserted as counted
-    /// files, each once) are don't-care for this cover only: files the op
+    /// [`Tree::cover`], where the files in `free` (among the tree's paths,
+    /// as counted files, each once) are don't-care for this cover only: files the op
     /// already covers, which its globs may match again.
     pub fn cover_beside(&self, targets: &[&str], free: &[&str], opts: Options<'_>) -> Vec<String> {
         let t = self.index(targets, free);

@@ -181,7 +181,7 @@ pub struct OpSignals {
     /// The op this one narrows, and the name tokens that narrow it.
     refines: Option<usize>,
     qualifiers: Vec<Pattern>,
-    /// Its names, directories and qualifiers count only on GPU code.
+    /// Its names, directories and qualifiers do not count on CPU code.
     gpu_names: bool,
 }
 
