@@ -78,14 +78,8 @@ pub(super) fn adopt_users(
     for path in rest {
         let prefix = reread.prefix(path);
         if uses.marks_device_code(prefix) {
-            adopted.push(Found {
-                path: path.to_owned(),
-                kind: Some(kind),
-                best: signals.best(path, Some(kind), prefix),
-                plain_kind: None,
-                includes: Vec::new(),
-                declares_only: false,
-            });
+            let best = signals.best(path, Some(kind), prefix);
+            adopted.push(Found::adopted(path.to_owned(), kind, best));
         }
     }
     found.extend(adopted);

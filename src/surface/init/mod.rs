@@ -184,6 +184,21 @@ struct Found {
     declares_only: bool,
 }
 
+impl Found {
+    /// A file a later pass adopts as a kernel of this kind, placed by
+    /// `best` (it has no includes or plain kind of its own to keep).
+    fn adopted(path: String, kind: Kind, best: Option<signals::Candidate>) -> Found {
+        Found {
+            path,
+            kind: Some(kind),
+            best,
+            plain_kind: None,
+            includes: Vec::new(),
+            declares_only: false,
+        }
+    }
+}
+
 /// What scanning the candidates found: the kernels and plain files, and
 /// the files that host sources include (shared with the host: never a
 /// kernel's part).
@@ -839,14 +854,7 @@ fn adopt_included(
         let Some(best) = best_of(&path, kind) else {
             continue;
         };
-        found.push(Found {
-            path,
-            kind: Some(kind),
-            best,
-            plain_kind: None,
-            includes: Vec::new(),
-            declares_only: false,
-        });
+        found.push(Found::adopted(path, kind, best));
     }
 }
 
@@ -987,14 +995,8 @@ fn adopt_plain_sources(
             continue;
         }
         for path in sources {
-            adopted.push(Found {
-                path: path.to_owned(),
-                kind: Some(Kind::Scalar),
-                best: signals.best(path, Some(Kind::Scalar), reread.prefix(path)),
-                plain_kind: None,
-                includes: Vec::new(),
-                declares_only: false,
-            });
+            let best = signals.best(path, Some(Kind::Scalar), reread.prefix(path));
+            adopted.push(Found::adopted(path.to_owned(), Kind::Scalar, best));
         }
     }
     found.extend(adopted);

@@ -54,14 +54,8 @@ pub(super) fn adopt_asm_entries(
         if !symbols[parent_dir(path)].iter().any(|s| calls(prefix, s)) {
             continue;
         }
-        adopted.push(Found {
-            path: path.to_owned(),
-            kind: Some(Kind::Asm),
-            best: signals.best(path, Some(Kind::Asm), prefix),
-            plain_kind: None,
-            includes: Vec::new(),
-            declares_only: false,
-        });
+        let best = signals.best(path, Some(Kind::Asm), prefix);
+        adopted.push(Found::adopted(path.to_owned(), Kind::Asm, best));
     }
     found.extend(adopted);
 }
