@@ -15,8 +15,9 @@ with `git fast-import` so generating 5,000 commits takes seconds.
 
 With --op-names, file names are kernel-style (`rms_norm_3.cu`, `fattn_7.cuh`,
 `mul_mat_q4_k_2.metal`, …) and C/Go/Rust/Python sources carry SIMD, CUDA or
-Triton markers in a share of files, so `sota init` has real work to do
-(bench/init.sh).
+Triton markers in a share of files, and one header defines device-code
+macros that a share of the other headers and C++ sources use, so `sota init`
+has real work to do (bench/init.sh).
 
 Deterministic: the same arguments give the same tree and hashes.
 """
@@ -61,11 +62,24 @@ MARKERS = {".cc": "#include <immintrin.h>\n", ".h": "__global__ void k();\n",
            ".py": "import triton\n@triton.jit\ndef k(): pass\n", ".rs": "use std::arch::x86_64::*;\n"}
 
 
+# A library's own names for device code (`#define ROCPRIM_DEVICE __device__`),
+# defined in one header and used by a share of the headers and C++ sources
+# that carry no marker of their own, so init's second read of every unmarked
+# C-family file (src/surface/init/device_macros.rs) runs as in rocPRIM or
+# PyTorch (`C10_DEVICE`).
+DEVICE_MACROS = "#define SYN_DEVICE __device__ __forceinline__\n#define SYN_KERNEL __global__\n"
+MACRO_USES = "SYN_DEVICE float lo();\nSYN_DEVICE float hi();\nSYN_DEVICE float mid();\n"
+
+
 def file_body(p, op_names, i):
     text = f"// {p}\n"
     ext = os.path.splitext(p)[1]
     if op_names and ext in MARKERS and i % 3 == 0:
         text += MARKERS[ext]
+    elif op_names and p == "include/mod0/op0_7.h":
+        text += DEVICE_MACROS
+    elif op_names and ext in (".h", ".cc") and i % 6 == 1:
+        text += MACRO_USES
     return text
 
 
