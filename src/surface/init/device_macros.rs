@@ -15,8 +15,8 @@ use std::path::Path;
 use aho_corasick::{AhoCorasick, MatchKind};
 
 use super::detect::{self, Kind};
-use super::signals::Signals;
-use super::{Found, Reread};
+use super::signals::{Candidate, Signals};
+use super::{on_cores, Found, Reread};
 
 /// A macro that stands for a device-code keyword.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -56,33 +56,47 @@ pub(super) fn adopt_users(
         .iter()
         .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
         .map_or(Kind::Cuda, |(k, _)| *k);
-    let mut reread = Reread::new(root);
-    for f in found
-        .iter_mut()
+    let known: HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
+    // The files found but no kernel yet, then the candidates not found.
+    let unmarked: Vec<&str> = found
+        .iter()
         .filter(|f| f.kind.is_none() && may_hold(&f.path))
-    {
-        let prefix = reread.prefix(&f.path);
-        if uses.marks_device_code(prefix) {
+        .map(|f| f.path.as_str())
+        .chain(
+            candidates
+                .iter()
+                .copied()
+                .filter(|p| may_hold(p) && !known.contains(p)),
+        )
+        .collect();
+    let mut marked: BTreeMap<String, Option<Candidate>> = on_cores(&unmarked, |part| {
+        let mut reread = Reread::new(root);
+        let mut out = Vec::new();
+        for &path in part {
+            let prefix = reread.prefix(path);
+            if uses.marks_device_code(prefix) {
+                out.push((path.to_owned(), signals.best(path, Some(kind), prefix)));
+            }
+        }
+        out
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    drop(known);
+    for f in found.iter_mut() {
+        if let Some(best) = marked.remove(&f.path) {
             f.kind = Some(kind);
-            f.best = signals.best(&f.path, Some(kind), prefix);
+            f.best = best;
             f.plain_kind = None;
         }
     }
-    let known: HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
-    let rest: Vec<&str> = candidates
-        .iter()
-        .copied()
-        .filter(|p| may_hold(p) && !known.contains(p))
-        .collect();
-    let mut adopted = Vec::new();
-    for path in rest {
-        let prefix = reread.prefix(path);
-        if uses.marks_device_code(prefix) {
-            let best = signals.best(path, Some(kind), prefix);
-            adopted.push(Found::adopted(path.to_owned(), kind, best));
-        }
-    }
-    found.extend(adopted);
+    // What is left was not found by the scan.
+    found.extend(
+        marked
+            .into_iter()
+            .map(|(path, best)| Found::adopted(path, kind, best)),
+    );
 }
 
 /// How often a device (not kernel) macro must occur, as `__device__` must

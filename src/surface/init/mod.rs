@@ -210,55 +210,62 @@ struct ScanOut {
     device_macros: Vec<device_macros::DeviceMacro>,
 }
 
-/// Scan the candidates on all cores: read each prefix, detect, classify.
-fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
-    let detector = Detector::new();
+/// Run `work` on the items split into one chunk per core (at most 8) and
+/// return the chunks' results in order.
+pub(super) fn on_cores<T: Sync, R: Send>(items: &[T], work: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
-    let chunk = candidates.len().div_ceil(threads).max(1);
+    let chunk = items.len().div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        let work = &work;
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| s.spawn(move || work(part)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("init worker thread"))
+            .collect()
+    })
+}
+
+/// Scan the candidates on all cores: read each prefix, detect, classify.
+fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
+    let detector = Detector::new();
+    let parts = on_cores(candidates, |part| {
+        let confined = Confined::new(root);
+        let mut full = vec![0u8; detect::PREFIX_BYTES];
+        let mut found = Vec::new();
+        let mut host = Vec::new();
+        let mut macros = Vec::new();
+        for &path in part {
+            let Some(n) = read_prefix(&confined, path, &mut full) else {
+                continue;
+            };
+            let buf = &full[..n];
+            if device_macros::may_hold(path) {
+                macros.extend(device_macros::defined(buf));
+            }
+            let scanned = detector.scan(path, buf);
+            match classify(path, buf, scanned, signals) {
+                Classified::Found(f) => found.push(f),
+                Classified::Host(includes) => host.extend(includes),
+                Classified::Nothing => {}
+            }
+        }
+        (found, host, macros)
+    });
     let mut out = ScanOut {
         found: Vec::new(),
         host_included: Default::default(),
         device_macros: Vec::new(),
     };
-    std::thread::scope(|s| {
-        let handles: Vec<_> = candidates
-            .chunks(chunk)
-            .map(|part| {
-                let detector = &detector;
-                s.spawn(move || {
-                    let confined = Confined::new(root);
-                    let mut full = vec![0u8; detect::PREFIX_BYTES];
-                    let mut found = Vec::new();
-                    let mut host = Vec::new();
-                    let mut macros = Vec::new();
-                    for &path in part {
-                        let Some(n) = read_prefix(&confined, path, &mut full) else {
-                            continue;
-                        };
-                        let buf = &full[..n];
-                        if device_macros::may_hold(path) {
-                            macros.extend(device_macros::defined(buf));
-                        }
-                        let scanned = detector.scan(path, buf);
-                        match classify(path, buf, scanned, signals) {
-                            Classified::Found(f) => found.push(f),
-                            Classified::Host(includes) => host.extend(includes),
-                            Classified::Nothing => {}
-                        }
-                    }
-                    (found, host, macros)
-                })
-            })
-            .collect();
-        for h in handles {
-            let (found, host, macros) = h.join().expect("scan thread");
-            out.found.extend(found);
-            out.host_included.extend(host);
-            out.device_macros.extend(macros);
-        }
-    });
+    for (found, host, macros) in parts {
+        out.found.extend(found);
+        out.host_included.extend(host);
+        out.device_macros.extend(macros);
+    }
     out.device_macros.sort();
     out.device_macros.dedup();
     out
