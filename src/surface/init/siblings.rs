@@ -15,6 +15,8 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
+use aho_corasick::AhoCorasick;
+
 use super::detect::{self, Kind};
 use super::signals::Signals;
 use super::{declaration_test_applies, declarations, parent_dir, Found, Reread};
@@ -41,17 +43,23 @@ pub(super) fn adopt_asm_entries(
         let defined = defined_symbols(reread.prefix(path));
         symbols.entry(parent_dir(path)).or_default().extend(defined);
     }
+    // One automaton per directory: a C source is read once whatever the
+    // number of kernels beside it.
+    let callees: HashMap<&str, Callees> = symbols
+        .into_iter()
+        .filter_map(|(dir, names)| Some((dir, Callees::new(&names)?)))
+        .collect();
     let known: HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
     let entries: Vec<&str> = candidates
         .iter()
         .copied()
         .filter(|p| detect::is_c_source(p) && !known.contains(p))
-        .filter(|p| symbols.get(parent_dir(p)).is_some_and(|s| !s.is_empty()))
+        .filter(|p| callees.contains_key(parent_dir(p)))
         .collect();
     let mut adopted = Vec::new();
     for path in entries {
         let prefix = reread.prefix(path);
-        if !symbols[parent_dir(path)].iter().any(|s| calls(prefix, s)) {
+        if !callees[parent_dir(path)].called_in(prefix) {
             continue;
         }
         let best = signals.best(path, Some(Kind::Asm), prefix);
@@ -145,22 +153,34 @@ fn defined_symbols(text: &[u8]) -> Vec<String> {
     out
 }
 
-/// Whether C text calls or declares `symbol` (the whole identifier, then
-/// `(`).
-fn calls(text: &[u8], symbol: &str) -> bool {
-    let s = symbol.as_bytes();
-    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let mut from = 0;
-    while let Some(at) = memchr::memmem::find(&text[from..], s).map(|i| i + from) {
-        let before = at.checked_sub(1).map(|i| text[i]);
-        let rest = &text[at + s.len()..];
-        let next = rest.iter().find(|b| !b.is_ascii_whitespace());
-        if !before.is_some_and(ident) && next == Some(&b'(') {
-            return true;
+/// The symbols a directory's assembly kernels define, to find calls of.
+struct Callees(AhoCorasick);
+
+impl Callees {
+    fn new(symbols: &[String]) -> Option<Callees> {
+        if symbols.is_empty() {
+            return None;
         }
-        from = at + 1;
+        AhoCorasick::new(symbols).ok().map(Callees)
     }
-    false
+
+    /// Whether C text calls or declares one of the symbols (the whole
+    /// identifier, then `(`).
+    fn called_in(&self, text: &[u8]) -> bool {
+        let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        // Overlapping: `my_sgemm_kernel(` must not hide `sgemm_kernel(`.
+        self.0.find_overlapping_iter(text).any(|m| {
+            let before = m.start().checked_sub(1).map(|i| text[i]);
+            let next = text[m.end()..].iter().find(|b| !b.is_ascii_whitespace());
+            !before.is_some_and(ident) && next == Some(&b'(')
+        })
+    }
+}
+
+/// Whether C text calls or declares `symbol` (see [`Callees::called_in`]).
+#[cfg(test)]
+fn calls(text: &[u8], symbol: &str) -> bool {
+    Callees::new(&[symbol.to_owned()]).is_some_and(|c| c.called_in(text))
 }
 
 #[cfg(test)]
@@ -191,6 +211,21 @@ mod tests {
             defined_symbols(asm),
             ["kai_kernel_matmul_f32_neon", "sgemm_kernel_8x12"]
         );
+    }
+
+    #[test]
+    fn a_source_calling_any_symbol_of_its_directory_is_an_entry() {
+        let symbols = [
+            "sgemm_kernel_8x12".to_owned(),
+            "kernel_8x12".to_owned(),
+            "dgemm_kernel_4x8".to_owned(),
+        ];
+        let callees = Callees::new(&symbols).unwrap();
+        assert!(callees.called_in(b"/* tile */ dgemm_kernel_4x8(a, b);"));
+        // `sgemm_kernel_8x12` without a call hides no call of its suffix.
+        assert!(!callees.called_in(b"see sgemm_kernel_8x12 and my_kernel_8x12(x)"));
+        assert!(callees.called_in(b"sgemm_kernel_8x12 ; kernel_8x12 (x)"));
+        assert!(Callees::new(&[]).is_none());
     }
 
     #[test]
