@@ -554,6 +554,64 @@ fn a_scalar_backend_beside_simd_kernels_joins_them_and_measurement_code_does_not
 }
 
 #[test]
+fn plain_variants_of_a_simd_kernel_family_join_it_and_its_wrappers_do_not() {
+    let mve = |name: &str| {
+        format!("#include <arm_mve.h>\nvoid {name}(const int8_t* a, int8_t* y, int n) {{\n  for (int i = 0; i < n; i += 16) {{ int8x16_t v = vldrbq_s8(a + i); vstrbq_s8(y + i, v); }}\n}}\n")
+    };
+    let plain = |name: &str| {
+        format!("void {name}(const float* a, float* y, int n) {{\n  for (int i = 0; i < n; i++) y[i] = a[i] * 2.0f;\n}}\n")
+    };
+    let dir = "Source/ConvolutionFunctions";
+    let mut p = Sota::new().git_init();
+    // Three SIMD kernels of two families, fewer than the plain sources.
+    for name in [
+        "arm_convolve_s8",
+        "arm_convolve_1x1_s8_fast",
+        "arm_depthwise_conv_s8",
+    ] {
+        p = p.file(&format!("{dir}/{name}.c"), &mve(name));
+    }
+    // Their plain-C variants (f32 / f16 have no vector path): kernels.
+    for name in [
+        "arm_convolve_f32",
+        "arm_convolve_f16",
+        "arm_depthwise_conv_f32",
+    ] {
+        p = p.file(&format!("{dir}/{name}.c"), &plain(name));
+    }
+    // A wrapper and a buffer-size query of the family compute nothing.
+    p = p
+        .file(
+            &format!("{dir}/arm_convolve_wrapper_s8.c"),
+            "int arm_convolve_wrapper_s8(const int8_t* a, int8_t* y, int n) {\n  if (n == 1) return arm_convolve_1x1_s8_fast(a, y, n);\n  return arm_convolve_s8(a, y, n);\n}\n",
+        )
+        .file(
+            &format!("{dir}/arm_convolve_get_buffer_sizes_s8.c"),
+            "int arm_convolve_s8_get_buffer_size(int c) { return 4 * c; }\n",
+        )
+        // Plain code of another family stays out.
+        .file(&format!("{dir}/arm_nn_buffers_f32.c"), &plain("arm_nn_buffers_f32"));
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for variant in [
+        "arm_convolve_f32",
+        "arm_convolve_f16",
+        "arm_depthwise_conv_f32",
+    ] {
+        let path = format!("{dir}/{variant}.c");
+        assert_eq!(kind_and_op(&plan, &path).0, "scalar", "{path}: {plan}");
+    }
+    for out in [
+        "arm_convolve_wrapper_s8",
+        "arm_convolve_get_buffer_sizes_s8",
+        "arm_nn_buffers_f32",
+    ] {
+        let path = format!("{dir}/{out}.c");
+        assert!(!in_population(&plan, &path), "{path}: {plan}");
+    }
+}
+
+#[test]
 fn an_assembly_kernels_c_entry_and_a_kernel_directorys_descriptor_join_it() {
     let neon = "#include <arm_neon.h>\nvoid k(float* a) { float32x4_t x = vld1q_f32(a); }\n";
     let asm = "    KAI_ASM_GLOBAL(kai_kernel_matmul_clamp_f32_neon_dotprod)\nKAI_ASM_FUNCTION_LABEL(kai_kernel_matmul_clamp_f32_neon_dotprod)\n    movi v27.4s, #0x0\n    KAI_ASM_INST(0x4e90973b)  // sdot v27.4s, v25.16b, v16.16b\n    ret\n";

@@ -962,7 +962,11 @@ fn adopt_scalar_backends(
 /// `arm_relu_q7.c` beside its Helium and DSP kernels) is the same library's
 /// kernel without vectors: it joins as [`Kind::Scalar`] when its directory
 /// holds at least three CPU SIMD kernels and they outnumber its plain
-/// sources. Read again to be placed (few files get this far).
+/// sources. Where they do not, a plain source joins if it is named in the
+/// family of one of them (`arm_convolve_f32.c` beside the Helium
+/// `arm_convolve_s8.c`) and computes (a loop or inline assembly: the
+/// family's `_wrapper` and `_get_buffer_sizes` files have neither). Read
+/// again to be placed (few files get this far).
 fn adopt_plain_sources(
     root: &Path,
     found: &mut Vec<Found>,
@@ -970,9 +974,17 @@ fn adopt_plain_sources(
     signals: &Signals,
 ) {
     let mut simd: std::collections::HashMap<&str, usize> = Default::default();
+    let mut families: std::collections::HashMap<&str, std::collections::HashSet<&str>> =
+        Default::default();
     for f in found.iter() {
         if f.kind.is_some_and(Kind::is_cpu_simd) {
             *simd.entry(parent_dir(&f.path)).or_default() += 1;
+            if let Some(family) = name_family(&f.path) {
+                families
+                    .entry(parent_dir(&f.path))
+                    .or_default()
+                    .insert(family);
+            }
         }
     }
     if simd.is_empty() {
@@ -998,15 +1010,59 @@ fn adopt_plain_sources(
     let mut adopted = Vec::new();
     for (dir, sources) in plain {
         let kernels = simd[dir];
-        if kernels < 3 || kernels <= sources.len() {
+        if kernels < 3 {
             continue;
         }
+        let outnumbered = kernels > sources.len();
         for path in sources {
-            let best = signals.best(path, Some(Kind::Scalar), reread.prefix(path));
+            let in_family = || {
+                name_family(path).is_some_and(|n| families.get(dir).is_some_and(|f| f.contains(n)))
+            };
+            if !outnumbered && !in_family() {
+                continue;
+            }
+            let prefix = reread.prefix(path);
+            // A family member computes: a wrapper or a buffer-size query
+            // (`arm_convolve_wrapper_s8.c`) has no loop or assembly of its own.
+            if !outnumbered && !computes(prefix) {
+                continue;
+            }
+            let best = signals.best(path, Some(Kind::Scalar), prefix);
             adopted.push(Found::adopted(path.to_owned(), Kind::Scalar, best));
         }
     }
     found.extend(adopted);
+}
+
+/// The first two words of a file's stem (`arm_convolve` of
+/// `arm_convolve_1x1_s8.c`), the family a library names its variants by;
+/// none for a stem of one word (`mat.cpp`).
+fn name_family(path: &str) -> Option<&str> {
+    let stem = signals::stem(path);
+    let mut cuts = stem.match_indices(['_', '-']).map(|(at, _)| at);
+    cuts.next()?;
+    Some(cuts.next().map_or(stem, |at| &stem[..at]))
+}
+
+/// Whether C text has a loop (`for (`, `while (`) or inline assembly
+/// (`__asm__ volatile (`, BLIS's micro-kernels).
+fn computes(text: &[u8]) -> bool {
+    let keyword = |kw: &[u8], then: &dyn Fn(u8) -> bool| {
+        memchr::memmem::find_iter(text, kw).any(|at| {
+            let before = at.checked_sub(1).map(|i| text[i]);
+            let next = text[at + kw.len()..]
+                .iter()
+                .find(|b| !b.is_ascii_whitespace());
+            !before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && next.is_some_and(|&b| then(b))
+        })
+    };
+    let call = |b: u8| b == b'(';
+    let asm = |b: u8| matches!(b, b'(' | b'v' | b'_');
+    keyword(b"for", &call)
+        || keyword(b"while", &call)
+        || keyword(b"__asm__", &asm)
+        || keyword(b"asm", &asm)
 }
 
 /// Where the op is performed: its files with the strongest name evidence,
@@ -1083,4 +1139,36 @@ fn role_glob(path: &str) -> String {
         }
     }
     globs::escape(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_family_is_the_first_two_words_of_a_stem() {
+        assert_eq!(name_family("S/arm_convolve_1x1_s8.c"), Some("arm_convolve"));
+        assert_eq!(name_family("k/bli_gemm-armsve.c"), Some("bli_gemm"));
+        assert_eq!(name_family("k/sgemm_neon.c"), Some("sgemm_neon"));
+        assert_eq!(name_family("src/mat.cpp"), None);
+    }
+
+    #[test]
+    fn code_computes_with_a_loop_or_inline_assembly() {
+        assert!(computes(
+            b"void f(int n) { for (int i = 0; i < n; i++) {} }"
+        ));
+        assert!(computes(b"while(n--) *y++ = *a++;"));
+        assert!(computes(
+            b"__asm__ volatile (\"fmla z0.d, p0/m, z1.d, z2.d\");"
+        ));
+        assert!(computes(b"asm(\"nop\");"));
+        // Words that only contain a keyword, and calls, are not loops.
+        assert!(!computes(
+            b"int before(int n) { return format(n) + awhile; }"
+        ));
+        assert!(!computes(
+            b"int wrapper(int n) { return arm_convolve_s8(n); }"
+        ));
+    }
 }
