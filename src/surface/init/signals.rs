@@ -1462,6 +1462,41 @@ mod tests {
     }
 
     #[test]
+    fn an_operator_librarys_pointwise_names_say_elementwise() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // PyTorch's operator names, one file an operator (FlagGems, CMSIS-NN).
+        for (path, kind, op) in [
+            ("src/ops/isnan.py", Kind::Triton, "elementwise"),
+            (
+                "backend/_vendor/ops/reciprocal.py",
+                Kind::Triton,
+                "elementwise",
+            ),
+            ("src/ops/arange.py", Kind::Triton, "elementwise"),
+            (
+                "Source/BasicMath/arm_maximum_s8.c",
+                Kind::SimdArm,
+                "elementwise",
+            ),
+            ("src/ops/mm.py", Kind::Triton, "dense-gemm"),
+            ("src/ops/index.py", Kind::Triton, "gather-scatter"),
+        ] {
+            assert_eq!(best_of(&s, path, kind, "").as_deref(), Some(op), "{path}");
+        }
+        // Words a pointwise op shares with other math stay with it: a
+        // triangular solve, a fused softmax.
+        assert_ne!(
+            best_of(&s, "fla/ops/utils/solve_tril.py", Kind::Triton, "").as_deref(),
+            Some("elementwise")
+        );
+        assert_eq!(
+            best_of(&s, "ops/log_softmax.py", Kind::Triton, "").as_deref(),
+            Some("softmax")
+        );
+    }
+
+    #[test]
     fn a_frameworks_layer_names_say_their_op() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
