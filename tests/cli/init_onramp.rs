@@ -612,6 +612,38 @@ fn plain_variants_of_a_simd_kernel_family_join_it_and_its_wrappers_do_not() {
 }
 
 #[test]
+fn a_templated_micro_kernel_is_read_in_its_language() {
+    let asm = "// vim: set syntax=asm :\n.intel_syntax noprefix\n.globl {{G}}fma_mmm_f32_8x8_{{suffix}}\n    vbroadcastss ymm12, dword ptr [rcx]\n    vfmadd231ps ymm0, ymm12, ymm8\n    vfmadd231ps ymm1, ymm12, ymm9\n";
+    let p = Sota::new()
+        .git_init()
+        .file("linalg/x86_64/fma/fma_mmm_f32_8x8.j2", asm)
+        .file("linalg/x86_64/fma/fma_mmm_f32_16x6.j2", asm)
+        // A CUDA template with its language before the template's extension.
+        .file(
+            "kernels/gemm.cu.j2",
+            "__global__ void gemm_{{ tile }}(float* c) { c[threadIdx.x] = 0; }\n",
+        )
+        // Templates of other text: a page, a config, a mail.
+        .file("docs/templates/index.html.j2", "<h1>{{ title }}</h1>\n")
+        .file(
+            "deploy/values.j2",
+            "replicas: {{ n }}\nimage: registry.example.org/app:{{ tag }}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for path in [
+        "linalg/x86_64/fma/fma_mmm_f32_8x8.j2",
+        "linalg/x86_64/fma/fma_mmm_f32_16x6.j2",
+    ] {
+        assert_eq!(kind_and_op(&plan, path).0, "asm", "{path}: {plan}");
+    }
+    assert_eq!(kind_and_op(&plan, "kernels/gemm.cu.j2").0, "cuda", "{plan}");
+    for out in ["docs/templates/index.html.j2", "deploy/values.j2"] {
+        assert!(!in_population(&plan, out), "{out}: {plan}");
+    }
+}
+
+#[test]
 fn an_assembly_kernels_c_entry_and_a_kernel_directorys_descriptor_join_it() {
     let neon = "#include <arm_neon.h>\nvoid k(float* a) { float32x4_t x = vld1q_f32(a); }\n";
     let asm = "    KAI_ASM_GLOBAL(kai_kernel_matmul_clamp_f32_neon_dotprod)\nKAI_ASM_FUNCTION_LABEL(kai_kernel_matmul_clamp_f32_neon_dotprod)\n    movi v27.4s, #0x0\n    KAI_ASM_INST(0x4e90973b)  // sdot v27.4s, v25.16b, v16.16b\n    ret\n";

@@ -410,7 +410,24 @@ pub fn extension(path: &str) -> Option<&str> {
 }
 
 pub fn by_extension(path: &str) -> ByExtension {
-    extension(path).map_or(ByExtension::No, by_ext)
+    match extension(path) {
+        Some("j2" | "jinja" | "jinja2" | "tmpl" | "tpl" | "mako") => by_template(path),
+        Some(ext) => by_ext(ext),
+        None => ByExtension::No,
+    }
+}
+
+/// A template (`kernel.cu.j2`, tract's `fma_mmm_f32_16x6.j2`) is in the
+/// language of the extension before the template's; without one it is
+/// judged as assembly, whose markers (registers, mnemonics) no other text
+/// carries: generated micro-kernels are the templates kernel trees keep.
+fn by_template(path: &str) -> ByExtension {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    match extension(stem) {
+        Some(inner) => by_ext(inner),
+        None => ByExtension::Ambiguous(Family::Asm),
+    }
 }
 
 /// What an extension (without its dot) says, as [`by_extension`].
