@@ -616,29 +616,36 @@ fn a_templated_micro_kernel_is_read_in_its_language() {
     let asm = "// vim: set syntax=asm :\n.intel_syntax noprefix\n.globl {{G}}fma_mmm_f32_8x8_{{suffix}}\n    vbroadcastss ymm12, dword ptr [rcx]\n    vfmadd231ps ymm0, ymm12, ymm8\n    vfmadd231ps ymm1, ymm12, ymm9\n";
     let p = Sota::new()
         .git_init()
-        .file("linalg/x86_64/fma/fma_mmm_f32_8x8.j2", asm)
-        .file("linalg/x86_64/fma/fma_mmm_f32_16x6.j2", asm)
+        .file("linalg/x86_64/fma/fma_mmm_f32_8x8.S.j2", asm)
+        .file("linalg/x86_64/fma/fma_mmm_f32_16x6.S.j2", asm)
+        // A partial the kernels include: no language of its own.
+        .file(
+            "linalg/x86_64/fma/fma_mmm_load_tile.j2",
+            "{% macro load_tile() %}\n    vmovaps ymm8, [rdx]\n    vfmadd231ps ymm0, ymm12, ymm8\n{% endmacro %}\n",
+        )
         // A CUDA template with its language before the template's extension.
         .file(
             "kernels/gemm.cu.j2",
             "__global__ void gemm_{{ tile }}(float* c) { c[threadIdx.x] = 0; }\n",
         )
-        // Templates of other text: a page, a config, a mail.
-        .file("docs/templates/index.html.j2", "<h1>{{ title }}</h1>\n")
+        // A page template that mentions a kernel is not one.
         .file(
-            "deploy/values.j2",
-            "replicas: {{ n }}\nimage: registry.example.org/app:{{ tag }}\n",
+            "docs/templates/kernel.html.j2",
+            "<pre>__global__ void k() { threadIdx.x; }</pre>\n",
         );
     p.git(&["add", "-A"]).success();
     let plan = plan(&p);
     for path in [
-        "linalg/x86_64/fma/fma_mmm_f32_8x8.j2",
-        "linalg/x86_64/fma/fma_mmm_f32_16x6.j2",
+        "linalg/x86_64/fma/fma_mmm_f32_8x8.S.j2",
+        "linalg/x86_64/fma/fma_mmm_f32_16x6.S.j2",
     ] {
         assert_eq!(kind_and_op(&plan, path).0, "asm", "{path}: {plan}");
     }
     assert_eq!(kind_and_op(&plan, "kernels/gemm.cu.j2").0, "cuda", "{plan}");
-    for out in ["docs/templates/index.html.j2", "deploy/values.j2"] {
+    for out in [
+        "linalg/x86_64/fma/fma_mmm_load_tile.j2",
+        "docs/templates/kernel.html.j2",
+    ] {
         assert!(!in_population(&plan, out), "{out}: {plan}");
     }
 }

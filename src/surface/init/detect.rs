@@ -417,17 +417,14 @@ pub fn by_extension(path: &str) -> ByExtension {
     }
 }
 
-/// A template (`kernel.cu.j2`, tract's `fma_mmm_f32_16x6.j2`) is in the
-/// language of the extension before the template's; without one it is
-/// judged as assembly, whose markers (registers, mnemonics) no other text
-/// carries: generated micro-kernels are the templates kernel trees keep.
+/// A template (`kernel.cu.j2`, tract's `fma_mmm_f32_16x6.S.j2`) is in the
+/// language of the extension before the template's. One without (tract's
+/// `fma_mmm_load_tile.j2`) is a partial the others include, or text that
+/// is no code: not a candidate.
 fn by_template(path: &str) -> ByExtension {
     let name = path.rsplit('/').next().unwrap_or(path);
     let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
-    match extension(stem) {
-        Some(inner) => by_ext(inner),
-        None => ByExtension::Ambiguous(Family::Asm),
-    }
+    extension(stem).map_or(ByExtension::No, by_ext)
 }
 
 /// What an extension (without its dot) says, as [`by_extension`].

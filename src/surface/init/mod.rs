@@ -1036,33 +1036,60 @@ fn adopt_plain_sources(
 
 /// The first two words of a file's stem (`arm_convolve` of
 /// `arm_convolve_1x1_s8.c`), the family a library names its variants by;
-/// none for a stem of one word (`mat.cpp`).
+/// none unless more words follow (`ggml-cpu.c` names a module, not a
+/// family: its `ggml-cpu.cpp` is the backend's registration).
 fn name_family(path: &str) -> Option<&str> {
     let stem = signals::stem(path);
     let mut cuts = stem.match_indices(['_', '-']).map(|(at, _)| at);
-    cuts.next()?;
-    Some(cuts.next().map_or(stem, |at| &stem[..at]))
+    cuts.next().filter(|&at| at > 0)?;
+    let end = cuts.next()?;
+    (end + 1 < stem.len()).then(|| &stem[..end])
 }
 
-/// Whether C text has a loop (`for (`, `while (`) or inline assembly
-/// (`__asm__ volatile (`, BLIS's micro-kernels).
+/// Whether C text has a loop (`for (`, `while (` but not the end of a
+/// `do { } while (0)` macro) or inline assembly (`__asm__ volatile (`,
+/// `__ASM volatile (` in CMSIS, BLIS's micro-kernels), outside comments.
 fn computes(text: &[u8]) -> bool {
-    let keyword = |kw: &[u8], then: &dyn Fn(u8) -> bool| {
+    let text = without_comments(text);
+    let text = text.as_slice();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let keyword = |kw: &[u8], then: &dyn Fn(u8) -> bool, after_brace_ok: bool| {
         memchr::memmem::find_iter(text, kw).any(|at| {
+            let end = at + kw.len();
             let before = at.checked_sub(1).map(|i| text[i]);
-            let next = text[at + kw.len()..]
-                .iter()
-                .find(|b| !b.is_ascii_whitespace());
-            !before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
-                && next.is_some_and(|&b| then(b))
+            let whole = !before.is_some_and(ident) && !text.get(end).is_some_and(|&b| ident(b));
+            let next = text[end..].iter().find(|b| !b.is_ascii_whitespace());
+            let prev = text[..at].iter().rev().find(|b| !b.is_ascii_whitespace());
+            whole && next.is_some_and(|&b| then(b)) && (after_brace_ok || prev != Some(&b'}'))
         })
     };
     let call = |b: u8| b == b'(';
     let asm = |b: u8| matches!(b, b'(' | b'v' | b'_');
-    keyword(b"for", &call)
-        || keyword(b"while", &call)
-        || keyword(b"__asm__", &asm)
-        || keyword(b"asm", &asm)
+    keyword(b"for", &call, true)
+        || keyword(b"while", &call, false)
+        || [&b"__asm__"[..], b"__asm", b"__ASM", b"asm"]
+            .iter()
+            .any(|kw| keyword(kw, &asm, true))
+}
+
+/// C text with its `//` and `/* */` comments blanked (a heuristic: a
+/// comment marker inside a string blanks too).
+fn without_comments(text: &[u8]) -> Vec<u8> {
+    let mut out = text.to_vec();
+    let mut i = 0;
+    while i + 1 < out.len() {
+        let end = match &out[i..i + 2] {
+            b"//" => memchr::memchr(b'\n', &out[i..]).map_or(out.len(), |n| i + n),
+            b"/*" => memchr::memmem::find(&out[i + 2..], b"*/").map_or(out.len(), |n| i + n + 4),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out[i..end].fill(b' ');
+        i = end;
+    }
+    out
 }
 
 /// Where the op is performed: its files with the strongest name evidence,
@@ -1146,11 +1173,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_family_is_the_first_two_words_of_a_stem() {
+    fn a_family_is_the_first_two_words_of_a_longer_stem() {
         assert_eq!(name_family("S/arm_convolve_1x1_s8.c"), Some("arm_convolve"));
         assert_eq!(name_family("k/bli_gemm-armsve.c"), Some("bli_gemm"));
-        assert_eq!(name_family("k/sgemm_neon.c"), Some("sgemm_neon"));
+        // Two words name a module, not a family of variants.
+        assert_eq!(name_family("k/sgemm_neon.c"), None);
+        assert_eq!(name_family("ggml/src/ggml-cpu/ggml-cpu.cpp"), None);
         assert_eq!(name_family("src/mat.cpp"), None);
+        assert_eq!(name_family("x/_foo_bar.c"), None);
+        assert_eq!(name_family("x/a_b_.c"), None);
     }
 
     #[test]
@@ -1162,6 +1193,8 @@ mod tests {
         assert!(computes(
             b"__asm__ volatile (\"fmla z0.d, p0/m, z1.d, z2.d\");"
         ));
+        assert!(computes(b"__ASM volatile (\"smlad %0, %1\" : \"=r\"(r));"));
+        assert!(computes(b"__asm volatile(\"nop\");"));
         assert!(computes(b"asm(\"nop\");"));
         // Words that only contain a keyword, and calls, are not loops.
         assert!(!computes(
@@ -1169,6 +1202,16 @@ mod tests {
         ));
         assert!(!computes(
             b"int wrapper(int n) { return arm_convolve_s8(n); }"
+        ));
+        assert!(!computes(
+            b"#include \"asm_utils.h\"\nint asmvalue = asm_sgemm(a, b);"
+        ));
+        // A macro's `do { } while (0)`, and loops in comments, are not code.
+        assert!(!computes(
+            b"#define CHECK(x) do { if (!(x)) return -1; } while (0)"
+        ));
+        assert!(!computes(
+            b"/* the buffer size for (s8) */ int size(void) { return 4; } // for (;;)"
         ));
     }
 }

@@ -168,7 +168,8 @@ impl Callees {
     /// identifier, then `(`).
     fn called_in(&self, text: &[u8]) -> bool {
         let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-        // Overlapping: `my_sgemm_kernel(` must not hide `sgemm_kernel(`.
+        // Overlapping: `sgemm_kernel` must not hide `sgemm_kernel_8x12(`,
+        // a longer symbol it starts.
         self.0.find_overlapping_iter(text).any(|m| {
             let before = m.start().checked_sub(1).map(|i| text[i]);
             let next = text[m.end()..].iter().find(|b| !b.is_ascii_whitespace());
@@ -225,6 +226,9 @@ mod tests {
         // `sgemm_kernel_8x12` without a call hides no call of its suffix.
         assert!(!callees.called_in(b"see sgemm_kernel_8x12 and my_kernel_8x12(x)"));
         assert!(callees.called_in(b"sgemm_kernel_8x12 ; kernel_8x12 (x)"));
+        let nested =
+            Callees::new(&["sgemm_kernel".to_owned(), "sgemm_kernel_8x12".to_owned()]).unwrap();
+        assert!(nested.called_in(b"  sgemm_kernel_8x12(a, b);"));
         assert!(Callees::new(&[]).is_none());
     }
 
