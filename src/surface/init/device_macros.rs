@@ -56,19 +56,21 @@ pub(super) fn adopt_users(
         .iter()
         .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
         .map_or(Kind::Cuda, |(k, _)| *k);
-    let known: HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
     // The files found but no kernel yet, then the candidates not found.
-    let unmarked: Vec<&str> = found
-        .iter()
-        .filter(|f| f.kind.is_none() && may_hold(&f.path))
-        .map(|f| f.path.as_str())
-        .chain(
-            candidates
-                .iter()
-                .copied()
-                .filter(|p| may_hold(p) && !known.contains(p)),
-        )
-        .collect();
+    let unmarked: Vec<&str> = {
+        let known: HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
+        found
+            .iter()
+            .filter(|f| f.kind.is_none() && may_hold(&f.path))
+            .map(|f| f.path.as_str())
+            .chain(
+                candidates
+                    .iter()
+                    .copied()
+                    .filter(|p| may_hold(p) && !known.contains(p)),
+            )
+            .collect()
+    };
     let mut marked: BTreeMap<String, Option<Candidate>> = on_cores(&unmarked, |part| {
         let mut reread = Reread::new(root);
         let mut out = Vec::new();
@@ -83,7 +85,6 @@ pub(super) fn adopt_users(
     .into_iter()
     .flatten()
     .collect();
-    drop(known);
     for f in found.iter_mut() {
         if let Some(best) = marked.remove(&f.path) {
             f.kind = Some(kind);
