@@ -740,3 +740,49 @@ fn a_librarys_own_device_macros_mark_its_device_code() {
         assert!(!in_population(&plan, out), "{out}: {plan}");
     }
 }
+
+#[test]
+fn a_function_like_kernel_macro_marks_its_users_and_the_units_that_launch_them() {
+    let p = Sota::new()
+        .git_init()
+        // The macro's definition names `__global__` but is no kernel.
+        .file(
+            "library/include/sparse-types.h",
+            "#pragma once\n#define SPARSE_KERNEL(MAX_THREADS) \\\n    __launch_bounds__(MAX_THREADS) static __global__\n#define SPARSE_DEVICE_ILF static __device__ __forceinline__\ntypedef int sparse_int;\n",
+        )
+        .file(
+            "library/src/conversion/csr2coo_device.h",
+            "#pragma once\n#include <hip/hip_runtime.h>\ntemplate <uint32_t BLOCK_SIZE, typename I>\nSPARSE_KERNEL(BLOCK_SIZE)\nvoid csr2coo_kernel(I m, const I* ptr, I* rows) { rows[0] = ptr[m]; }\n",
+        )
+        // Launches (so instantiates) the header's kernel.
+        .file(
+            "library/src/conversion/lib_csr2coo.cpp",
+            "#include \"control.h\"\n#include \"csr2coo_device.h\"\nsparse_status csr2coo(int m, const int* p, int* r) {\n    RETURN_IF_HIPLAUNCHKERNELGGL_ERROR((csr2coo_kernel<256>), dim3(m), dim3(256), 0, 0, m, p, r);\n    return 0;\n}\n",
+        )
+        // Checks arguments and calls the other unit: launches nothing.
+        .file(
+            "library/src/conversion/lib_csr2coo_buffer_size.cpp",
+            "#include \"csr2coo_device.h\"\nsparse_status csr2coo_buffer_size(int m, size_t* s) { *s = 4 * m; return 0; }\n",
+        )
+        // Launches a kernel but includes no kernel of its directory.
+        .file(
+            "library/src/handle.cpp",
+            "#include \"handle.h\"\nvoid init(hipStream_t s) { THROW_IF_HIPLAUNCHKERNELGGL_ERROR(init_kernel, dim3(1), dim3(1), 0, s); }\n",
+        )
+        .file("library/src/handle.h", "struct handle { int device; };\n");
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for kernel in [
+        "library/src/conversion/csr2coo_device.h",
+        "library/src/conversion/lib_csr2coo.cpp",
+    ] {
+        assert_eq!(kind_and_op(&plan, kernel).0, "hip", "{kernel}: {plan}");
+    }
+    for out in [
+        "library/include/sparse-types.h",
+        "library/src/conversion/lib_csr2coo_buffer_size.cpp",
+        "library/src/handle.cpp",
+    ] {
+        assert!(!in_population(&plan, out), "{out}: {plan}");
+    }
+}

@@ -515,6 +515,13 @@ pub fn is_host_source(path: &str) -> bool {
     is_c_source(path) || matches!(extension(path), Some("m" | "mm"))
 }
 
+/// `Some(Hip)` when a C-family prefix includes the HIP runtime: device
+/// code written behind a library's own macros is HIP, whatever the
+/// repository's other kernels are.
+pub fn hip_source(prefix: &[u8]) -> Option<Kind> {
+    memchr::memmem::find(prefix, b"hip_runtime.h").map(|_| Kind::Hip)
+}
+
 /// A C or C++ source (not a header, not Objective-C).
 pub fn is_c_source(path: &str) -> bool {
     matches!(extension(path), Some("c" | "cc" | "cpp" | "cxx"))
@@ -626,6 +633,10 @@ enum Marker {
     CuteImport,
     FlyImport,
     PortableSimd,
+    /// A kernel launch from host code (`hipLaunchKernelGGL`, `<<<`): a
+    /// unit that instantiates the kernels it launches (see
+    /// [`Scanned::launches`]).
+    Launch,
 }
 
 const MARKERS: &[(Marker, &str)] = &[
@@ -809,6 +820,13 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::FlyImport, "import flydsl"),
     (Marker::FlyImport, "from flydsl"),
     (Marker::IncludeQuote, "#include \""),
+    (Marker::Launch, "hipLaunchKernelGGL"),
+    (Marker::Launch, "HIPLAUNCHKERNELGGL"),
+    (Marker::Launch, "hipLaunchKernelEx"),
+    (Marker::Launch, "hipLaunchCooperativeKernel"),
+    (Marker::Launch, "cudaLaunchKernel"),
+    (Marker::Launch, "cudaLaunchCooperativeKernel"),
+    (Marker::Launch, ">>>("),
     (Marker::PeachPy, "from peachpy"),
     (Marker::PeachPy, "YMMRegister"),
     (Marker::PeachPy, "XMMRegister"),
@@ -980,6 +998,7 @@ impl Detector {
             kind,
             plain_dsl,
             includes,
+            launches: seen.markers.contains(&Marker::Launch),
         }
     }
 
@@ -1063,6 +1082,13 @@ impl Detector {
                 continue;
             }
             let marker = self.markers[m.pattern().as_usize()].0;
+            // `#define LIB_KERNEL __global__` names the keyword; the
+            // files that use the name are the device code.
+            if matches!(marker, Marker::CudaDevice | Marker::CudaWeak)
+                && super::macro_defs::defines_keyword_at(prefix, m.start())
+            {
+                continue;
+            }
             if marker == Marker::IncludeQuote {
                 includes.push(m.end());
                 continue;
@@ -1107,6 +1133,8 @@ pub struct Scanned {
     /// kernel's parts, or, for a host source file, what it shares with the
     /// host.
     pub includes: Vec<String>,
+    /// It launches a kernel (`hipLaunchKernelGGL(k, …)`, `k<<<g, b>>>(…)`).
+    pub launches: bool,
 }
 
 /// Split a name into lowercase tokens at `_ - . space` and at a change from

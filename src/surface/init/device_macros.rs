@@ -15,16 +15,9 @@ use std::path::Path;
 use aho_corasick::{AhoCorasick, MatchKind};
 
 use super::detect::{self, Kind};
+use super::macro_defs::DeviceMacro;
 use super::signals::{Candidate, Signals};
 use super::{on_cores, Found, Reread};
-
-/// A macro that stands for a device-code keyword.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct DeviceMacro {
-    pub name: String,
-    /// It stands for `__global__` (a kernel entry), else for `__device__`.
-    pub kernel: bool,
-}
 
 /// Whether a path is C-family source that may define or use such macros.
 pub fn may_hold(path: &str) -> bool {
@@ -71,13 +64,17 @@ pub(super) fn adopt_users(
             )
             .collect()
     };
-    let mut marked: BTreeMap<String, Option<Candidate>> = on_cores(&unmarked, |part| {
+    let mut marked: BTreeMap<String, (Kind, Option<Candidate>)> = on_cores(&unmarked, |part| {
         let mut reread = Reread::new(root);
         let mut out = Vec::new();
         for &path in part {
             let prefix = reread.prefix(path);
             if uses.marks_device_code(prefix) {
-                out.push((path.to_owned(), signals.best(path, Some(kind), prefix)));
+                let kind = detect::hip_source(prefix).unwrap_or(kind);
+                out.push((
+                    path.to_owned(),
+                    (kind, signals.best(path, Some(kind), prefix)),
+                ));
             }
         }
         out
@@ -86,7 +83,7 @@ pub(super) fn adopt_users(
     .flatten()
     .collect();
     for f in found.iter_mut() {
-        if let Some(best) = marked.remove(&f.path) {
+        if let Some((kind, best)) = marked.remove(&f.path) {
             f.kind = Some(kind);
             f.best = best;
             f.plain_kind = None;
@@ -96,58 +93,13 @@ pub(super) fn adopt_users(
     found.extend(
         marked
             .into_iter()
-            .map(|(path, best)| Found::adopted(path, kind, best)),
+            .map(|(path, (kind, best))| Found::adopted(path, kind, best)),
     );
 }
 
 /// How often a device (not kernel) macro must occur, as `__device__` must
 /// (see detect's weak markers).
 const DEVICE_USES: usize = 3;
-
-/// The device macros a C-family prefix defines.
-pub fn defined(prefix: &[u8]) -> Vec<DeviceMacro> {
-    let mut out = Vec::new();
-    for at in memchr::memmem::find_iter(prefix, b"#define") {
-        let rest = &prefix[at + b"#define".len()..];
-        let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
-        if let Some(m) = device_macro(&String::from_utf8_lossy(line)) {
-            if !out.contains(&m) {
-                out.push(m);
-            }
-        }
-    }
-    out
-}
-
-/// `NAME BODY` of one `#define` line, when BODY is device-code keywords
-/// only (`__global__ static`, `__forceinline__ __device__`).
-fn device_macro(line: &str) -> Option<DeviceMacro> {
-    let mut words = line.split_whitespace();
-    let name = words.next()?;
-    // A library's prefixed name (`ROCPRIM_DEVICE`); a bare `DEVICE` or
-    // `KERNEL` is a word other code uses too.
-    if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-        || name.starts_with("__")
-        || !name.contains('_')
-    {
-        return None;
-    }
-    let body: Vec<&str> = words.collect();
-    let keyword = |w: &&str| {
-        matches!(
-            *w,
-            "__global__" | "__device__" | "__forceinline__" | "__inline__" | "inline" | "static"
-        ) || w.starts_with("__launch_bounds__")
-    };
-    if body.is_empty() || body.len() > 4 || !body.iter().all(keyword) {
-        return None;
-    }
-    let kernel = body.contains(&"__global__");
-    (kernel || body.contains(&"__device__")).then(|| DeviceMacro {
-        name: name.to_owned(),
-        kernel,
-    })
-}
 
 /// Finds the uses of a set of device macros in a prefix.
 pub struct Uses {
@@ -203,23 +155,7 @@ impl Uses {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_library_names_its_device_keywords() {
-        let config = b"#ifdef __HIP__\n    #define ROCPRIM_DEVICE __device__\n    #define ROCPRIM_HOST_DEVICE __host__ __device__\n    #define ROCPRIM_KERNEL __global__ static\n#define ROCPRIM_INLINE inline\n#define CUTLASS_DEVICE __forceinline__ __device__\n#define LAUNCH(k) k<<<1, 1>>>()\n#define KERNEL __global__\n";
-        let names: Vec<(String, bool)> = defined(config)
-            .into_iter()
-            .map(|m| (m.name, m.kernel))
-            .collect();
-        assert_eq!(
-            names,
-            [
-                ("ROCPRIM_DEVICE".to_owned(), false),
-                ("ROCPRIM_KERNEL".to_owned(), true),
-                ("CUTLASS_DEVICE".to_owned(), false),
-            ]
-        );
-    }
+    use crate::surface::init::macro_defs::defined;
 
     #[test]
     fn device_code_is_a_kernel_macro_once_or_a_device_macro_three_times() {

@@ -11,6 +11,7 @@ pub mod detect;
 mod device_macros;
 pub mod emit;
 pub mod globs;
+mod macro_defs;
 pub mod reference;
 mod siblings;
 pub mod signals;
@@ -207,7 +208,10 @@ struct ScanOut {
     host_included: std::collections::HashSet<String>,
     /// The repository's names for device-code keywords (see
     /// [`device_macros`]).
-    device_macros: Vec<device_macros::DeviceMacro>,
+    device_macros: Vec<macro_defs::DeviceMacro>,
+    /// Host sources that launch kernels, with what they include from their
+    /// directory (see [`siblings::adopt_launch_units`]).
+    launchers: Vec<(String, Vec<String>)>,
 }
 
 /// Run `work` on the items split into one chunk per core (at most 8) and
@@ -239,32 +243,40 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
         let mut found = Vec::new();
         let mut host = Vec::new();
         let mut macros = Vec::new();
+        let mut launchers = Vec::new();
         for &path in part {
             let Some(n) = read_prefix(&confined, path, &mut full) else {
                 continue;
             };
             let buf = &full[..n];
             if device_macros::may_hold(path) {
-                macros.extend(device_macros::defined(buf));
+                macros.extend(macro_defs::defined(buf));
             }
             let scanned = detector.scan(path, buf);
             match classify(path, buf, scanned, signals) {
                 Classified::Found(f) => found.push(f),
-                Classified::Host(includes) => host.extend(includes),
+                Classified::Host { includes, launches } => {
+                    if launches && detect::is_c_source(path) {
+                        launchers.push((path.to_owned(), includes.clone()));
+                    }
+                    host.extend(includes);
+                }
                 Classified::Nothing => {}
             }
         }
-        (found, host, macros)
+        (found, host, macros, launchers)
     });
     let mut out = ScanOut {
         found: Vec::new(),
         host_included: Default::default(),
         device_macros: Vec::new(),
+        launchers: Vec::new(),
     };
-    for (found, host, macros) in parts {
+    for (found, host, macros, launchers) in parts {
         out.found.extend(found);
         out.host_included.extend(host);
         out.device_macros.extend(macros);
+        out.launchers.extend(launchers);
     }
     out.device_macros.sort();
     out.device_macros.dedup();
@@ -274,8 +286,12 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
 /// What one scanned file is to the draft.
 enum Classified {
     Found(Found),
-    /// Host code: the files of its directory it includes.
-    Host(Vec<String>),
+    /// Host code: the files of its directory it includes, and whether it
+    /// launches a kernel.
+    Host {
+        includes: Vec<String>,
+        launches: bool,
+    },
     Nothing,
 }
 
@@ -309,7 +325,10 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
                 declares_only: false,
             })
         }
-        None if !scanned.includes.is_empty() => Classified::Host(scanned.includes),
+        None if !scanned.includes.is_empty() => Classified::Host {
+            includes: scanned.includes,
+            launches: scanned.launches,
+        },
         None => Classified::Nothing,
     }
 }
@@ -592,6 +611,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         mut found,
         mut host_included,
         device_macros,
+        launchers,
     } = scan(input.root, &candidates, &signals);
     device_macros::adopt_users(input.root, &mut found, &candidates, device_macros, &signals);
     let found = leave_out_infrastructure(found, &mut skipped);
@@ -610,6 +630,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         &host_included,
         &signals,
     );
+    siblings::adopt_launch_units(input.root, &mut found, &launchers, &signals);
     skipped.sort_by(|a, b| a.path.cmp(&b.path));
     let infra: std::collections::HashSet<&str> = skipped
         .iter()

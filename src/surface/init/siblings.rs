@@ -9,7 +9,12 @@
 //!   `kernels/a64_sgemm_8x12.hpp`, the blocking and selection of the
 //!   kernels in `kernels/a64_sgemm_8x12/`), unless it only declares.
 //!
-//! Both read a few files again; trees without assembly kernels or
+//! - the launch unit of a GPU kernel: a host source that includes a kernel
+//!   header of its own directory and launches (`hipLaunchKernelGGL`,
+//!   `<<<…>>>`), so instantiates, its template kernels (rocSPARSE's
+//!   `rocsparse_csr2coo.cpp` beside `csr2coo_device.h`).
+//!
+//! All read a few files again; trees without assembly kernels or
 //! such headers pay nothing.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -18,7 +23,7 @@ use std::path::Path;
 use aho_corasick::AhoCorasick;
 
 use super::detect::{self, Kind};
-use super::signals::Signals;
+use super::signals::{Candidate, Signals};
 use super::{declaration_test_applies, declarations, parent_dir, Found, Reread};
 
 /// C / C++ sources beside assembly kernels that call a symbol one of them
@@ -64,6 +69,46 @@ pub(super) fn adopt_asm_entries(
         }
         let best = signals.best(path, Some(Kind::Asm), prefix);
         adopted.push(Found::adopted(path.to_owned(), Kind::Asm, best));
+    }
+    found.extend(adopted);
+}
+
+/// Host sources that launch a kernel and include a GPU kernel file of
+/// their own directory instantiate its templates: they join with that
+/// file's kind (a host source that launches only its own or a library's
+/// kernels includes none).
+pub(super) fn adopt_launch_units(
+    root: &Path,
+    found: &mut Vec<Found>,
+    launchers: &[(String, Vec<String>)],
+    signals: &Signals,
+) {
+    if launchers.is_empty() {
+        return;
+    }
+    // Each GPU kernel file: its kind and the op its content says.
+    let gpu: HashMap<&str, (Kind, Option<&Candidate>)> = found
+        .iter()
+        .filter_map(|f| {
+            let kind = f.kind.filter(|k| k.marks_device_code())?;
+            Some((f.path.as_str(), (kind, f.best.as_ref())))
+        })
+        .collect();
+    let known: HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
+    let mut reread = Reread::new(root);
+    let mut adopted = Vec::new();
+    for (path, includes) in launchers {
+        if known.contains(path.as_str()) {
+            continue;
+        }
+        let Some(&(kind, header_best)) = includes.iter().find_map(|p| gpu.get(p.as_str())) else {
+            continue;
+        };
+        // The unit's own evidence first; else the kernels it instantiates.
+        let best = signals
+            .best(path, Some(kind), reread.prefix(path))
+            .or_else(|| header_best.cloned());
+        adopted.push(Found::adopted(path.to_owned(), kind, best));
     }
     found.extend(adopted);
 }

@@ -1,0 +1,195 @@
+//! A library's own names for device-code keywords, read from its
+//! `#define` lines: `#define ROCPRIM_KERNEL __global__ static`,
+//! `#define ROCSPARSE_KERNEL(N) \\` continued by `__launch_bounds__(N)
+//! static __global__`. The definition names the keyword; it is no device
+//! code itself (see [`defines_keyword_at`]).
+
+/// A macro that stands for a device-code keyword.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DeviceMacro {
+    pub name: String,
+    /// It stands for `__global__` (a kernel entry), else for `__device__`.
+    pub kernel: bool,
+}
+
+/// The device macros a C-family prefix defines.
+pub fn defined(prefix: &[u8]) -> Vec<DeviceMacro> {
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(prefix, b"#define") {
+        let rest = &prefix[at + b"#define".len()..];
+        if let Some(m) = device_macro(&logical_line(rest)) {
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+/// Whether the text at `at` lies in a `#define` of a device macro (its
+/// body, on the `#define` line or a line it continues onto with `\\`).
+pub fn defines_keyword_at(prefix: &[u8], at: usize) -> bool {
+    let line_start = |end: usize| memchr::memrchr(b'\n', &prefix[..end]).map_or(0, |i| i + 1);
+    let mut start = line_start(at);
+    // Walk back over the lines that a trailing `\\` continues.
+    for _ in 0..8 {
+        let trimmed = prefix[start..].trim_ascii_start();
+        if let Some(rest) = trimmed.strip_prefix(b"#") {
+            return match rest.trim_ascii_start().strip_prefix(b"define") {
+                Some(define) => device_macro(&logical_line(define)).is_some(),
+                None => false,
+            };
+        }
+        if start == 0 || !prefix[..start - 1].trim_ascii_end().ends_with(b"\\") {
+            return false;
+        }
+        start = line_start(start - 1);
+    }
+    false
+}
+
+/// The text up to the end of a logical line: a `\` before the newline
+/// continues it (`#define ROCSPARSE_KERNEL(N) \` puts its body below).
+fn logical_line(rest: &[u8]) -> String {
+    let mut line = String::new();
+    let mut rest = rest;
+    loop {
+        let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let part = String::from_utf8_lossy(&rest[..end]);
+        match part.trim_end().strip_suffix('\\') {
+            Some(head) if end < rest.len() && line.len() < 512 => {
+                line.push_str(head);
+                line.push(' ');
+                rest = &rest[end + 1..];
+            }
+            _ => {
+                line.push_str(&part);
+                return line;
+            }
+        }
+    }
+}
+
+/// `NAME BODY` or `NAME(PARAMS) BODY` of one `#define`, when BODY is
+/// device-code keywords only (`__global__ static`, `__forceinline__
+/// __device__`, `__launch_bounds__(N, M) static __global__`).
+fn device_macro(line: &str) -> Option<DeviceMacro> {
+    let line = line.trim_start();
+    let name_end = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(line.len());
+    let name = &line[..name_end];
+    // A library's prefixed name (`ROCPRIM_DEVICE`); a bare `DEVICE` or
+    // `KERNEL` is a word other code uses too.
+    if name.is_empty() || name.starts_with("__") || !name.contains('_') {
+        return None;
+    }
+    let mut body = &line[name_end..];
+    if body.starts_with('(') {
+        // A function-like macro: its parameters are no part of the body.
+        body = &body[body.find(')')? + 1..];
+    } else if !body.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let body = without_launch_bound_arguments(body);
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let keyword = |w: &&str| {
+        matches!(
+            *w,
+            "__global__"
+                | "__device__"
+                | "__forceinline__"
+                | "__inline__"
+                | "inline"
+                | "static"
+                | "__launch_bounds__"
+        )
+    };
+    if words.is_empty() || words.len() > 4 || !words.iter().all(keyword) {
+        return None;
+    }
+    let kernel = words.contains(&"__global__");
+    (kernel || words.contains(&"__device__")).then(|| DeviceMacro {
+        name: name.to_owned(),
+        kernel,
+    })
+}
+
+/// The body with the argument list of each `__launch_bounds__(...)` cut
+/// out, so `__launch_bounds__(N, M)` reads as one keyword.
+fn without_launch_bound_arguments(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body;
+    while let Some(at) = rest.find("__launch_bounds__") {
+        let after = &rest[at + "__launch_bounds__".len()..];
+        out.push_str(&rest[..at]);
+        out.push_str("__launch_bounds__ ");
+        rest = match after.trim_start().strip_prefix('(') {
+            Some(args) => match args.find(')') {
+                Some(close) => &args[close + 1..],
+                None => return out + after,
+            },
+            None => after,
+        };
+    }
+    out + rest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::init::device_macros::Uses;
+
+    #[test]
+    fn a_library_names_its_device_keywords() {
+        let config = b"#ifdef __HIP__\n    #define ROCPRIM_DEVICE __device__\n    #define ROCPRIM_HOST_DEVICE __host__ __device__\n    #define ROCPRIM_KERNEL __global__ static\n#define ROCPRIM_INLINE inline\n#define CUTLASS_DEVICE __forceinline__ __device__\n#define LAUNCH(k) k<<<1, 1>>>()\n#define KERNEL __global__\n";
+        let names: Vec<(String, bool)> = defined(config)
+            .into_iter()
+            .map(|m| (m.name, m.kernel))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("ROCPRIM_DEVICE".to_owned(), false),
+                ("ROCPRIM_KERNEL".to_owned(), true),
+                ("CUTLASS_DEVICE".to_owned(), false),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_function_like_macro_continued_on_the_next_line_is_read_whole() {
+        let types = b"#define ROCSPARSE_KERNEL_W(MAX_THREADS, MIN_WARPS) \\\n    __launch_bounds__(MAX_THREADS, MIN_WARPS) static __global__\n#define ROCSPARSE_KERNEL(MAX_THREADS) \\\n    __launch_bounds__(MAX_THREADS) static __global__\n#define ROCSPARSE_DEVICE_ILF static __device__ __forceinline__\n#define ROCSPARSE_MAX(a, b) ((a) > (b) ? (a) : (b))\n#define ROCSPARSE_CHECK(x) \\\n    do { x; } while (0)\n";
+        let names: Vec<(String, bool)> = defined(types)
+            .into_iter()
+            .map(|m| (m.name, m.kernel))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("ROCSPARSE_KERNEL_W".to_owned(), true),
+                ("ROCSPARSE_KERNEL".to_owned(), true),
+                ("ROCSPARSE_DEVICE_ILF".to_owned(), false),
+            ]
+        );
+        let uses = Uses::new(defined(types)).unwrap();
+        assert!(uses.marks_device_code(
+            b"template <uint32_t B>\nROCSPARSE_KERNEL(B)\nvoid bsr2csr_kernel(int* p) {}\n"
+        ));
+    }
+
+    #[test]
+    fn a_definition_names_the_keyword_and_is_no_use_of_it() {
+        let text = b"#define LIB_KERNEL(N) \\\n    __launch_bounds__(N) static __global__\n#define LIB_DEVICE __device__\n#define MAKE_KERNEL(name) __global__ void name(float* p) { p[0] = 0; }\n__global__ void real(float* p) {}\n";
+        let at = |needle: &str, nth: usize| {
+            memchr::memmem::find_iter(text, needle.as_bytes())
+                .nth(nth)
+                .unwrap()
+        };
+        assert!(defines_keyword_at(text, at("__global__", 0)));
+        assert!(defines_keyword_at(text, at("__device__", 0)));
+        // A macro whose body is a kernel defines one; a kernel is a use.
+        assert!(!defines_keyword_at(text, at("__global__", 1)));
+        assert!(!defines_keyword_at(text, at("__global__", 2)));
+    }
+}
