@@ -786,3 +786,38 @@ fn a_function_like_kernel_macro_marks_its_users_and_the_units_that_launch_them()
         assert!(!in_population(&plan, out), "{out}: {plan}");
     }
 }
+
+#[test]
+fn generated_instantiation_units_join_the_kernel_header_they_instantiate() {
+    let p = Sota::new()
+        .git_init()
+        // A CK-Tile kernel header, included by angle brackets.
+        .file(
+            "csrc/hip_fmha/ck_tiled_fmha_batched_forward.h",
+            "#pragma once\n#include <ck_tile/core.hpp>\n#include <ck_tile/ops/fmha.hpp>\ntemplate <typename T, bool kHasMask, int kMaxK>\nvoid run_batched_forward(Params& p, hipStream_t s) { launch_fmha<T, kHasMask, kMaxK>(p, s); }\n",
+        )
+        // Generated units in a subdirectory: explicit instantiations only.
+        .file(
+            "csrc/hip_fmha/instances/fmha_batched_forward_bf16_has_mask_maxk_128.cpp",
+            "// generated, do not edit\n#include <ck_tile/core/numeric/bfloat16.hpp>\n#include \"ck_tiled_fmha_batched_forward.h\"\n\ntemplate void run_batched_forward<ck_tile::bf16_t, true, 128>(Params& p, hipStream_t s);\n",
+        )
+        .file(
+            "csrc/hip_fmha/instances/fmha_batched_forward_fp16_no_mask_maxk_64.cpp",
+            "#include \"ck_tiled_fmha_batched_forward.h\"\n\ntemplate void run_batched_forward<ck_tile::fp16_t, false, 64>(Params& p, hipStream_t s);\n",
+        )
+        // Includes the header but instantiates nothing: host glue.
+        .file(
+            "csrc/hip_fmha/instances/registry.cpp",
+            "#include \"ck_tiled_fmha_batched_forward.h\"\nint registered() { return 2; }\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for kernel in [
+        "csrc/hip_fmha/ck_tiled_fmha_batched_forward.h",
+        "csrc/hip_fmha/instances/fmha_batched_forward_bf16_has_mask_maxk_128.cpp",
+        "csrc/hip_fmha/instances/fmha_batched_forward_fp16_no_mask_maxk_64.cpp",
+    ] {
+        assert_eq!(kind_and_op(&plan, kernel).0, "hip", "{kernel}: {plan}");
+    }
+    assert!(!in_population(&plan, "csrc/hip_fmha/instances/registry.cpp"), "{plan}");
+}

@@ -633,9 +633,9 @@ enum Marker {
     CuteImport,
     FlyImport,
     PortableSimd,
-    /// A kernel launch from host code (`hipLaunchKernelGGL`, `<<<`): a
-    /// unit that instantiates the kernels it launches (see
-    /// [`Scanned::launches`]).
+    /// A kernel launch from host code (`hipLaunchKernelGGL`, `<<<`), or an
+    /// explicit template instantiation (`template void f<…>(…);`): a unit
+    /// that instantiates kernels (see [`Scanned::launches`]).
     Launch,
 }
 
@@ -657,6 +657,8 @@ const MARKERS: &[(Marker, &str)] = &[
     // instantiates CK's device kernels (hipTensor's `*_instance.cpp`).
     (Marker::AmdDevice, "#include \"ck/tensor_operation/gpu/"),
     (Marker::AmdDevice, "#include \"ck_tile/ops/"),
+    (Marker::AmdDevice, "#include <ck/tensor_operation/gpu/"),
+    (Marker::AmdDevice, "#include <ck_tile/ops/"),
     (
         Marker::AmdDevice,
         "#include \"ck/library/tensor_operation_instance/",
@@ -827,6 +829,12 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::Launch, "cudaLaunchKernel"),
     (Marker::Launch, "cudaLaunchCooperativeKernel"),
     (Marker::Launch, ">>>("),
+    // Explicit instantiations at the start of a line: a unit that builds
+    // a header's template kernels (xformers' generated `instances/*.cpp`).
+    (Marker::Launch, "\ntemplate void "),
+    (Marker::Launch, "\ntemplate struct "),
+    (Marker::Launch, "\ntemplate class "),
+    (Marker::Launch, "\ntemplate __global__ "),
     (Marker::PeachPy, "from peachpy"),
     (Marker::PeachPy, "YMMRegister"),
     (Marker::PeachPy, "XMMRegister"),
@@ -1133,7 +1141,8 @@ pub struct Scanned {
     /// kernel's parts, or, for a host source file, what it shares with the
     /// host.
     pub includes: Vec<String>,
-    /// It launches a kernel (`hipLaunchKernelGGL(k, …)`, `k<<<g, b>>>(…)`).
+    /// It launches a kernel (`hipLaunchKernelGGL(k, …)`, `k<<<g, b>>>(…)`)
+    /// or explicitly instantiates a template (`template void f<…>(…);`).
     pub launches: bool,
 }
 

@@ -9,10 +9,11 @@
 //!   `kernels/a64_sgemm_8x12.hpp`, the blocking and selection of the
 //!   kernels in `kernels/a64_sgemm_8x12/`), unless it only declares.
 //!
-//! - the launch unit of a GPU kernel: a host source that includes a kernel
-//!   header of its own directory and launches (`hipLaunchKernelGGL`,
-//!   `<<<…>>>`), so instantiates, its template kernels (rocSPARSE's
-//!   `rocsparse_csr2coo.cpp` beside `csr2coo_device.h`).
+//! - the launch or instantiation unit of a GPU kernel: a host source that
+//!   includes a kernel header of its own directory (or its parent) and
+//!   launches (`hipLaunchKernelGGL`, `<<<…>>>`) or explicitly instantiates
+//!   its template kernels (rocSPARSE's `rocsparse_csr2coo.cpp` beside
+//!   `csr2coo_device.h`, xformers' generated `instances/*.cpp`).
 //!
 //! All read a few files again; trees without assembly kernels or
 //! such headers pay nothing.
@@ -73,9 +74,9 @@ pub(super) fn adopt_asm_entries(
     found.extend(adopted);
 }
 
-/// Host sources that launch a kernel and include a GPU kernel file of
-/// their own directory instantiate its templates: they join with that
-/// file's kind (a host source that launches only its own or a library's
+/// Host sources that launch a kernel or explicitly instantiate a template,
+/// and include a GPU kernel file of their own directory (else of its
+/// parent), instantiate its templates: they join with that file's kind (a host source that launches only its own or a library's
 /// kernels includes none).
 pub(super) fn adopt_launch_units(
     root: &Path,
@@ -101,7 +102,23 @@ pub(super) fn adopt_launch_units(
         if known.contains(path.as_str()) {
             continue;
         }
-        let Some(&(kind, header_best)) = includes.iter().find_map(|p| gpu.get(p.as_str())) else {
+        // A bare include names a file of the unit's directory, else of
+        // its parent (generated `instances/` beside their headers).
+        let in_parent = |p: &String| {
+            let (dir, name) = p.rsplit_once('/')?;
+            let parent = dir.rsplit_once('/').map_or("", |(d, _)| d);
+            let path = if parent.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{parent}/{name}")
+            };
+            gpu.get(path.as_str())
+        };
+        let Some(&(kind, header_best)) = includes
+            .iter()
+            .find_map(|p| gpu.get(p.as_str()))
+            .or_else(|| includes.iter().find_map(in_parent))
+        else {
             continue;
         };
         // The unit's own evidence first; else the kernels it instantiates.
