@@ -819,5 +819,8 @@ fn generated_instantiation_units_join_the_kernel_header_they_instantiate() {
     ] {
         assert_eq!(kind_and_op(&plan, kernel).0, "hip", "{kernel}: {plan}");
     }
-    assert!(!in_population(&plan, "csrc/hip_fmha/instances/registry.cpp"), "{plan}");
+    assert!(
+        !in_population(&plan, "csrc/hip_fmha/instances/registry.cpp"),
+        "{plan}"
+    );
 }
