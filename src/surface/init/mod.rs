@@ -209,8 +209,8 @@ struct ScanOut {
     /// The repository's names for device-code keywords (see
     /// [`device_macros`]).
     device_macros: Vec<macro_defs::DeviceMacro>,
-    /// Host sources that launch kernels, with what they include from their
-    /// directory (see [`siblings::adopt_launch_units`]).
+    /// Host sources that launch or explicitly instantiate kernels, with
+    /// what they include from their directory (see [`siblings::adopt_launch_units`]).
     launchers: Vec<(String, Vec<String>)>,
 }
 
@@ -287,7 +287,7 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
 enum Classified {
     Found(Found),
     /// Host code: the files of its directory it includes, and whether it
-    /// launches a kernel.
+    /// launches or explicitly instantiates a kernel.
     Host {
         includes: Vec<String>,
         launches: bool,

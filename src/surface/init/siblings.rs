@@ -76,8 +76,8 @@ pub(super) fn adopt_asm_entries(
 
 /// Host sources that launch a kernel or explicitly instantiate a template,
 /// and include a GPU kernel file of their own directory (else of its
-/// parent), instantiate its templates: they join with that file's kind (a host source that launches only its own or a library's
-/// kernels includes none).
+/// parent), build that file's kernels: they join with its kind. A host
+/// source that launches only a library's kernels includes none of them.
 pub(super) fn adopt_launch_units(
     root: &Path,
     found: &mut Vec<Found>,
