@@ -140,15 +140,19 @@ mod tests {
     use super::*;
     use crate::surface::init::device_macros::Uses;
 
+    /// Each macro a text defines: its name, and whether it marks a kernel.
+    fn names(text: &[u8]) -> Vec<(String, bool)> {
+        defined(text)
+            .into_iter()
+            .map(|m| (m.name, m.kernel))
+            .collect()
+    }
+
     #[test]
     fn a_library_names_its_device_keywords() {
         let config = b"#ifdef __HIP__\n    #define ROCPRIM_DEVICE __device__\n    #define ROCPRIM_HOST_DEVICE __host__ __device__\n    #define ROCPRIM_KERNEL __global__ static\n#define ROCPRIM_INLINE inline\n#define CUTLASS_DEVICE __forceinline__ __device__\n#define LAUNCH(k) k<<<1, 1>>>()\n#define KERNEL __global__\n";
-        let names: Vec<(String, bool)> = defined(config)
-            .into_iter()
-            .map(|m| (m.name, m.kernel))
-            .collect();
         assert_eq!(
-            names,
+            names(config),
             [
                 ("ROCPRIM_DEVICE".to_owned(), false),
                 ("ROCPRIM_KERNEL".to_owned(), true),
@@ -160,12 +164,8 @@ mod tests {
     #[test]
     fn a_function_like_macro_continued_on_the_next_line_is_read_whole() {
         let types = b"#define ROCSPARSE_KERNEL_W(MAX_THREADS, MIN_WARPS) \\\n    __launch_bounds__(MAX_THREADS, MIN_WARPS) static __global__\n#define ROCSPARSE_KERNEL(MAX_THREADS) \\\n    __launch_bounds__(MAX_THREADS) static __global__\n#define ROCSPARSE_DEVICE_ILF static __device__ __forceinline__\n#define ROCSPARSE_MAX(a, b) ((a) > (b) ? (a) : (b))\n#define ROCSPARSE_CHECK(x) \\\n    do { x; } while (0)\n";
-        let names: Vec<(String, bool)> = defined(types)
-            .into_iter()
-            .map(|m| (m.name, m.kernel))
-            .collect();
         assert_eq!(
-            names,
+            names(types),
             [
                 ("ROCSPARSE_KERNEL_W".to_owned(), true),
                 ("ROCSPARSE_KERNEL".to_owned(), true),

@@ -106,7 +106,7 @@ pub(super) fn adopt_launch_units(
         // its parent (generated `instances/` beside their headers).
         let in_parent = |p: &String| {
             let (dir, name) = p.rsplit_once('/')?;
-            let parent = dir.rsplit_once('/').map_or("", |(d, _)| d);
+            let parent = parent_dir(dir);
             let path = if parent.is_empty() {
                 name.to_owned()
             } else {
