@@ -148,3 +148,37 @@ fn in_the_reference_repository_a_backends_files_are_its_op() {
     let ev = kernel(&plan_own, "include/nk/mesh/neon.h")["evidence"].to_string();
     assert!(ev.contains("own-reference"), "{ev}");
 }
+
+#[test]
+fn a_quantize_kernel_is_quantization_and_its_format_narrows_it() {
+    let cast = |body: &str| {
+        format!("__global__ void k(const float* x, {body}* y) {{\n  y[threadIdx.x] = ({body})x[threadIdx.x];\n}}\n")
+    };
+    let p = Sota::new()
+        .git_init()
+        // The name says quantize and no format: the family.
+        .file("csrc/quantize.cu", &cast("int8_t"))
+        // The format in the name, in either order, narrows it.
+        .file("csrc/quantize_fp8.cuh", &cast("__nv_fp8_e4m3"))
+        .file("csrc/dequantize_mxfp8.cuh", &cast("__nv_fp8_e4m3"))
+        // No format in the name, an FP8 type in the code.
+        .file("csrc/quant_kernels.cu", &cast("__nv_fp8_e4m3"))
+        // A name that says another op first keeps it: the quantize is a
+        // fused epilogue of a norm.
+        .file("csrc/rmsnorm_quant.cu", &cast("__nv_fp8_e4m3"));
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for (path, op) in [
+        ("csrc/quantize.cu", "int-quant"),
+        ("csrc/quantize_fp8.cuh", "fp8-quant"),
+        ("csrc/dequantize_mxfp8.cuh", "mx-quant"),
+        ("csrc/quant_kernels.cu", "fp8-quant"),
+        ("csrc/rmsnorm_quant.cu", "normalization"),
+    ] {
+        assert_eq!(op_of(&plan, path).as_deref(), Some(op), "{path}: {plan}");
+    }
+    // Before: a quantize kernel was left for the team, and an FP8 or MX one
+    // went to the GEMM of its format.
+    let ev = kernel(&plan, "csrc/quant_kernels.cu")["evidence"].to_string();
+    assert!(ev.contains("int-quant"), "{ev}");
+}

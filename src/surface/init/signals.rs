@@ -689,7 +689,8 @@ impl Signals {
             Some(folder) => [&name_tokens[..], &folder[..]].concat(),
             None => name_tokens,
         };
-        self.refine(&mut out, (&read_as_name, dir_tokens.last()), kind);
+        let hints = (&read_as_name[..], dir_tokens.last(), &content_hits[..]);
+        self.refine(&mut out, hints, kind);
         self.building_blocks(&mut out, &seen, kind);
         self.fall_back(&mut out, kind);
         out.sort_by(|a, b| {
@@ -903,11 +904,13 @@ impl Signals {
     /// narrower op (`gemm_a8w8` is an INT8 GEMM, `moe_op_gemm` a grouped
     /// one, `qk_int8_attn` low-precision attention), whatever order the
     /// tokens come in: the narrower op takes the general op's name
-    /// evidence and adds its qualifier's.
+    /// evidence and adds its qualifier's. A family so broad it yields like
+    /// a backend (int-quant) is narrowed by content too: `quant_kernels.cu`
+    /// holding `__nv_fp8_e4m3` is FP8 quantization.
     fn refine(
         &self,
         out: &mut Vec<Candidate>,
-        (name, folder): (&[String], Option<&Vec<String>>),
+        (name, folder, content): (&[String], Option<&Vec<String>>, &[Vec<usize>]),
         kind: Option<Kind>,
     ) {
         for (i, op) in self.ops.iter().enumerate() {
@@ -936,6 +939,18 @@ impl Signals {
                             *e = Evidence::Dir(std::mem::take(p));
                         }
                     }
+                }
+            }
+            // Narrowed by content alone, the op still yields like the
+            // family it narrows: any op a name or computation says ranks first.
+            let by_content = narrow == 0 && self.ops[general].backend;
+            if by_content {
+                if out.iter().any(|c| c.op == i) {
+                    continue;
+                }
+                for &k in content[i].iter().take(CONTENT_CAP) {
+                    narrow += CONTENT_POINTS;
+                    evidence.push(Evidence::Content(self.content_text[k].clone()));
                 }
             }
             if narrow == 0 {
@@ -969,7 +984,7 @@ impl Signals {
                     op: i,
                     score: parent.score + narrow,
                     compute_rank: parent.compute_rank,
-                    backend: op.backend,
+                    backend: op.backend || by_content,
                     name_run: parent.name_run,
                     kind_bound: !op.kinds.is_empty() && !op.backend,
                     name_score,
