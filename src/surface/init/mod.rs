@@ -598,6 +598,11 @@ fn own_op(catalog: &Matrix, signals: &Signals, input: &Input<'_>) -> Option<usiz
 }
 
 /// Draft the matrix.
+///
+/// Two steps run beside others on a second core: the tree of tracked files
+/// is built while the found files are adopted and assigned (it needs only
+/// which paths are infrastructure, known before), and the population's
+/// globs are drafted while each op's are.
 pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     let mut signals = Signals::for_catalog(catalog);
     signals.own = own_op(catalog, &signals, input);
@@ -607,30 +612,17 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         mut skipped,
         mut roles,
     } = partition(input.tracked);
-    let ScanOut {
-        mut found,
-        mut host_included,
-        device_macros,
-        launchers,
-    } = scan(input.root, &candidates, &signals);
-    device_macros::adopt_users(input.root, &mut found, &candidates, device_macros, &signals);
-    let found = leave_out_infrastructure(found, &mut skipped);
-    let mut found = leave_out_umbrellas(input.root, found, &mut skipped);
-    // Headers are judged by their directory's detected kernels first, so a
-    // kernel's parts do not tip a directory of host headers.
-    adopt_headers(input.root, &mut found, &signals);
-    siblings::adopt_descriptor_headers(input.root, &mut found, &signals);
-    adopt_scalar_backends(&mut found, &mut host_included);
-    siblings::adopt_asm_entries(input.root, &mut found, &candidates, &signals);
-    adopt_plain_sources(input.root, &mut found, &candidates, &signals);
-    adopt_included(
+    let mut scanned = scan(input.root, &candidates, &signals);
+    let macros = std::mem::take(&mut scanned.device_macros);
+    device_macros::adopt_users(
         input.root,
-        &mut found,
+        &mut scanned.found,
         &candidates,
-        &host_included,
+        macros,
         &signals,
     );
-    siblings::adopt_launch_units(input.root, &mut found, &launchers, &signals);
+    let found = leave_out_infrastructure(std::mem::take(&mut scanned.found), &mut skipped);
+    scanned.found = leave_out_umbrellas(input.root, found, &mut skipped);
     skipped.sort_by(|a, b| a.path.cmp(&b.path));
     let infra: std::collections::HashSet<&str> = skipped
         .iter()
@@ -640,18 +632,23 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     for (&p, role) in paths.iter().zip(roles.iter_mut()) {
         *role |= infra.contains(p);
     }
-    let mut kernels = kernel_files(found, &signals);
-    follow_neighbours(&mut kernels, &signals);
-    own_op_default(&signals, &mut kernels);
+    let (tree, kernels) = std::thread::scope(|s| {
+        // The population: every tracked file counts, tests and vendored
+        // trees may be matched (the exclude list takes them out again).
+        let tree =
+            s.spawn(|| globs::Tree::from_paths(paths.iter().copied().zip(roles.iter().copied())));
+        let kernels = assigned(input.root, scanned, &candidates, &signals);
+        (tree.join().expect("init tree thread"), kernels)
+    });
     let mut kinds = BTreeMap::new();
     for k in &kernels {
         *kinds.entry(k.kind).or_insert(0) += 1;
     }
-    // The population: every tracked file counts, tests and vendored trees
-    // may be matched (the exclude list takes them out again).
-    let tree = globs::Tree::from_paths(paths.iter().copied().zip(roles.iter().copied()));
-    let (include, exclude) = population(&tree, &kernels, &paths, &roles);
-    let ops = planned_ops(catalog, &signals, &tree, &kernels, input);
+    let ((include, exclude), ops) = std::thread::scope(|s| {
+        let population = s.spawn(|| population(&tree, &kernels, &paths, &roles));
+        let ops = planned_ops(catalog, &signals, &tree, &kernels, input);
+        (population.join().expect("init population thread"), ops)
+    });
     let ladders = planned_ladders(catalog, &ops);
     let unclassified = kernels
         .iter()
@@ -671,6 +668,36 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         unclassified,
         kinds,
     }
+}
+
+/// The found files' kernels, each with its op: the files the scan found
+/// are joined by the parts, siblings and units that go with them, then
+/// assigned, weak ones following their neighbours.
+fn assigned(
+    root: &Path,
+    scanned: ScanOut,
+    candidates: &[&str],
+    signals: &Signals,
+) -> Vec<KernelFile> {
+    let ScanOut {
+        mut found,
+        mut host_included,
+        launchers,
+        ..
+    } = scanned;
+    // Headers are judged by their directory's detected kernels first, so a
+    // kernel's parts do not tip a directory of host headers.
+    adopt_headers(root, &mut found, signals);
+    siblings::adopt_descriptor_headers(root, &mut found, signals);
+    adopt_scalar_backends(&mut found, &mut host_included);
+    siblings::adopt_asm_entries(root, &mut found, candidates, signals);
+    adopt_plain_sources(root, &mut found, candidates, signals);
+    adopt_included(root, &mut found, candidates, &host_included, signals);
+    siblings::adopt_launch_units(root, &mut found, &launchers, signals);
+    let mut kernels = kernel_files(found, signals);
+    follow_neighbours(&mut kernels, signals);
+    own_op_default(signals, &mut kernels);
+    kernels
 }
 
 /// The catalog ladders that rank a drafted op (the ladder's `ops` key).
