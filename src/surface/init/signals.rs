@@ -900,6 +900,28 @@ impl Signals {
         })
     }
 
+    /// The points of the qualifiers in a file's name, else in its folder
+    /// (`int8/gemm.cu`: the folder narrows a name that does not).
+    fn narrowed_by_name(
+        &self,
+        op: &OpSignals,
+        (name, folder): (&[String], Option<&Vec<String>>),
+        evidence: &mut Vec<Evidence>,
+    ) -> u32 {
+        let narrow = qualifier_points(&op.qualifiers, name, evidence);
+        if narrow > 0 {
+            return narrow;
+        }
+        let Some(folder) = folder else { return 0 };
+        let narrow = qualifier_points(&op.qualifiers, folder, evidence);
+        for e in evidence.iter_mut() {
+            if let Evidence::Name(p) = e {
+                *e = Evidence::Dir(std::mem::take(p));
+            }
+        }
+        narrow
+    }
+
     /// A name that says a general op and a token that narrows it says the
     /// narrower op (`gemm_a8w8` is an INT8 GEMM, `moe_op_gemm` a grouped
     /// one, `qk_int8_attn` low-precision attention), whatever order the
@@ -929,18 +951,7 @@ impl Signals {
                 continue;
             };
             let mut evidence = Vec::new();
-            let mut narrow = qualifier_points(&op.qualifiers, name, &mut evidence);
-            if narrow == 0 {
-                // The folder narrows a name that does not (`int8/gemm.cu`).
-                if let Some(folder) = folder {
-                    narrow = qualifier_points(&op.qualifiers, folder, &mut evidence);
-                    for e in &mut evidence {
-                        if let Evidence::Name(p) = e {
-                            *e = Evidence::Dir(std::mem::take(p));
-                        }
-                    }
-                }
-            }
+            let mut narrow = self.narrowed_by_name(op, (name, folder), &mut evidence);
             // Narrowed by content alone, the op still yields like the
             // family it narrows: any op a name or computation says ranks first.
             let by_content = narrow == 0 && self.ops[general].backend;
