@@ -348,15 +348,25 @@ fn partition(tracked: &PathList) -> Partition<'_> {
         .iter()
         .filter_map(|p| std::str::from_utf8(p).ok())
         .collect();
+    // What each path's extension and directories say, on all cores.
+    let said = on_cores(&paths, |part| {
+        part.iter()
+            .map(|&p| {
+                (
+                    detect::by_extension(p),
+                    detect::role(p),
+                    crate::matrix::can_hold(p),
+                )
+            })
+            .collect::<Vec<_>>()
+    });
     let mut candidates = Vec::new();
     let mut skipped = Vec::new();
     let mut roles: Vec<bool> = Vec::with_capacity(paths.len());
-    for &p in &paths {
-        let by_ext = detect::by_extension(p);
-        let role = detect::role(p);
+    for (&p, (by_ext, role, writable)) in paths.iter().zip(said.into_iter().flatten()) {
         roles.push(role.is_some());
         // A name the matrix would refuse cannot be written into the draft.
-        let role = match crate::matrix::can_hold(p) {
+        let role = match writable {
             true => role,
             false => Some(Role::UnwritableName),
         };
@@ -383,9 +393,14 @@ fn partition(tracked: &PathList) -> Partition<'_> {
 /// tables…) leave the population for `skipped`, with the reason; plain
 /// headers of that kind are dropped.
 fn leave_out_infrastructure(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec<Found> {
+    let why = on_cores(&found, |part| {
+        part.iter()
+            .map(|f| detect::infrastructure(&f.path))
+            .collect::<Vec<_>>()
+    });
     let mut kept = Vec::with_capacity(found.len());
-    for f in found {
-        match detect::infrastructure(&f.path) {
+    for (f, why) in found.into_iter().zip(why.into_iter().flatten()) {
+        match why {
             Some(reason) if f.kind.is_some() => skipped.push(Skipped {
                 path: f.path,
                 role: Role::Infrastructure,
