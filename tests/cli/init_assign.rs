@@ -182,3 +182,29 @@ fn a_quantize_kernel_is_quantization_and_its_format_narrows_it() {
     let ev = kernel(&plan, "csrc/quant_kernels.cu")["evidence"].to_string();
     assert!(ev.contains("int-quant"), "{ev}");
 }
+
+#[test]
+fn a_file_named_normalize_is_normalization() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "csrc/kernels/normalize_kernels.cu",
+            "__global__ void ker_norm(const float* x, float* y) {\n  y[threadIdx.x] = x[threadIdx.x];\n}\n",
+        )
+        .file(
+            "src/layer/vulkan/shader/normalize_coeffs.comp",
+            "#version 450\nlayout (local_size_x = 64) in;\nvoid main() {}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for path in [
+        "csrc/kernels/normalize_kernels.cu",
+        "src/layer/vulkan/shader/normalize_coeffs.comp",
+    ] {
+        assert_eq!(
+            op_of(&plan, path).as_deref(),
+            Some("normalization"),
+            "{path}: {plan}"
+        );
+    }
+}
