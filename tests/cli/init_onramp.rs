@@ -824,3 +824,51 @@ fn generated_instantiation_units_join_the_kernel_header_they_instantiate() {
         "{plan}"
     );
 }
+
+#[test]
+fn a_cu_file_with_no_device_code_that_includes_no_kernel_is_host_code() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "gpu/impl/Distance.cuh",
+            "template <typename T>\n__global__ void l2(const T* x, T* out) { out[threadIdx.x] = x[threadIdx.x] * x[threadIdx.x]; }\n",
+        )
+        .file(
+            "gpu/impl/Distance.cu",
+            "#include \"Distance.cuh\"\n__global__ void norms(const float* x, float* y) { y[blockIdx.x] = x[blockIdx.x]; }\n",
+        )
+        // A host index class: calls launchers declared in a host header.
+        .file("gpu/impl/FlatIndex.h", "#pragma once\nvoid runL2(const float* x, int n);\n")
+        .file(
+            "gpu/GpuIndexFlat.cu",
+            "#include <gpu/impl/FlatIndex.h>\n#include <vector>\n\nvoid search(const float* x, int n) { runL2(x, n); }\n",
+        )
+        // A unit that builds the kernels of a header it includes, by an
+        // include path from the repository root.
+        .file(
+            "gpu/impl/dispatch.cu",
+            "#include <gpu/impl/Distance.cuh>\ntemplate void launch_l2<float>(const float*, float*);\n",
+        )
+        // A unit that reaches the kernel header through one header.
+        .file("gpu/impl/registrar.h", "#pragma once\n#include \"Distance.cuh\"\n")
+        .file(
+            "gpu/impl/l2_all_types.cu",
+            "#include \"registrar.h\"\nstatic int registered = 1;\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for kernel in [
+        "gpu/impl/Distance.cu",
+        "gpu/impl/dispatch.cu",
+        "gpu/impl/l2_all_types.cu",
+    ] {
+        assert!(in_population(&plan, kernel), "{kernel}: {plan}");
+    }
+    assert!(!in_population(&plan, "gpu/GpuIndexFlat.cu"), "{plan}");
+    // The draft says what it left out and why.
+    let toml = plan["toml"].as_str().unwrap();
+    let why = toml
+        .find("host code: a GPU source with no device code that includes no kernel")
+        .unwrap_or_else(|| panic!("{toml}"));
+    assert!(toml[why..].contains("gpu/GpuIndexFlat.cu"), "{toml}");
+}

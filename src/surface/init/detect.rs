@@ -154,6 +154,9 @@ pub enum Role {
     /// bindings, allocators, events, workers, caches, error checks,
     /// tuning tables, CPU-feature probes (see [`infrastructure`]).
     Infrastructure,
+    /// A GPU source by extension with no device code of its own that
+    /// includes no kernel file: host code (see `host_units`).
+    HostCode,
     /// A name holding a character the matrix refuses (a control, bidi or
     /// invisible character): no glob of the draft can name it.
     UnwritableName,
@@ -169,6 +172,7 @@ impl Role {
             Role::Docs => "docs",
             Role::Retired => "retired",
             Role::Infrastructure => "infrastructure",
+            Role::HostCode => "host-code",
             Role::UnwritableName => "unwritable-name",
         }
     }
@@ -326,7 +330,7 @@ pub fn role_dirs(role: Role) -> &'static [&'static str] {
         Role::Docs => DOC_DIRS,
         Role::Retired => RETIRED_DIRS,
         Role::Infrastructure => INFRA_DIRS,
-        Role::UnwritableName => &[],
+        Role::HostCode | Role::UnwritableName => &[],
     }
 }
 
@@ -1007,6 +1011,7 @@ impl Detector {
             plain_dsl,
             includes,
             launches: seen.markers.contains(&Marker::Launch),
+            marked: !seen.markers.is_empty(),
         }
     }
 
@@ -1144,6 +1149,9 @@ pub struct Scanned {
     /// It launches a kernel (`hipLaunchKernelGGL(k, …)`, `k<<<g, b>>>(…)`)
     /// or explicitly instantiates a template (`template void f<…>(…);`).
     pub launches: bool,
+    /// Its prefix holds any marker at all: a `.cu` with none is a kernel
+    /// by extension only (see `host_units`).
+    pub marked: bool,
 }
 
 /// Split a name into lowercase tokens at `_ - . space` and at a change from

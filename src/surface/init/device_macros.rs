@@ -26,9 +26,9 @@ pub fn may_hold(path: &str) -> bool {
         || matches!(detect::extension(path), Some("cu" | "cuh" | "hip"))
 }
 
-/// Read again the C-family files that are no kernel yet, and adopt those
-/// that the repository's device macros mark as device code, with the kind
-/// of most of its device kernels.
+/// Read again the C-family files that are no kernel yet (or a GPU source
+/// by extension only), and adopt those that the repository's device macros
+/// mark as device code, with the kind of most of its device kernels.
 pub(super) fn adopt_users(
     root: &Path,
     found: &mut Vec<Found>,
@@ -54,7 +54,7 @@ pub(super) fn adopt_users(
         let known: HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
         found
             .iter()
-            .filter(|f| f.kind.is_none() && may_hold(&f.path))
+            .filter(|f| (f.kind.is_none() || f.bare) && may_hold(&f.path))
             .map(|f| f.path.as_str())
             .chain(
                 candidates
@@ -84,6 +84,12 @@ pub(super) fn adopt_users(
     .collect();
     for f in found.iter_mut() {
         if let Some((kind, best)) = marked.remove(&f.path) {
+            // A `.cu` is a kernel by its extension already: the macros
+            // show it holds device code (see `host_units`).
+            if f.bare {
+                f.bare = false;
+                continue;
+            }
             f.kind = Some(kind);
             f.best = best;
             f.plain_kind = None;

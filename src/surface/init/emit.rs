@@ -124,6 +124,9 @@ fn left_out(out: &mut String, plan: &Plan) {
             (Role::Example, _) => "example".to_owned(),
             (Role::Docs, _) => "documentation".to_owned(),
             (Role::Retired, _) => "retired code (kept for reference, not built)".to_owned(),
+            (Role::HostCode, _) => {
+                "host code: a GPU source with no device code that includes no kernel".to_owned()
+            }
             (role, _) => role.name().to_owned(),
         };
         by_reason.entry(reason).or_default().push(&s.path);

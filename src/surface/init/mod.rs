@@ -11,6 +11,7 @@ pub mod detect;
 mod device_macros;
 pub mod emit;
 pub mod globs;
+mod host_units;
 mod macro_defs;
 pub mod reference;
 mod siblings;
@@ -183,6 +184,13 @@ struct Found {
     /// bodies are macros); other plain headers are judged when a
     /// directory would adopt them, so the scan lexes none.
     declares_only: bool,
+    /// A GPU source file by extension (`.cu`, `.hip`; not a `.cuh` header,
+    /// often a kernel library's umbrella) with no marker in its prefix: a
+    /// kernel only if it uses device macros or includes a kernel file (see
+    /// [`host_units`]).
+    bare: bool,
+    /// What a bare file includes, read by the scan.
+    bare_includes: Vec<String>,
 }
 
 impl Found {
@@ -196,6 +204,8 @@ impl Found {
             plain_kind: None,
             includes: Vec::new(),
             declares_only: false,
+            bare: false,
+            bare_includes: Vec::new(),
         }
     }
 }
@@ -297,14 +307,23 @@ enum Classified {
 
 fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals) -> Classified {
     match scanned.kind {
-        Some(kind) => Classified::Found(Found {
-            path: path.to_owned(),
-            kind: Some(kind),
-            best: signals.best(path, Some(kind), buf),
-            plain_kind: None,
-            includes: scanned.includes,
-            declares_only: false,
-        }),
+        Some(kind) => {
+            let bare = !scanned.marked && matches!(detect::extension(path), Some("cu" | "hip"));
+            Classified::Found(Found {
+                path: path.to_owned(),
+                kind: Some(kind),
+                best: signals.best(path, Some(kind), buf),
+                plain_kind: None,
+                includes: scanned.includes,
+                declares_only: false,
+                bare,
+                bare_includes: if bare {
+                    host_units::includes(buf)
+                } else {
+                    Vec::new()
+                },
+            })
+        }
         // Scalar code beside SIMD kernels: judged with its siblings, see
         // [`adopt_scalar_backends`]; classified by its content now.
         None if detect::scalar_backend_dir(path).is_some() => Classified::Found(Found {
@@ -314,6 +333,8 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
             plain_kind: Some(Kind::Scalar),
             includes: scanned.includes,
             declares_only: detect::is_header(path) && declarations::declares_only(buf),
+            bare: false,
+            bare_includes: Vec::new(),
         }),
         None if scanned.plain_dsl.is_some() || detect::is_header(path) => {
             Classified::Found(Found {
@@ -323,6 +344,8 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
                 plain_kind: scanned.plain_dsl,
                 includes: Vec::new(),
                 declares_only: false,
+                bare: false,
+                bare_includes: Vec::new(),
             })
         }
         None if !scanned.includes.is_empty() => Classified::Host {
@@ -637,7 +660,8 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         &signals,
     );
     let found = leave_out_infrastructure(std::mem::take(&mut scanned.found), &mut skipped);
-    scanned.found = leave_out_umbrellas(input.root, found, &mut skipped);
+    let found = leave_out_umbrellas(input.root, found, &mut skipped);
+    scanned.found = host_units::leave_out(input.root, found, &paths, &mut skipped);
     skipped.sort_by(|a, b| a.path.cmp(&b.path));
     let infra: std::collections::HashSet<&str> = skipped
         .iter()

@@ -1,0 +1,223 @@
+//! Host code in a GPU source file. A `.cu` / `.hip` file is a kernel by
+//! its extension, but many hold only host code: an index class
+//! that calls launchers declared elsewhere (faiss' `GpuIndexFlat.cu`), a
+//! cuDNN or cuBLAS wrapper, a model layer, a benchmark driver. Such a file
+//! has no device marker in its prefix, uses none of the library's device
+//! macros, and includes no file that has device code — directly, or
+//! through one header between (a dispatch unit that includes the kernel
+//! headers through a registry header still builds kernels). It leaves the
+//! population, and the draft says so. Headers (`.cuh`) are not judged so:
+//! a marker-less one is as often a kernel library's umbrella or layout
+//! header, which the corpus counts as kernel code.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use super::detect::Role;
+use super::{parent_dir, Found, Reread, Skipped};
+
+/// Leave out the bare GPU sources that reach no kernel file.
+pub(super) fn leave_out(
+    root: &Path,
+    found: Vec<Found>,
+    tracked: &[&str],
+    skipped: &mut Vec<Skipped>,
+) -> Vec<Found> {
+    if !found.iter().any(|f| f.bare) {
+        return found;
+    }
+    let device: HashSet<&str> = found
+        .iter()
+        .filter(|f| !f.bare && f.kind.is_some_and(|k| k.marks_device_code()))
+        .map(|f| f.path.as_str())
+        .collect();
+    let resolver = Resolver::new(tracked);
+    let mut headers = Headers {
+        reread: Reread::new(root),
+        targets: HashMap::new(),
+    };
+    let host: HashSet<String> = found
+        .iter()
+        .filter(|f| f.bare)
+        .filter(|f| !reaches_kernel(f, &device, &resolver, &mut headers))
+        .map(|f| f.path.clone())
+        .collect();
+    let mut kept = Vec::with_capacity(found.len());
+    for f in found {
+        if host.contains(&f.path) {
+            skipped.push(Skipped {
+                path: f.path,
+                role: Role::HostCode,
+                reason: None,
+            });
+        } else {
+            kept.push(f);
+        }
+    }
+    kept
+}
+
+/// Headers followed from a unit (a unit that includes more without
+/// reaching a kernel is host code all the same).
+const FOLLOWED: usize = 16;
+
+/// The tracked files each header read so far includes.
+struct Headers {
+    reread: Reread,
+    targets: HashMap<String, Vec<String>>,
+}
+
+impl Headers {
+    fn targets(&mut self, path: &str, resolver: &Resolver<'_>) -> &[String] {
+        if !self.targets.contains_key(path) {
+            let found = includes(self.reread.prefix(path))
+                .iter()
+                .filter_map(|inc| resolver.resolve(path, inc))
+                .map(str::to_owned)
+                .collect();
+            self.targets.insert(path.to_owned(), found);
+        }
+        &self.targets[path]
+    }
+}
+
+/// Whether a bare unit includes a file with device code, directly or
+/// through one header (its includes were read by the scan).
+fn reaches_kernel(
+    unit: &Found,
+    device: &HashSet<&str>,
+    resolver: &Resolver<'_>,
+    headers: &mut Headers,
+) -> bool {
+    let direct: Vec<&str> = unit
+        .bare_includes
+        .iter()
+        .filter_map(|inc| resolver.resolve(&unit.path, inc))
+        .collect();
+    if direct.iter().any(|t| device.contains(t)) {
+        return true;
+    }
+    direct.iter().take(FOLLOWED).any(|h| {
+        headers
+            .targets(h, resolver)
+            .iter()
+            .any(|t| device.contains(t.as_str()))
+    })
+}
+
+/// The names a prefix includes (`#include "a/b.h"`, `#include <a/b.h>`).
+pub(super) fn includes(prefix: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(prefix, b"#include") {
+        let rest = prefix[at + b"#include".len()..].trim_ascii_start();
+        let close = match rest.first() {
+            Some(b'"') => b'"',
+            Some(b'<') => b'>',
+            _ => continue,
+        };
+        let body = &rest[1..];
+        let Some(end) = body.iter().position(|&b| b == close || b == b'\n') else {
+            continue;
+        };
+        if body[end] == close {
+            if let Ok(name) = std::str::from_utf8(&body[..end]) {
+                out.push(name.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// Resolves an include to a tracked path: beside the including file, else
+/// the one tracked path that ends with it (`<faiss/gpu/utils/Tensor.cuh>`
+/// from the repository's include root).
+struct Resolver<'a> {
+    tracked: HashSet<&'a str>,
+    by_name: HashMap<&'a str, Vec<&'a str>>,
+}
+
+impl<'a> Resolver<'a> {
+    fn new(tracked: &[&'a str]) -> Resolver<'a> {
+        let mut by_name: HashMap<&str, Vec<&str>> = HashMap::new();
+        for &p in tracked {
+            by_name
+                .entry(p.rsplit('/').next().unwrap_or(p))
+                .or_default()
+                .push(p);
+        }
+        Resolver {
+            tracked: tracked.iter().copied().collect(),
+            by_name,
+        }
+    }
+
+    fn resolve(&self, from: &str, include: &str) -> Option<&'a str> {
+        let beside = normalize(parent_dir(from), include);
+        if let Some(&p) = self.tracked.get(beside.as_str()) {
+            return Some(p);
+        }
+        let name = include.rsplit('/').next().unwrap_or(include);
+        let tail = format!("/{}", include.trim_start_matches("./"));
+        let mut hits = self
+            .by_name
+            .get(name)?
+            .iter()
+            .filter(|p| **p == include || p.ends_with(&tail));
+        let first = hits.next()?;
+        // Two files end that way: the include names neither for sure.
+        hits.next().is_none().then_some(*first)
+    }
+}
+
+/// `dir` joined with a relative include, `..` and `.` folded.
+fn normalize(dir: &str, include: &str) -> String {
+    let mut parts: Vec<&str> = dir.split('/').filter(|s| !s.is_empty()).collect();
+    for seg in include.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn includes_are_read_in_both_spellings_and_resolved_beside_then_by_tail() {
+        let prefix = b"#include \"IVFBase.cuh\"\n#include <faiss/gpu/utils/Tensor.cuh>\n#include <vector>\n#  include \"odd.h\"\n#include \"broken.h\n";
+        assert_eq!(
+            includes(prefix),
+            ["IVFBase.cuh", "faiss/gpu/utils/Tensor.cuh", "vector"]
+        );
+        let tracked = [
+            "faiss/gpu/impl/IVFBase.cuh",
+            "faiss/gpu/impl/IVFFlat.cu",
+            "faiss/gpu/utils/Tensor.cuh",
+            "a/common.h",
+            "b/common.h",
+        ];
+        let r = Resolver::new(&tracked);
+        let from = "faiss/gpu/impl/IVFFlat.cu";
+        assert_eq!(
+            r.resolve(from, "IVFBase.cuh"),
+            Some("faiss/gpu/impl/IVFBase.cuh")
+        );
+        assert_eq!(
+            r.resolve(from, "faiss/gpu/utils/Tensor.cuh"),
+            Some("faiss/gpu/utils/Tensor.cuh")
+        );
+        assert_eq!(
+            r.resolve(from, "../utils/Tensor.cuh"),
+            Some("faiss/gpu/utils/Tensor.cuh")
+        );
+        // A system header, and a name two files end with, resolve to none.
+        assert_eq!(r.resolve(from, "vector"), None);
+        assert_eq!(r.resolve(from, "common.h"), None);
+    }
+}
