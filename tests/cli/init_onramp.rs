@@ -872,3 +872,39 @@ fn a_cu_file_with_no_device_code_that_includes_no_kernel_is_host_code() {
         .unwrap_or_else(|| panic!("{toml}"));
     assert!(toml[why..].contains("gpu/GpuIndexFlat.cu"), "{toml}");
 }
+
+#[test]
+fn units_that_call_an_instantiation_macro_join_the_kernel_header() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "library/src/specialized/getf2_small_kernels.hpp",
+            "#pragma once\n#include <hip/hip_runtime.h>\ntemplate <typename T>\n__global__ void getf2_small(T* A, int n) { A[threadIdx.x] *= 2; }\n\ntemplate <typename T>\nvoid getf2_run_small(T* A, int n) { hipLaunchKernelGGL(getf2_small<T>, dim3(1), dim3(n), 0, 0, A, n); }\n\n#define INSTANTIATE_GETF2_SMALL(T) \\\n    template void getf2_run_small<T>(T* A, int n);\n",
+        )
+        // One unit per type: only the macro call, no `template` of its own.
+        .file(
+            "library/src/specialized/getf2_small_s.cpp",
+            "#include \"getf2_small_kernels.hpp\"\n\nINSTANTIATE_GETF2_SMALL(float);\n",
+        )
+        .file(
+            "library/src/specialized/getf2_small_d.cpp",
+            "#include \"getf2_small_kernels.hpp\"\n\n    INSTANTIATE_GETF2_SMALL(double);\n",
+        )
+        // Includes the header, calls no instantiation macro: host code.
+        .file(
+            "library/src/specialized/sizes.cpp",
+            "#include \"getf2_small_kernels.hpp\"\nint block_size() { return 64; }\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for unit in [
+        "library/src/specialized/getf2_small_s.cpp",
+        "library/src/specialized/getf2_small_d.cpp",
+    ] {
+        assert_eq!(kind_and_op(&plan, unit).0, "hip", "{unit}: {plan}");
+    }
+    assert!(
+        !in_population(&plan, "library/src/specialized/sizes.cpp"),
+        "{plan}"
+    );
+}

@@ -7,7 +7,9 @@
 //! often as `__device__` must occur).
 //!
 //! A macro that also says `__host__` marks code shared with the host
-//! (`C10_HOST_DEVICE`), which is no evidence of a kernel.
+//! (`C10_HOST_DEVICE`), which is no evidence of a kernel. A macro whose
+//! body is an explicit instantiation (`INSTANTIATE_GETF2_SMALL(…)`) makes
+//! the host sources that call it instantiation units.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -101,6 +103,41 @@ pub(super) fn adopt_users(
             .into_iter()
             .map(|(path, (kind, best))| Found::adopted(path, kind, best)),
     );
+}
+
+/// The host sources (with what they include from their directory) that
+/// call one of the repository's instantiation macros at the start of a
+/// line: units that build a kernel header's templates, for
+/// [`super::siblings::adopt_launch_units`] to judge by what they include.
+pub(super) fn instantiating_units(
+    root: &Path,
+    includers: &[(String, Vec<String>)],
+    macros: &[String],
+) -> Vec<(String, Vec<String>)> {
+    if macros.is_empty() {
+        return Vec::new();
+    }
+    let calls: Vec<String> = macros.iter().map(|m| format!("{m}(")).collect();
+    let Ok(ac) = AhoCorasick::new(&calls) else {
+        return Vec::new();
+    };
+    let mut reread = Reread::new(root);
+    includers
+        .iter()
+        .filter(|(path, includes)| {
+            if includes.is_empty() {
+                return false;
+            }
+            let prefix = reread.prefix(path);
+            ac.find_iter(prefix).any(|m| {
+                let line_start = memchr::memrchr(b'\n', &prefix[..m.start()]).map_or(0, |i| i + 1);
+                prefix[line_start..m.start()]
+                    .iter()
+                    .all(u8::is_ascii_whitespace)
+            })
+        })
+        .cloned()
+        .collect()
 }
 
 /// How often a device (not kernel) macro must occur, as `__device__` must

@@ -26,6 +26,33 @@ pub fn defined(prefix: &[u8]) -> Vec<DeviceMacro> {
     out
 }
 
+/// The function-like macros a C-family prefix defines whose body is an
+/// explicit instantiation (`#define INSTANTIATE_GETF2_SMALL(T, …) \` then
+/// `template rocblas_status getf2_run_small<T, …>(…);`): a unit that
+/// calls one at a line start instantiates, as `template void f<…>(…);`
+/// does.
+pub fn instantiation_macros(prefix: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(prefix, b"#define") {
+        let line = logical_line(&prefix[at + b"#define".len()..]);
+        let line = line.trim_start();
+        let Some(open) = line.find('(') else { continue };
+        let name = &line[..open];
+        let prefixed = name.contains('_') && !name.starts_with("__");
+        if !prefixed || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            continue;
+        }
+        let Some(close) = line[open..].find(')') else {
+            continue;
+        };
+        let body = line[open + close + 1..].trim_start();
+        if body.starts_with("template ") && !out.iter().any(|n| n == name) {
+            out.push(name.to_owned());
+        }
+    }
+    out
+}
+
 /// Whether the text at `at` lies in a `#define` of a device macro (its
 /// body, on the `#define` line or a line it continues onto with `\\`).
 pub fn defines_keyword_at(prefix: &[u8], at: usize) -> bool {
@@ -138,6 +165,7 @@ fn without_launch_bound_arguments(body: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use crate::surface::init::device_macros::Uses;
 
     /// Each macro a text defines: its name, and whether it marks a kernel.
@@ -191,5 +219,11 @@ mod tests {
         // A macro whose body is a kernel defines one; a kernel is a use.
         assert!(!defines_keyword_at(text, at("__global__", 1)));
         assert!(!defines_keyword_at(text, at("__global__", 2)));
+    }
+
+    #[test]
+    fn a_macro_whose_body_is_an_explicit_instantiation_is_read() {
+        let prefix = b"#define INSTANTIATE_GETF2_SMALL(T, I)                  \\\n    template rocblas_status getf2_run_small<T, I>(I m, T* A);\n#define ROCSOLVER_KERNEL static __global__\n#define MAX(a, b) ((a) > (b) ? (a) : (b))\n#define DECL_ONLY(T) void f(T);\n";
+        assert_eq!(instantiation_macros(prefix), ["INSTANTIATE_GETF2_SMALL"]);
     }
 }

@@ -222,6 +222,11 @@ struct ScanOut {
     /// Host sources that launch or explicitly instantiate kernels, with
     /// what they include from their directory (see [`siblings::adopt_launch_units`]).
     launchers: Vec<(String, Vec<String>)>,
+    /// The other host sources that include files of their directory, and
+    /// the repository's instantiation macros: a source that calls one
+    /// instantiates too (see [`device_macros::instantiating_units`]).
+    includers: Vec<(String, Vec<String>)>,
+    instantiation_macros: Vec<String>,
 }
 
 /// Run `work` on the items split into one chunk per core (at most 8) and
@@ -254,6 +259,8 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
         let mut host = Vec::new();
         let mut macros = Vec::new();
         let mut launchers = Vec::new();
+        let mut includers = Vec::new();
+        let mut instantiation = Vec::new();
         for &path in part {
             let Some(n) = read_prefix(&confined, path, &mut full) else {
                 continue;
@@ -261,35 +268,46 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
             let buf = &full[..n];
             if device_macros::may_hold(path) {
                 macros.extend(macro_defs::defined(buf));
+                instantiation.extend(macro_defs::instantiation_macros(buf));
             }
             let scanned = detector.scan(path, buf);
             match classify(path, buf, scanned, signals) {
                 Classified::Found(f) => found.push(f),
                 Classified::Host { includes, launches } => {
-                    if launches && detect::is_c_source(path) {
-                        launchers.push((path.to_owned(), includes.clone()));
+                    if detect::is_c_source(path) {
+                        let unit = (path.to_owned(), includes.clone());
+                        match launches {
+                            true => launchers.push(unit),
+                            false => includers.push(unit),
+                        }
                     }
                     host.extend(includes);
                 }
                 Classified::Nothing => {}
             }
         }
-        (found, host, macros, launchers)
+        (found, host, macros, (launchers, includers, instantiation))
     });
     let mut out = ScanOut {
         found: Vec::new(),
         host_included: Default::default(),
         device_macros: Vec::new(),
         launchers: Vec::new(),
+        includers: Vec::new(),
+        instantiation_macros: Vec::new(),
     };
-    for (found, host, macros, launchers) in parts {
+    for (found, host, macros, (launchers, includers, instantiation)) in parts {
         out.found.extend(found);
         out.host_included.extend(host);
         out.device_macros.extend(macros);
         out.launchers.extend(launchers);
+        out.includers.extend(includers);
+        out.instantiation_macros.extend(instantiation);
     }
     out.device_macros.sort();
     out.device_macros.dedup();
+    out.instantiation_macros.sort();
+    out.instantiation_macros.dedup();
     out
 }
 
@@ -721,9 +739,16 @@ fn assigned(
     let ScanOut {
         mut found,
         mut host_included,
-        launchers,
+        mut launchers,
+        includers,
+        instantiation_macros,
         ..
     } = scanned;
+    launchers.extend(device_macros::instantiating_units(
+        root,
+        &includers,
+        &instantiation_macros,
+    ));
     // Headers are judged by their directory's detected kernels first, so a
     // kernel's parts do not tip a directory of host headers.
     adopt_headers(root, &mut found, signals);
