@@ -60,8 +60,11 @@ fn fixture() -> Sota {
         .git_init()
         .file("sota.toml", MATRIX)
         .file("kernels/attn/flash.cu", "__global__ void flash_fwd() {}\n")
-        .file("kernels/gemm/w4.cu", "// w4\n")
-        .file("kernels/misc/top_k.cu", "// not covered\n")
+        .file("kernels/gemm/w4.cu", "__global__ void w4() {}\n")
+        .file(
+            "kernels/misc/top_k.cu",
+            "__global__ void top_k() {} // not covered\n",
+        )
         .file(
             "docs/kernels.md",
             "# Kernels\n\n<!-- sota:matrix -->\n<!-- /sota:matrix -->\n",
@@ -79,7 +82,11 @@ fn fixture() -> Sota {
     std::fs::write(p.path().join(".gitignore"), "out/\n").unwrap();
     p.git(&["add", "-A"]).success();
     p.commit("initial");
-    std::fs::write(p.path().join("kernels/gemm/w4.cu"), "// w4 v2\n").unwrap();
+    std::fs::write(
+        p.path().join("kernels/gemm/w4.cu"),
+        "__global__ void w4() {} // v2\n",
+    )
+    .unwrap();
     p.git(&["add", "-A"]).success();
     p.commit("faster w4");
     std::fs::write(
