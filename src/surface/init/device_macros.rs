@@ -56,7 +56,7 @@ pub(super) fn adopt_users(
         let known: HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
         found
             .iter()
-            .filter(|f| (f.kind.is_none() || f.bare) && may_hold(&f.path))
+            .filter(|f| (f.kind.is_none() || f.bare.is_some()) && may_hold(&f.path))
             .map(|f| f.path.as_str())
             .chain(
                 candidates
@@ -88,8 +88,7 @@ pub(super) fn adopt_users(
         if let Some((kind, best)) = marked.remove(&f.path) {
             // A `.cu` is a kernel by its extension already: the macros
             // show it holds device code (see `host_units`).
-            if f.bare {
-                f.bare = false;
+            if f.bare.take().is_some() {
                 continue;
             }
             f.kind = Some(kind);

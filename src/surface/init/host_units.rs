@@ -23,12 +23,12 @@ pub(super) fn leave_out(
     tracked: &[&str],
     skipped: &mut Vec<Skipped>,
 ) -> Vec<Found> {
-    if !found.iter().any(|f| f.bare) {
+    if found.iter().all(|f| f.bare.is_none()) {
         return found;
     }
     let device: HashSet<&str> = found
         .iter()
-        .filter(|f| !f.bare && f.kind.is_some_and(|k| k.marks_device_code()))
+        .filter(|f| f.bare.is_none() && f.kind.is_some_and(|k| k.marks_device_code()))
         .map(|f| f.path.as_str())
         .collect();
     let resolver = Resolver::new(tracked);
@@ -38,9 +38,11 @@ pub(super) fn leave_out(
     };
     let host: HashSet<String> = found
         .iter()
-        .filter(|f| f.bare)
-        .filter(|f| !reaches_kernel(f, &device, &resolver, &mut headers))
-        .map(|f| f.path.clone())
+        .filter_map(|f| Some((f.path.as_str(), f.bare.as_deref()?)))
+        .filter(|(path, includes)| {
+            !reaches_kernel(path, includes, &device, &resolver, &mut headers)
+        })
+        .map(|(path, _)| path.to_owned())
         .collect();
     let mut kept = Vec::with_capacity(found.len());
     for f in found {
@@ -84,15 +86,15 @@ impl Headers {
 /// Whether a bare unit includes a file with device code, directly or
 /// through one header (its includes were read by the scan).
 fn reaches_kernel(
-    unit: &Found,
+    unit: &str,
+    unit_includes: &[String],
     device: &HashSet<&str>,
     resolver: &Resolver<'_>,
     headers: &mut Headers,
 ) -> bool {
-    let direct: Vec<&str> = unit
-        .bare_includes
+    let direct: Vec<&str> = unit_includes
         .iter()
-        .filter_map(|inc| resolver.resolve(&unit.path, inc))
+        .filter_map(|inc| resolver.resolve(unit, inc))
         .collect();
     if direct.iter().any(|t| device.contains(t)) {
         return true;
@@ -152,8 +154,8 @@ impl<'a> Resolver<'a> {
     }
 
     fn resolve(&self, from: &str, include: &str) -> Option<&'a str> {
-        let beside = normalize(parent_dir(from), include);
-        if let Some(&p) = self.tracked.get(beside.as_str()) {
+        let beside = crate::lexical::lexical(&Path::new(parent_dir(from)).join(include));
+        if let Some(&p) = beside.to_str().and_then(|b| self.tracked.get(b)) {
             return Some(p);
         }
         let name = include.rsplit('/').next().unwrap_or(include);
@@ -167,21 +169,6 @@ impl<'a> Resolver<'a> {
         // Two files end that way: the include names neither for sure.
         hits.next().is_none().then_some(*first)
     }
-}
-
-/// `dir` joined with a relative include, `..` and `.` folded.
-fn normalize(dir: &str, include: &str) -> String {
-    let mut parts: Vec<&str> = dir.split('/').filter(|s| !s.is_empty()).collect();
-    for seg in include.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            s => parts.push(s),
-        }
-    }
-    parts.join("/")
 }
 
 #[cfg(test)]

@@ -187,10 +187,9 @@ struct Found {
     /// A GPU source file by extension (`.cu`, `.hip`; not a `.cuh` header,
     /// often a kernel library's umbrella) with no marker in its prefix: a
     /// kernel only if it uses device macros or includes a kernel file (see
-    /// [`host_units`]).
-    bare: bool,
-    /// What a bare file includes, read by the scan.
-    bare_includes: Vec<String>,
+    /// [`host_units`]). Such a file holds what it includes, read by the
+    /// scan.
+    bare: Option<Vec<String>>,
 }
 
 impl Found {
@@ -204,8 +203,7 @@ impl Found {
             plain_kind: None,
             includes: Vec::new(),
             declares_only: false,
-            bare: false,
-            bare_includes: Vec::new(),
+            bare: None,
         }
     }
 }
@@ -326,7 +324,8 @@ enum Classified {
 fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals) -> Classified {
     match scanned.kind {
         Some(kind) => {
-            let bare = !scanned.marked && matches!(detect::extension(path), Some("cu" | "hip"));
+            let bare = (!scanned.marked && matches!(detect::extension(path), Some("cu" | "hip")))
+                .then(|| host_units::includes(buf));
             Classified::Found(Found {
                 path: path.to_owned(),
                 kind: Some(kind),
@@ -335,11 +334,6 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
                 includes: scanned.includes,
                 declares_only: false,
                 bare,
-                bare_includes: if bare {
-                    host_units::includes(buf)
-                } else {
-                    Vec::new()
-                },
             })
         }
         // Scalar code beside SIMD kernels: judged with its siblings, see
@@ -351,8 +345,7 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
             plain_kind: Some(Kind::Scalar),
             includes: scanned.includes,
             declares_only: detect::is_header(path) && declarations::declares_only(buf),
-            bare: false,
-            bare_includes: Vec::new(),
+            bare: None,
         }),
         None if scanned.plain_dsl.is_some() || detect::is_header(path) => {
             Classified::Found(Found {
@@ -362,8 +355,7 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
                 plain_kind: scanned.plain_dsl,
                 includes: Vec::new(),
                 declares_only: false,
-                bare: false,
-                bare_includes: Vec::new(),
+                bare: None,
             })
         }
         None if !scanned.includes.is_empty() => Classified::Host {
