@@ -874,6 +874,54 @@ fn a_cu_file_with_no_device_code_that_includes_no_kernel_is_host_code() {
 }
 
 #[test]
+fn a_cu_file_that_reaches_only_device_helpers_is_host_code() {
+    // A header of `__device__` accessors, no kernel entry (faiss' Tensor.cuh).
+    let accessors = "#pragma once\ntemplate <typename T> struct Tensor {\n  __host__ __device__ T* data();\n  __host__ __device__ int size(int d);\n  __host__ __device__ T& operator[](int i);\n};\n";
+    // A kernel header whose `__global__` sits past the first 32 KiB.
+    let long_kernel = format!(
+        "#pragma once\n{}template <typename T>\n__global__ void gemv(const T* a, T* y) {{ y[threadIdx.x] = a[threadIdx.x]; }}\n",
+        "__device__ __forceinline__ int lane_helper(int x) { return x + 1; }\n".repeat(600)
+    );
+    let p = Sota::new()
+        .git_init()
+        .file("gpu/utils/Tensor.cuh", accessors)
+        .file("gpu/impl/FlatIndex.cuh", "#pragma once\n#include \"../utils/Tensor.cuh\"\nvoid runL2(Tensor<float>& x);\n")
+        // Reaches device helpers only: host code.
+        .file(
+            "gpu/GpuIndexFlat.cu",
+            "#include \"impl/FlatIndex.cuh\"\nvoid search(Tensor<float>& x) { runL2(x); }\n",
+        )
+        // Calls a device library algorithm with its own functor: a kernel.
+        .file(
+            "gpu/ops/bias_add.cu",
+            "#include \"../utils/Tensor.cuh\"\nstruct plus { float operator()(float a, float b) const { return a + b; } };\nvoid bias_add(float* a, float* b, float* c, int n) {\n  THRUST_CALL(thrust::transform, a, a + n, b, c, plus());\n}\n",
+        )
+        // Reaches a kernel entry through two headers: builds it.
+        .file("gpu/zgemm/gemm_base.cuh", "#pragma once\ntemplate <typename K> __global__ void invoke(K k) { k(); }\n")
+        .file("gpu/zgemm/gemm_w4a4.cuh", "#pragma once\n#include \"gemm_base.cuh\"\n#include \"../utils/Tensor.cuh\"\n")
+        .file("gpu/zgemm/gemm_launch.cuh", "#pragma once\n#include \"gemm_w4a4.cuh\"\n")
+        .file(
+            "gpu/zgemm/gemm_w4a4.cu",
+            "#include \"gemm_launch.cuh\"\nvoid gemm_w4a4() { launch<Config>(); }\n",
+        )
+        .file("gpu/quant/gemv_kernel.cuh", &long_kernel)
+        .file(
+            "gpu/quant/gemv_inst_k1.cu",
+            "#include \"gemv_kernel.cuh\"\nvoid* gemv_sel_k1() { return (void*) gemv<float>; }\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for kernel in [
+        "gpu/ops/bias_add.cu",
+        "gpu/zgemm/gemm_w4a4.cu",
+        "gpu/quant/gemv_inst_k1.cu",
+    ] {
+        assert!(in_population(&plan, kernel), "{kernel}: {plan}");
+    }
+    assert!(!in_population(&plan, "gpu/GpuIndexFlat.cu"), "{plan}");
+}
+
+#[test]
 fn units_that_call_an_instantiation_macro_join_the_kernel_header() {
     let p = Sota::new()
         .git_init()

@@ -591,8 +591,15 @@ pub struct Detector {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Marker {
-    /// `__global__`, `threadIdx`: device code in a C-family file.
+    /// `threadIdx`, `__syncthreads`: device code in a C-family file.
     CudaDevice,
+    /// `__global__`: device code with a kernel entry (see
+    /// [`Scanned::entry`]); otherwise as [`Marker::CudaDevice`].
+    CudaEntry,
+    /// An include of Composable Kernel's GPU operations: the unit
+    /// instantiates CK's kernels (an entry); otherwise as
+    /// [`Marker::AmdDevice`].
+    CkOps,
     /// `__device__`: device code when it occurs a few times (one helper
     /// marked `__host__ __device__` in a public header is not a kernel).
     CudaWeak,
@@ -637,6 +644,11 @@ enum Marker {
     CuteImport,
     FlyImport,
     PortableSimd,
+    /// A call of a device library's algorithm (`thrust::transform(`,
+    /// `cub::DeviceRadixSort`): the file runs GPU work with its own
+    /// functors, so a `.cu` that calls one is no host code; a unit that
+    /// only includes it is (it reaches no entry, see [`Scanned::entry`]).
+    LibraryCall,
     /// A kernel launch from host code (`hipLaunchKernelGGL`, `<<<`), or an
     /// explicit template instantiation (`template void f<…>(…);`): a unit
     /// that instantiates kernels (see [`Scanned::launches`]).
@@ -644,7 +656,7 @@ enum Marker {
 }
 
 const MARKERS: &[(Marker, &str)] = &[
-    (Marker::CudaDevice, "__global__"),
+    (Marker::CudaEntry, "__global__"),
     (Marker::CudaWeak, "__device__"),
     (Marker::CudaDevice, "threadIdx."),
     (Marker::CudaDevice, "blockIdx."),
@@ -659,12 +671,12 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AmdDevice, "__builtin_amdgcn_"),
     // Composable Kernel's GPU operations: a unit that includes them
     // instantiates CK's device kernels (hipTensor's `*_instance.cpp`).
-    (Marker::AmdDevice, "#include \"ck/tensor_operation/gpu/"),
-    (Marker::AmdDevice, "#include \"ck_tile/ops/"),
-    (Marker::AmdDevice, "#include <ck/tensor_operation/gpu/"),
-    (Marker::AmdDevice, "#include <ck_tile/ops/"),
+    (Marker::CkOps, "#include \"ck/tensor_operation/gpu/"),
+    (Marker::CkOps, "#include \"ck_tile/ops/"),
+    (Marker::CkOps, "#include <ck/tensor_operation/gpu/"),
+    (Marker::CkOps, "#include <ck_tile/ops/"),
     (
-        Marker::AmdDevice,
+        Marker::CkOps,
         "#include \"ck/library/tensor_operation_instance/",
     ),
     (Marker::HipInclude, "hip/hip_runtime.h"),
@@ -826,6 +838,50 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::FlyImport, "import flydsl"),
     (Marker::FlyImport, "from flydsl"),
     (Marker::IncludeQuote, "#include \""),
+    // Device library algorithms called with the file's own functors (or
+    // through a wrapper macro: `THRUST_CALL(thrust::gather, …)`), and
+    // the device execution policies.
+    (Marker::LibraryCall, "thrust::transform("),
+    (Marker::LibraryCall, "thrust::transform,"),
+    (Marker::LibraryCall, "thrust::transform_reduce("),
+    (Marker::LibraryCall, "thrust::transform_reduce,"),
+    (Marker::LibraryCall, "thrust::gather("),
+    (Marker::LibraryCall, "thrust::gather,"),
+    (Marker::LibraryCall, "thrust::scatter("),
+    (Marker::LibraryCall, "thrust::scatter,"),
+    (Marker::LibraryCall, "thrust::reduce("),
+    (Marker::LibraryCall, "thrust::reduce,"),
+    (Marker::LibraryCall, "thrust::reduce_by_key("),
+    (Marker::LibraryCall, "thrust::reduce_by_key,"),
+    (Marker::LibraryCall, "thrust::inclusive_scan("),
+    (Marker::LibraryCall, "thrust::inclusive_scan,"),
+    (Marker::LibraryCall, "thrust::exclusive_scan("),
+    (Marker::LibraryCall, "thrust::exclusive_scan,"),
+    (Marker::LibraryCall, "thrust::sort("),
+    (Marker::LibraryCall, "thrust::sort,"),
+    (Marker::LibraryCall, "thrust::sort_by_key("),
+    (Marker::LibraryCall, "thrust::sort_by_key,"),
+    (Marker::LibraryCall, "thrust::stable_sort("),
+    (Marker::LibraryCall, "thrust::stable_sort,"),
+    (Marker::LibraryCall, "thrust::stable_sort_by_key("),
+    (Marker::LibraryCall, "thrust::stable_sort_by_key,"),
+    (Marker::LibraryCall, "thrust::for_each("),
+    (Marker::LibraryCall, "thrust::for_each,"),
+    (Marker::LibraryCall, "thrust::for_each_n("),
+    (Marker::LibraryCall, "thrust::for_each_n,"),
+    (Marker::LibraryCall, "thrust::minmax_element("),
+    (Marker::LibraryCall, "thrust::minmax_element,"),
+    (Marker::LibraryCall, "thrust::count_if("),
+    (Marker::LibraryCall, "thrust::count_if,"),
+    (Marker::LibraryCall, "thrust::unique("),
+    (Marker::LibraryCall, "thrust::unique,"),
+    (Marker::LibraryCall, "thrust::sequence("),
+    (Marker::LibraryCall, "thrust::sequence,"),
+    (Marker::LibraryCall, "thrust::cuda::par"),
+    (Marker::LibraryCall, "thrust::hip::par"),
+    (Marker::LibraryCall, "thrust::device,"),
+    (Marker::LibraryCall, "cub::Device"),
+    (Marker::LibraryCall, "hipcub::Device"),
     (Marker::Launch, "hipLaunchKernelGGL"),
     (Marker::Launch, "HIPLAUNCHKERNELGGL"),
     (Marker::Launch, "hipLaunchKernelEx"),
@@ -1011,6 +1067,9 @@ impl Detector {
             plain_dsl,
             includes,
             launches: seen.markers.contains(&Marker::Launch),
+            entry: seen.entry
+                || seen.markers.contains(&Marker::Launch)
+                || seen.markers.contains(&Marker::Cutlass),
             marked: !seen.markers.is_empty(),
         }
     }
@@ -1085,6 +1144,7 @@ impl Detector {
         let mut seen: Vec<Marker> = Vec::new();
         let mut includes = Vec::new();
         let mut weak = 0;
+        let mut entry = false;
         for m in self.ac.find_overlapping_iter(prefix) {
             // A marker that is a whole string literal (a table of markers,
             // like this file's) is a mention, not a use.
@@ -1094,13 +1154,26 @@ impl Detector {
             if quoted {
                 continue;
             }
-            let marker = self.markers[m.pattern().as_usize()].0;
+            let mut marker = self.markers[m.pattern().as_usize()].0;
             // `#define LIB_KERNEL __global__` names the keyword; the
             // files that use the name are the device code.
-            if matches!(marker, Marker::CudaDevice | Marker::CudaWeak)
-                && super::macro_defs::defines_keyword_at(prefix, m.start())
+            if matches!(
+                marker,
+                Marker::CudaDevice | Marker::CudaEntry | Marker::CudaWeak
+            ) && super::macro_defs::defines_keyword_at(prefix, m.start())
             {
                 continue;
+            }
+            match marker {
+                Marker::CudaEntry => {
+                    entry = true;
+                    marker = Marker::CudaDevice;
+                }
+                Marker::CkOps => {
+                    entry = true;
+                    marker = Marker::AmdDevice;
+                }
+                _ => {}
             }
             if marker == Marker::IncludeQuote {
                 includes.push(m.end());
@@ -1123,6 +1196,7 @@ impl Detector {
         Seen {
             markers: seen,
             includes,
+            entry,
         }
     }
 }
@@ -1131,6 +1205,8 @@ impl Detector {
 struct Seen {
     markers: Vec<Marker>,
     includes: Vec<usize>,
+    /// A `__global__` (folded into [`Marker::CudaDevice`] in `markers`).
+    entry: bool,
 }
 
 /// What [`Detector::scan`] found in one file.
@@ -1149,6 +1225,12 @@ pub struct Scanned {
     /// It launches a kernel (`hipLaunchKernelGGL(k, …)`, `k<<<g, b>>>(…)`)
     /// or explicitly instantiates a template (`template void f<…>(…);`).
     pub launches: bool,
+    /// It defines a kernel entry (`__global__`), launches or instantiates
+    /// one, or builds a library's (CUTLASS / CuTe, Composable Kernel's GPU
+    /// operations): a header of `__device__` helpers alone (a tensor
+    /// accessor, a functor) does not, and a unit that reaches only such
+    /// headers builds no kernel (see `host_units`).
+    pub entry: bool,
     /// Its prefix holds any marker at all: a `.cu` with none is a kernel
     /// by extension only (see `host_units`).
     pub marked: bool,
@@ -1214,6 +1296,45 @@ fn split_tokens(name: &str, out: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kernel_entry_is_a_global_a_launch_or_a_library_kernel() {
+        let d = Detector::new();
+        // Device helpers: device code, no entry.
+        let helpers: &[u8] =
+            b"__host__ __device__ int a();\n__host__ __device__ int b();\n__device__ int c();\n";
+        let scanned = d.scan("gpu/utils/Tensor.cuh", helpers);
+        assert_eq!((scanned.kind, scanned.entry), (Some(Kind::Cuda), false));
+        assert!(d.scan("gpu/k.cuh", b"__global__ void k() {}").entry);
+        assert!(d.scan("gpu/k.cu", b"void run() { k<<<1, 32>>>(); }").entry);
+        assert!(
+            d.scan("gpu/gemm.cuh", b"#include <cute/tensor.hpp>\n")
+                .entry
+        );
+        assert!(
+            d.scan(
+                "csrc/a8w8.cuh",
+                b"#include \"ck/tensor_operation/gpu/device/gemm.hpp\"\n"
+            )
+            .entry
+        );
+        // `#define LIB_KERNEL __global__` names the keyword: no entry here.
+        assert!(
+            !d.scan("gpu/macros.cuh", b"#define LIB_KERNEL __global__\n")
+                .entry
+        );
+        // A thrust algorithm call marks the unit (no host code), but is no
+        // entry for the files that include it.
+        let thrust = d.scan(
+            "ops/bias_add.cu",
+            b"void f() { THRUST_CALL(thrust::transform, a, a + n, b, c, plus()); }",
+        );
+        assert!(thrust.marked && !thrust.entry);
+        assert!(
+            !d.scan("ops/iter.cu", b"thrust::transform_iterator<F, I> it;")
+                .marked
+        );
+    }
 
     #[test]
     fn inline_simd_assembly_in_c_is_that_isas_kernel() {

@@ -88,6 +88,9 @@ pub(super) fn adopt_users(
         if let Some((kind, best)) = marked.remove(&f.path) {
             // A `.cu` is a kernel by its extension already: the macros
             // show it holds device code (see `host_units`).
+            // Whether a macro names a kernel entry or a helper is not
+            // kept: a unit that reaches the file still counts as a kernel.
+            f.entry = true;
             if f.bare.take().is_some() {
                 continue;
             }

@@ -26,11 +26,18 @@ pub(super) fn leave_out(
     if found.iter().all(|f| f.bare.is_none()) {
         return found;
     }
-    let device: HashSet<&str> = found
+    let device: Vec<&Found> = found
         .iter()
         .filter(|f| f.bare.is_none() && f.kind.is_some_and(|k| k.marks_device_code()))
-        .map(|f| f.path.as_str())
         .collect();
+    let files = Files {
+        device: device.iter().map(|f| f.path.as_str()).collect(),
+        entries: device
+            .iter()
+            .filter(|f| f.entry)
+            .map(|f| f.path.as_str())
+            .collect(),
+    };
     let resolver = Resolver::new(tracked);
     let mut headers = Headers {
         reread: Reread::new(root),
@@ -39,9 +46,7 @@ pub(super) fn leave_out(
     let host: HashSet<String> = found
         .iter()
         .filter_map(|f| Some((f.path.as_str(), f.bare.as_deref()?)))
-        .filter(|(path, includes)| {
-            !reaches_kernel(path, includes, &device, &resolver, &mut headers)
-        })
+        .filter(|(path, includes)| !reaches_kernel(path, includes, &files, &resolver, &mut headers))
         .map(|(path, _)| path.to_owned())
         .collect();
     let mut kept = Vec::with_capacity(found.len());
@@ -57,6 +62,12 @@ pub(super) fn leave_out(
         }
     }
     kept
+}
+
+/// The files with device code, and those of them with a kernel entry.
+struct Files<'a> {
+    device: HashSet<&'a str>,
+    entries: HashSet<&'a str>,
 }
 
 /// Headers followed from a unit (a unit that includes more without
@@ -83,12 +94,13 @@ impl Headers {
     }
 }
 
-/// Whether a bare unit includes a file with device code, directly or
-/// through one header (its includes were read by the scan).
+/// Whether a bare unit builds a kernel: it includes a file with device
+/// code, directly or through one header (its includes were read by the
+/// scan), and a kernel entry is among what it reaches.
 fn reaches_kernel(
     unit: &str,
     unit_includes: &[String],
-    device: &HashSet<&str>,
+    files: &Files<'_>,
     resolver: &Resolver<'_>,
     headers: &mut Headers,
 ) -> bool {
@@ -96,15 +108,57 @@ fn reaches_kernel(
         .iter()
         .filter_map(|inc| resolver.resolve(unit, inc))
         .collect();
-    if direct.iter().any(|t| device.contains(t)) {
-        return true;
+    let device = direct.iter().any(|t| files.device.contains(t))
+        || direct.iter().take(FOLLOWED).any(|h| {
+            headers
+                .targets(h, resolver)
+                .iter()
+                .any(|t| files.device.contains(t.as_str()))
+        });
+    device && reaches_entry(direct, files, resolver, headers)
+}
+
+/// Include levels searched for a kernel entry (the unit's own includes,
+/// then two headers between: a dispatch header, a traits header), and the
+/// headers read on the way.
+const ENTRY_DEPTH: usize = 3;
+const ENTRY_FOLLOWED: usize = 64;
+
+/// Whether a kernel entry (`__global__`, a launch, an instantiation) is
+/// among the files a unit reaches: device helpers alone (faiss'
+/// `Tensor.cuh` accessors, a functor header used by a thrust call) build
+/// no kernel of the unit's.
+fn reaches_entry(
+    direct: Vec<&str>,
+    files: &Files<'_>,
+    resolver: &Resolver<'_>,
+    headers: &mut Headers,
+) -> bool {
+    let mut seen: HashSet<String> = direct.iter().map(|&p| p.to_owned()).collect();
+    let mut level: Vec<String> = direct.into_iter().map(str::to_owned).collect();
+    let mut read = 0;
+    for depth in 1..=ENTRY_DEPTH {
+        if level.iter().any(|p| files.entries.contains(p.as_str())) {
+            return true;
+        }
+        if depth == ENTRY_DEPTH {
+            break;
+        }
+        let mut next = Vec::new();
+        for h in &level {
+            if read == ENTRY_FOLLOWED {
+                break;
+            }
+            read += 1;
+            for t in headers.targets(h, resolver) {
+                if seen.insert(t.clone()) {
+                    next.push(t.clone());
+                }
+            }
+        }
+        level = next;
     }
-    direct.iter().take(FOLLOWED).any(|h| {
-        headers
-            .targets(h, resolver)
-            .iter()
-            .any(|t| device.contains(t.as_str()))
-    })
+    false
 }
 
 /// The names a prefix includes (`#include "a/b.h"`, `#include <a/b.h>`).

@@ -190,6 +190,10 @@ struct Found {
     /// [`host_units`]). Such a file holds what it includes, read by the
     /// scan.
     bare: Option<Vec<String>>,
+    /// It defines, launches or instantiates a kernel (see
+    /// [`detect::Scanned::entry`]); a file a later pass adopts counts as
+    /// one.
+    entry: bool,
 }
 
 impl Found {
@@ -204,6 +208,7 @@ impl Found {
             includes: Vec::new(),
             declares_only: false,
             bare: None,
+            entry: true,
         }
     }
 }
@@ -334,6 +339,9 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
                 includes: scanned.includes,
                 declares_only: false,
                 bare,
+                // A file longer than the prefix read may define its
+                // kernels past it (a long header of device helpers first).
+                entry: scanned.entry || buf.len() >= detect::PREFIX_BYTES,
             })
         }
         // Scalar code beside SIMD kernels: judged with its siblings, see
@@ -346,6 +354,7 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
             includes: scanned.includes,
             declares_only: detect::is_header(path) && declarations::declares_only(buf),
             bare: None,
+            entry: false,
         }),
         None if scanned.plain_dsl.is_some() || detect::is_header(path) => {
             Classified::Found(Found {
@@ -356,6 +365,7 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
                 includes: Vec::new(),
                 declares_only: false,
                 bare: None,
+                entry: false,
             })
         }
         None if !scanned.includes.is_empty() => Classified::Host {
