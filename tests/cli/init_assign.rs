@@ -208,3 +208,29 @@ fn a_file_named_normalize_is_normalization() {
         );
     }
 }
+
+#[test]
+fn a_split_k_gemm_is_a_gemm_and_split_kv_is_decode_attention() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "lib/triton_kernels/gemm_splitK_kernels.py",
+            "import triton\nimport triton.language as tl\n\n@triton.jit\ndef gemm_splitK_kernel(a_ptr, b_ptr, c_ptr, K, SPLIT_K: tl.constexpr):\n    acc = tl.dot(tl.load(a_ptr), tl.load(b_ptr))\n    tl.atomic_add(c_ptr, acc)\n",
+        )
+        .file(
+            "csrc/kernels/split_kv_merge.cu",
+            "__global__ void split_kv_merge(const float* q, float* o) {\n  o[threadIdx.x] = q[threadIdx.x];\n}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(
+        op_of(&plan, "lib/triton_kernels/gemm_splitK_kernels.py").as_deref(),
+        Some("dense-gemm"),
+        "{plan}"
+    );
+    assert_eq!(
+        op_of(&plan, "csrc/kernels/split_kv_merge.cu").as_deref(),
+        Some("decode-attention"),
+        "{plan}"
+    );
+}
