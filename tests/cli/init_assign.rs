@@ -234,3 +234,29 @@ fn a_split_k_gemm_is_a_gemm_and_split_kv_is_decode_attention() {
         "{plan}"
     );
 }
+
+#[test]
+fn a_flash_directory_is_attention_and_softcap_is_elementwise() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "modules/flash/kernel/bwd_kernel_dq.py",
+            "import triton\nimport triton.language as tl\n\n@triton.jit\ndef bwd_kernel_dq(Q, K, V, DO, DQ):\n    q = tl.load(Q)\n    tl.store(DQ, q)\n",
+        )
+        .file(
+            "src/metal_kernels/softcap.metal",
+            "#include <metal_stdlib>\nusing namespace metal;\nkernel void softcap(device float* x [[buffer(0)]], constant float& cap [[buffer(1)]], uint i [[thread_position_in_grid]]) {\n  x[i] = tanh(x[i] / cap) * cap;\n}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(
+        op_of(&plan, "modules/flash/kernel/bwd_kernel_dq.py").as_deref(),
+        Some("fused-attention"),
+        "{plan}"
+    );
+    assert_eq!(
+        op_of(&plan, "src/metal_kernels/softcap.metal").as_deref(),
+        Some("elementwise"),
+        "{plan}"
+    );
+}

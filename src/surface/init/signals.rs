@@ -156,13 +156,28 @@ impl Pattern {
         tokens.windows(n).position(|w| {
             w.iter().zip(&self.tokens).all(|(t, (p, prefix))| {
                 if *prefix {
-                    t.starts_with(p.as_str())
+                    t.starts_with(p.as_str()) && !is_word_of_its_own(t, p)
                 } else {
                     t == p
                 }
             })
         })
     }
+}
+
+/// Words that begin with an op's prefix pattern but name something else:
+/// `gemm*` takes `gemm1`, `gemmk`, `gemms`, not the Gemma model family
+/// (`token_embedding_gemma.h`).
+const WORDS_OF_THEIR_OWN: &[&str] = &["gemma"];
+
+/// Whether `token` is a word of its own that merely starts with `prefix`.
+fn is_word_of_its_own(token: &str, prefix: &str) -> bool {
+    token.len() > prefix.len()
+        && WORDS_OF_THEIR_OWN.iter().any(|w| {
+            token
+                .strip_prefix(w)
+                .is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit()))
+        })
 }
 
 /// One op's compiled signals.
@@ -1074,6 +1089,17 @@ impl Signals {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prefix_pattern_does_not_take_a_word_of_its_own() {
+        let gemm = Pattern::new("gemm*");
+        let at = |name: &str| gemm.find(&crate::surface::init::detect::tokens(name));
+        assert_eq!(at("gemm1_kernel"), Some(0));
+        assert_eq!(at("q_gemmk"), Some(1));
+        assert_eq!(at("gemm"), Some(0));
+        assert_eq!(at("token_embedding_gemma"), None);
+        assert_eq!(at("gemma3_mlp"), None);
+    }
 
     fn raw() -> RawFile {
         toml::from_str(TEXT).unwrap()
