@@ -5,7 +5,9 @@
 //! has no device marker in its prefix, uses none of the library's device
 //! macros, and includes no file that has device code — directly, or
 //! through one header between (a dispatch unit that includes the kernel
-//! headers through a registry header still builds kernels). It leaves the
+//! headers through a registry header still builds kernels) — or whose
+//! includes reach no kernel entry within three levels (device helpers
+//! alone, faiss' `Tensor.cuh` accessors, build no kernel). It leaves the
 //! population, and the draft says so. Headers (`.cuh`) are not judged so:
 //! a marker-less one is as often a kernel library's umbrella or layout
 //! header, which the corpus counts as kernel code.
