@@ -956,3 +956,48 @@ fn units_that_call_an_instantiation_macro_join_the_kernel_header() {
         "{plan}"
     );
 }
+
+#[test]
+fn a_cuda_header_that_only_declares_host_functions_is_host_code() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "ext/cuda/rms_norm.cu",
+            "#include \"rms_norm.cuh\"\n__global__ void rms_norm_kernel(const float* x, float* y) { y[threadIdx.x] = x[threadIdx.x]; }\nvoid rms_norm_cuda(const float* x, float* y, int rows) { rms_norm_kernel<<<rows, 256>>>(x, y); }\n",
+        )
+        // The launcher's prototype, for the host bindings: no kernel.
+        .file(
+            "ext/cuda/rms_norm.cuh",
+            "#pragma once\n#include <cuda_runtime.h>\nvoid rms_norm_cuda\n(\n    const float* x,\n    float* y,\n    int rows\n);\n",
+        )
+        .file(
+            "ext/cuda/softmax.cu",
+            "#include \"tile/layout.cuh\"\n__global__ void softmax_kernel(float* x) { x[threadIdx.x] = 0.f; }\n",
+        )
+        // A layout header of device types and an umbrella: kernel code.
+        .file(
+            "ext/cuda/tile/layout.cuh",
+            "#pragma once\nstruct row_major { static constexpr bool row = true; };\nstatic_assert(sizeof(row_major) == 1);\n",
+        )
+        .file(
+            "ext/cuda/tile/tile.cuh",
+            "#pragma once\n#include \"layout.cuh\"\n#include \"../softmax_ops.cuh\"\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for kernel in [
+        "ext/cuda/rms_norm.cu",
+        "ext/cuda/softmax.cu",
+        "ext/cuda/tile/layout.cuh",
+        "ext/cuda/tile/tile.cuh",
+    ] {
+        assert!(in_population(&plan, kernel), "{kernel}: {plan}");
+    }
+    assert!(!in_population(&plan, "ext/cuda/rms_norm.cuh"), "{plan}");
+    // The draft says what it left out and why.
+    let toml = plan["toml"].as_str().unwrap();
+    let why = toml
+        .find("host code: a GPU header that only declares functions for the host")
+        .unwrap_or_else(|| panic!("{toml}"));
+    assert!(toml[why..].contains("ext/cuda/rms_norm.cuh"), "{toml}");
+}

@@ -37,6 +37,48 @@ pub fn declares_only(src: &[u8]) -> bool {
     true
 }
 
+/// True when the text declares a function: a name, its parameters and
+/// a `;` (through qualifiers, `= 0`, `= default`), outside an
+/// initializer. With [`declares_only`], the mark of a host interface (a
+/// launcher's prototype, a class's methods), which a header of device
+/// types and constants (`static_assert`, `using`, `concept`) or an
+/// umbrella of includes is not.
+pub fn declares_a_function(src: &[u8]) -> bool {
+    let mut lexer = Lexer {
+        src,
+        at: 0,
+        new_line: false,
+    };
+    let mut previous = Token::Other;
+    // Per statement: an `=` before any parameter list (an initializer),
+    // the depth of parentheses, whether the outermost group open follows
+    // a name, and whether such a group closed.
+    let (mut initializer, mut depth) = (false, 0usize);
+    let (mut parameters, mut after_parameters) = (false, false);
+    while let Some(token) = lexer.next_token() {
+        match token {
+            Token::OpenParen => {
+                if depth == 0 {
+                    parameters = previous == Token::Word && !initializer && !after_parameters;
+                }
+                depth += 1;
+            }
+            Token::CloseParen if depth > 0 => {
+                depth -= 1;
+                after_parameters |= depth == 0 && parameters;
+            }
+            Token::Semicolon if depth == 0 && after_parameters => return true,
+            Token::Semicolon | Token::OpenBrace | Token::CloseBrace if depth == 0 => {
+                (initializer, after_parameters) = (false, false);
+            }
+            Token::Equals if depth == 0 && !after_parameters => initializer = true,
+            _ => {}
+        }
+        previous = token;
+    }
+    false
+}
+
 /// Whether the tokens before a `{` make it a body: `)` directly, or
 /// through one qualifier word (`const`, or a library's own macro:
 /// `) NK_STREAMING_COMPATIBLE_ {`), or through a trailing return `-> T`.
@@ -53,12 +95,19 @@ fn opens_body(last: &[Token; 3]) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Token {
     OpenBrace,
+    CloseBrace,
+    OpenParen,
     CloseParen,
+    Semicolon,
+    Equals,
     Arrow,
     /// `const`, `noexcept`, `override`, `final`, `mutable`.
     Qualifier,
     /// An upper-case word: a library's own qualifier macro.
     Macro,
+    /// A word that takes parentheses but names no function:
+    /// `static_assert`, `decltype`, `sizeof`, `alignof`, `alignas`.
+    Operator,
     Word,
     Other,
 }
@@ -106,6 +155,15 @@ impl Lexer<'_> {
                     self.at += 1;
                     return Some(Token::CloseParen);
                 }
+                b'}' | b'(' | b';' | b'=' => {
+                    self.at += 1;
+                    return Some(match b {
+                        b'}' => Token::CloseBrace,
+                        b'(' => Token::OpenParen,
+                        b';' => Token::Semicolon,
+                        _ => Token::Equals,
+                    });
+                }
                 b'-' if self.peek(1) == Some(b'>') => {
                     self.at += 2;
                     return Some(Token::Arrow);
@@ -128,6 +186,9 @@ impl Lexer<'_> {
             self.at += 1;
         }
         match &self.src[start..self.at] {
+            b"static_assert" | b"decltype" | b"sizeof" | b"alignof" | b"alignas" | b"typeof" => {
+                Token::Operator
+            }
             b"const" | b"noexcept" | b"override" | b"final" | b"mutable" | b"__attribute__"
             | b"__declspec" | b"throw" | b"__THROW" | b"requires" | b"__launch_bounds__" => {
                 Token::Qualifier
@@ -191,7 +252,36 @@ impl Lexer<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::declares_only;
+    use super::{declares_a_function, declares_only};
+
+    #[test]
+    fn a_prototype_or_a_method_declares_a_function_and_device_types_do_not() {
+        for interface in [
+            &b"void rms_norm_cuda(cudaStream_t s, const half* x,\n    int rows);"[..],
+            b"class IVFBase {\n public:\n  IVFBase(int dim);\n  virtual void reset() = 0;\n};",
+            b"void launch(int n) __attribute__((visibility(\"default\")));",
+        ] {
+            assert!(
+                declares_a_function(interface),
+                "{}",
+                String::from_utf8_lossy(interface)
+            );
+        }
+        for device_types in [
+            // An umbrella of includes.
+            &b"#pragma once\n#include \"types/types.cuh\"\n#include \"ops/ops.cuh\"\n"[..],
+            // Layouts and traits: constants, assertions, aliases.
+            b"struct naive { static constexpr bool row = true; };\ntemplate <typename T> concept all = std::is_same_v<T, naive>;",
+            b"struct traits {\n  static constexpr int B_M = opus::get<0>(BLOCK{});\n  static_assert(BLOCK_SIZE / opus::get_warp_size() == T_M);\n  using T = decltype(make_tile(B_M));\n};",
+            b"static const int dims[] = {f(1), f(2)};\nconstexpr int N = max(A, B);",
+        ] {
+            assert!(
+                !declares_a_function(device_types),
+                "{}",
+                String::from_utf8_lossy(device_types)
+            );
+        }
+    }
 
     #[test]
     fn prototypes_constants_structs_and_macros_only_declare() {

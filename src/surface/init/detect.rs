@@ -155,7 +155,8 @@ pub enum Role {
     /// tuning tables, CPU-feature probes (see [`infrastructure`]).
     Infrastructure,
     /// A GPU source by extension with no device code of its own that
-    /// includes no kernel file: host code (see `host_units`).
+    /// includes no kernel file, or a GPU header that only declares
+    /// functions: host code (see `host_units`).
     HostCode,
     /// A name holding a character the matrix refuses (a control, bidi or
     /// invisible character): no glob of the draft can name it.

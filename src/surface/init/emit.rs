@@ -124,7 +124,8 @@ fn left_out(out: &mut String, plan: &Plan) {
             (Role::Example, _) => "example".to_owned(),
             (Role::Docs, _) => "documentation".to_owned(),
             (Role::Retired, _) => "retired code (kept for reference, not built)".to_owned(),
-            (Role::HostCode, _) => {
+            (Role::HostCode, Some(why)) => format!("host code: {why}"),
+            (Role::HostCode, None) => {
                 "host code: a GPU source with no device code that includes no kernel".to_owned()
             }
             (role, _) => role.name().to_owned(),

@@ -10,7 +10,10 @@
 //! alone, faiss' `Tensor.cuh` accessors, build no kernel). It leaves the
 //! population, and the draft says so. Headers (`.cuh`) are not judged so:
 //! a marker-less one is as often a kernel library's umbrella or layout
-//! header, which the corpus counts as kernel code.
+//! header, which the corpus counts as kernel code. One that only declares
+//! functions (a launcher's prototype, an index class) is the host's
+//! interface: the scan keeps it as a plain header, which no directory
+//! adopts (see [`interface_headers`]), and the draft says so too.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -64,6 +67,21 @@ pub(super) fn leave_out(
         }
     }
     kept
+}
+
+/// Name the GPU headers (`.cuh`) the scan kept as plain headers, the
+/// host's interface to kernels built elsewhere, among the files left out.
+pub(super) fn interface_headers(found: &[Found], skipped: &mut Vec<Skipped>) {
+    skipped.extend(
+        found
+            .iter()
+            .filter(|f| f.kind.is_none() && super::detect::extension(&f.path) == Some("cuh"))
+            .map(|f| Skipped {
+                path: f.path.clone(),
+                role: Role::HostCode,
+                reason: Some("a GPU header that only declares functions for the host"),
+            }),
+    );
 }
 
 /// The files with device code, and those of them with a kernel entry.

@@ -65,7 +65,8 @@ pub struct KernelFile {
 pub struct Skipped {
     pub path: String,
     pub role: Role,
-    /// For infrastructure: what the file is (`memory allocator`, …).
+    /// For infrastructure: what the file is (`memory allocator`, …); for
+    /// host code, when it is no GPU source, what it is.
     pub reason: Option<&'static str>,
 }
 
@@ -328,6 +329,27 @@ enum Classified {
 
 fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals) -> Classified {
     match scanned.kind {
+        // A `.cuh` with no marker that only declares, functions among what
+        // it declares, is the host's interface to kernels built elsewhere:
+        // a plain header. One of device types or an umbrella of includes
+        // stays a kernel header.
+        Some(kind)
+            if !scanned.marked
+                && detect::extension(path) == Some("cuh")
+                && declarations::declares_only(buf)
+                && declarations::declares_a_function(buf) =>
+        {
+            Classified::Found(Found {
+                path: path.to_owned(),
+                kind: None,
+                best: None,
+                plain_kind: Some(kind),
+                includes: Vec::new(),
+                declares_only: true,
+                bare: None,
+                entry: false,
+            })
+        }
         Some(kind) => {
             let bare = (!scanned.marked && matches!(detect::extension(path), Some("cu" | "hip")))
                 .then(|| host_units::includes(buf));
@@ -682,6 +704,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     let found = leave_out_infrastructure(std::mem::take(&mut scanned.found), &mut skipped);
     let found = leave_out_umbrellas(input.root, found, &mut skipped);
     scanned.found = host_units::leave_out(input.root, found, &paths, &mut skipped);
+    host_units::interface_headers(&scanned.found, &mut skipped);
     skipped.sort_by(|a, b| a.path.cmp(&b.path));
     let infra: std::collections::HashSet<&str> = skipped
         .iter()
