@@ -1001,3 +1001,48 @@ fn a_cuda_header_that_only_declares_host_functions_is_host_code() {
         .unwrap_or_else(|| panic!("{toml}"));
     assert!(toml[why..].contains("ext/cuda/rms_norm.cuh"), "{toml}");
 }
+
+#[test]
+fn host_sources_that_bind_opencl_kernel_arguments_launch_them() {
+    let pad_cl = "__kernel void pad(__read_only image2d_t input, __write_only image2d_t output, int width) {\n  const int x = get_global_id(0);\n}\n";
+    // Builds `pad` by name and sets its arguments: a launch unit.
+    let launcher = "#include \"mace/ops/opencl/image/pad.h\"\nint PadKernel::Compute(Runtime* rt, Tensor* in, Tensor* out) {\n  kernel_ = rt->BuildKernel(\"pad\", \"pad\");\n  uint32_t idx = 0;\n  kernel_.setArg(idx++, *(in->memory<cl::Image>()));\n  kernel_.setArg(idx++, *(out->memory<cl::Image>()));\n  kernel_.setArg(idx++, static_cast<int32_t>(in->dim(2)));\n  return Run3DKernel(rt, kernel_);\n}\n";
+    // One argument set, then the queue: the runtime's helper.
+    let helper = "int Run3DKernel(Runtime* rt, cl::Kernel& k) {\n  k.setArg(0, rt->scratch());\n  return rt->queue().enqueueNDRangeKernel(k, cl::NullRange, rt->gws(), rt->lws());\n}\n";
+    let p = Sota::new()
+        .git_init()
+        .file("mace/ops/opencl/cl/pad.cl", pad_cl)
+        .file("mace/ops/opencl/image/pad.cc", launcher)
+        .file(
+            "mace/ops/opencl/image/space_to_depth.cc",
+            &launcher.replace("pad", "space_to_depth"),
+        )
+        .file("mace/runtimes/opencl/opencl_helper.cc", helper);
+    p.git(&["add", "-A"]).success();
+    let drafted = plan(&p);
+    assert_eq!(
+        kind_and_op(&drafted, "mace/ops/opencl/image/pad.cc"),
+        ("opencl".to_owned(), Some("copy-cast-layout".to_owned())),
+        "{drafted}"
+    );
+    assert_eq!(
+        kind_and_op(&drafted, "mace/ops/opencl/image/space_to_depth.cc")
+            .1
+            .as_deref(),
+        Some("copy-cast-layout"),
+        "{drafted}"
+    );
+    assert!(
+        !in_population(&drafted, "mace/runtimes/opencl/opencl_helper.cc"),
+        "{drafted}"
+    );
+
+    // Without OpenCL kernels in the repository, `setArg` is someone else's.
+    let q = Sota::new().git_init().file("src/pad.cc", launcher).file(
+        "src/pad.cu",
+        "__global__ void pad(float* x) { x[threadIdx.x] = 0.f; }\n",
+    );
+    q.git(&["add", "-A"]).success();
+    let without = plan(&q);
+    assert!(!in_population(&without, "src/pad.cc"), "{without}");
+}

@@ -650,6 +650,9 @@ enum Marker {
     /// functors, so a `.cu` that calls one is no host code; a unit that
     /// only includes it is (it reaches no entry, see [`Scanned::entry`]).
     LibraryCall,
+    /// An OpenCL kernel argument set from host code (`k.setArg(i, …)`,
+    /// `clSetKernelArg(k, i, …)`); counted, see [`Scanned::sets_kernel_args`].
+    KernelArg,
     /// A kernel launch from host code (`hipLaunchKernelGGL`, `<<<`), or an
     /// explicit template instantiation (`template void f<…>(…);`): a unit
     /// that instantiates kernels (see [`Scanned::launches`]).
@@ -817,6 +820,8 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::OpenclKernel, "__kernel"),
     (Marker::OpenclKernel, "kernel void"),
     (Marker::OpenclKernel, "#pragma OPENCL"),
+    (Marker::KernelArg, "setArg("),
+    (Marker::KernelArg, "clSetKernelArg("),
     (Marker::MetalSource, "[[kernel]]"),
     (Marker::MetalSource, "metal_stdlib"),
     (Marker::MetalSource, "simdgroup_matrix"),
@@ -1068,6 +1073,7 @@ impl Detector {
             plain_dsl,
             includes,
             launches: seen.markers.contains(&Marker::Launch),
+            sets_kernel_args: seen.markers.contains(&Marker::KernelArg),
             entry: seen.entry
                 || seen.markers.contains(&Marker::Launch)
                 || seen.markers.contains(&Marker::Cutlass),
@@ -1144,7 +1150,7 @@ impl Detector {
     fn seen(&self, prefix: &[u8]) -> Seen {
         let mut seen: Vec<Marker> = Vec::new();
         let mut includes = Vec::new();
-        let mut weak = 0;
+        let (mut weak, mut args) = (0, 0);
         let mut entry = false;
         for m in self.ac.find_overlapping_iter(prefix) {
             // A marker that is a whole string literal (a table of markers,
@@ -1179,6 +1185,14 @@ impl Detector {
             if marker == Marker::IncludeQuote {
                 includes.push(m.end());
                 continue;
+            }
+            // One argument set is a runtime helper's (a buffer cleared);
+            // a launcher binds a kernel's arguments, one after another.
+            if marker == Marker::KernelArg {
+                args += 1;
+                if args < 2 {
+                    continue;
+                }
             }
             if marker == Marker::CudaWeak {
                 weak += 1;
@@ -1232,6 +1246,11 @@ pub struct Scanned {
     /// accessor, a functor) does not, and a unit that reaches only such
     /// headers builds no kernel (see `host_units`).
     pub entry: bool,
+    /// It binds an OpenCL kernel's arguments (two or more `setArg(` /
+    /// `clSetKernelArg(` calls): a host source that launches the
+    /// repository's OpenCL kernels, which it builds by name and never
+    /// includes (see `siblings::adopt_opencl_launchers`).
+    pub sets_kernel_args: bool,
     /// Its prefix holds any marker at all: a `.cu` with none is a kernel
     /// by extension only (see `host_units`).
     pub marked: bool,

@@ -231,6 +231,9 @@ struct ScanOut {
     /// instantiates too (see [`device_macros::instantiating_units`]).
     includers: Vec<(String, Vec<String>)>,
     instantiation_macros: Vec<String>,
+    /// Host sources that bind OpenCL kernel arguments, each with the op
+    /// its own evidence says (see [`siblings::adopt_opencl_launchers`]).
+    opencl_launchers: Vec<(String, Option<signals::Candidate>)>,
 }
 
 /// Run `work` on the items split into one chunk per core (at most 8) and
@@ -265,6 +268,7 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
         let mut launchers = Vec::new();
         let mut includers = Vec::new();
         let mut instantiation = Vec::new();
+        let mut opencl = Vec::new();
         for &path in part {
             let Some(n) = read_prefix(&confined, path, &mut full) else {
                 continue;
@@ -287,10 +291,15 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
                     }
                     host.extend(includes);
                 }
+                Classified::OpenclLauncher { best, includes } => {
+                    opencl.push((path.to_owned(), best));
+                    host.extend(includes);
+                }
                 Classified::Nothing => {}
             }
         }
-        (found, host, macros, (launchers, includers, instantiation))
+        let units = (launchers, includers, instantiation, opencl);
+        (found, host, macros, units)
     });
     let mut out = ScanOut {
         found: Vec::new(),
@@ -299,14 +308,16 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
         launchers: Vec::new(),
         includers: Vec::new(),
         instantiation_macros: Vec::new(),
+        opencl_launchers: Vec::new(),
     };
-    for (found, host, macros, (launchers, includers, instantiation)) in parts {
+    for (found, host, macros, (launchers, includers, instantiation, opencl)) in parts {
         out.found.extend(found);
         out.host_included.extend(host);
         out.device_macros.extend(macros);
         out.launchers.extend(launchers);
         out.includers.extend(includers);
         out.instantiation_macros.extend(instantiation);
+        out.opencl_launchers.extend(opencl);
     }
     out.device_macros.sort();
     out.device_macros.dedup();
@@ -318,6 +329,13 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
 /// What one scanned file is to the draft.
 enum Classified {
     Found(Found),
+    /// A host source that binds OpenCL kernel arguments (see
+    /// [`detect::Scanned::sets_kernel_args`]), placed by its own evidence,
+    /// with the files of its directory it includes.
+    OpenclLauncher {
+        best: Option<signals::Candidate>,
+        includes: Vec<String>,
+    },
     /// Host code: the files of its directory it includes, and whether it
     /// launches or explicitly instantiates a kernel.
     Host {
@@ -389,6 +407,12 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
                 bare: None,
                 entry: false,
             })
+        }
+        None if scanned.sets_kernel_args && detect::is_c_source(path) => {
+            Classified::OpenclLauncher {
+                best: signals.best(path, Some(Kind::Opencl), buf),
+                includes: scanned.includes,
+            }
         }
         None if !scanned.includes.is_empty() => Classified::Host {
             includes: scanned.includes,
@@ -767,6 +791,7 @@ fn assigned(
         mut launchers,
         includers,
         instantiation_macros,
+        opencl_launchers,
         ..
     } = scanned;
     launchers.extend(device_macros::instantiating_units(
@@ -783,6 +808,7 @@ fn assigned(
     adopt_plain_sources(root, &mut found, candidates, signals);
     adopt_included(root, &mut found, candidates, &host_included, signals);
     siblings::adopt_launch_units(root, &mut found, &launchers, signals);
+    siblings::adopt_opencl_launchers(&mut found, opencl_launchers);
     let mut kernels = kernel_files(found, signals);
     follow_neighbours(&mut kernels, signals);
     own_op_default(signals, &mut kernels);

@@ -130,6 +130,28 @@ pub(super) fn adopt_launch_units(
     found.extend(adopted);
 }
 
+/// Host sources that bind an OpenCL kernel's arguments launch the
+/// repository's OpenCL kernels, which they build by name from `.cl`
+/// sources they never include (MACE's `opencl/image/pad.cc` sets the
+/// arguments of `cl/pad.cl`'s kernel and runs it): they join as OpenCL
+/// kernels, as a CUDA launch unit joins with its kernels, when the
+/// repository holds OpenCL kernels.
+pub(super) fn adopt_opencl_launchers(
+    found: &mut Vec<Found>,
+    launchers: Vec<(String, Option<Candidate>)>,
+) {
+    if !found.iter().any(|f| f.kind == Some(Kind::Opencl)) {
+        return;
+    }
+    let known: HashSet<String> = found.iter().map(|f| f.path.clone()).collect();
+    found.extend(
+        launchers
+            .into_iter()
+            .filter(|(path, _)| !known.contains(path))
+            .map(|(path, best)| Found::adopted(path, Kind::Opencl, best)),
+    );
+}
+
 /// A plain header named after a directory of kernel sources (`x.hpp`
 /// beside `x/generic.cpp`) describes them: it joins with their most
 /// common kind, unless the declaration test says it only declares. A
