@@ -260,3 +260,30 @@ fn a_flash_directory_is_attention_and_softcap_is_elementwise() {
         "{plan}"
     );
 }
+
+#[test]
+fn standard_layout_and_normalization_layer_names_name_their_ops() {
+    let kernel = |name: &str| {
+        format!("__kernel void {name}(__global float* x) {{\n  x[get_global_id(0)] = 0.f;\n}}\n")
+    };
+    let p = Sota::new()
+        .git_init()
+        .file("ops/cl/space_to_depth.cl", &kernel("space_to_depth"))
+        .file("ops/cl/BatchToSpace.cl", &kernel("batch_to_space"))
+        .file("ops/cl/channel_shuffle.cl", &kernel("channel_shuffle"))
+        .file("ops/cl/lpnorm.cl", &kernel("lpnorm"))
+        .file("ops/cl/mvnorm.cl", &kernel("mvnorm"))
+        .file("ops/cl/addn.cl", &kernel("addn"));
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for (path, op) in [
+        ("ops/cl/space_to_depth.cl", "copy-cast-layout"),
+        ("ops/cl/BatchToSpace.cl", "copy-cast-layout"),
+        ("ops/cl/channel_shuffle.cl", "copy-cast-layout"),
+        ("ops/cl/lpnorm.cl", "normalization"),
+        ("ops/cl/mvnorm.cl", "normalization"),
+        ("ops/cl/addn.cl", "elementwise"),
+    ] {
+        assert_eq!(op_of(&plan, path).as_deref(), Some(op), "{path}: {plan}");
+    }
+}
