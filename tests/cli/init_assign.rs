@@ -287,3 +287,20 @@ fn standard_layout_and_normalization_layer_names_name_their_ops() {
         assert_eq!(op_of(&plan, path).as_deref(), Some(op), "{path}: {plan}");
     }
 }
+
+#[test]
+fn an_exllama_directory_is_gptq() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "ext/exllama/cuda_func/column_remap.cu",
+            "__global__ void column_remap_kernel(const half* x, half* y, const uint32_t* map) {\n  y[threadIdx.x] = x[map[threadIdx.x]];\n}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(
+        op_of(&plan, "ext/exllama/cuda_func/column_remap.cu").as_deref(),
+        Some("gptq-int4"),
+        "{plan}"
+    );
+}
