@@ -110,6 +110,11 @@ fn infrastructure_and_vendored_copies_are_left_out_and_the_draft_says_why() {
             "__device__ int a; __device__ int b; __device__ int c;\n",
         )
         .file("csrc/pybind/bindings.cu", "__global__ void k() {}\n")
+        // Atomics and intrinsics missing on old GPUs or on ROCm.
+        .file(
+            "csrc/hip_compat.cuh",
+            "__device__ __forceinline__ __half hrcp(__half x) { return __float2half(1.f / __half2float(x)); }\n",
+        )
         .file(
             "include/numkong/dot.h",
             "#include <immintrin.h>\n__m256 dispatch(void);\n",
@@ -129,6 +134,7 @@ fn infrastructure_and_vendored_copies_are_left_out_and_the_draft_says_why() {
         "csrc/memory_pool.cuh",
         "csrc/moe_dispatch_configs.cuh",
         "csrc/pybind/bindings.cu",
+        "csrc/hip_compat.cuh",
         "include/numkong/dot.h",
         "third_party/cutlass/gemm.cu",
     ] {
@@ -144,6 +150,10 @@ fn infrastructure_and_vendored_copies_are_left_out_and_the_draft_says_why() {
     assert_eq!(
         reason("csrc/memory_pool.cuh"),
         Some(("infrastructure", Some("memory pool")))
+    );
+    assert_eq!(
+        reason("csrc/hip_compat.cuh"),
+        Some(("infrastructure", Some("portability shim")))
     );
     assert_eq!(
         reason("include/numkong/dot.h"),

@@ -284,12 +284,14 @@ const INFRA_TOKENS: &[(&str, &str)] = &[
     ("tune", "tuner"),
     ("tuner", "tuner"),
     ("probe", "CPU / GPU feature probe"),
+    ("compat", "portability shim"),
+    ("compatibility", "portability shim"),
 ];
 
 /// Why a path is infrastructure rather than a kernel (its directory or a
 /// token of its name, see [`INFRA_DIRS`] and [`INFRA_TOKENS`]), if it is.
 /// `memory_pool.cuh`, `lru_cache.h`, `bindings.cpp`, `moe_configs.cuh`,
-/// `pyutils/torchutils.cuh`; never `kv_cache.cu` or `pool2d.cu` (only a
+/// `hip_compat.cuh`, `pyutils/torchutils.cuh`; never `kv_cache.cu` or `pool2d.cu` (only a
 /// whole token counts, and `pool` only after `buffer`/`memory`/`mem`).
 pub fn infrastructure(path: &str) -> Option<&'static str> {
     for dir in path.split('/').take(path.matches('/').count()) {
