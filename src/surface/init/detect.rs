@@ -949,6 +949,16 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AsmArm, "vfma.f32"),
     (Marker::AsmArm, "vld1.32"),
     (Marker::AsmArm, "vld1.64"),
+    // ARMv7 NEON integer and structure instructions (int8 GEMM and
+    // depthwise micro-kernels), VFP block loads and stores.
+    (Marker::AsmArm, "vld1.8"),
+    (Marker::AsmArm, "vst1."),
+    (Marker::AsmArm, "vmull."),
+    (Marker::AsmArm, "vpadal."),
+    (Marker::AsmArm, "vldr\t"),
+    (Marker::AsmArm, "vldr "),
+    (Marker::AsmArm, "vstm\t"),
+    (Marker::AsmArm, "vldm\t"),
     // RISC-V vector and POWER VSX instructions.
     (Marker::AsmOther, "vsetvli"),
     (Marker::AsmOther, "vfmacc.v"),
@@ -973,6 +983,17 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AsmArm, "bfdot v"),
     (Marker::AsmArm, "zip1 v"),
     (Marker::AsmArm, "uzp1 v"),
+    // AArch64 vector arrangements in an operand list (`v0.4s, v1.4s`),
+    // whatever the spacing around the mnemonic.
+    (Marker::AsmArm, ".4s, v"),
+    (Marker::AsmArm, ".8h, v"),
+    (Marker::AsmArm, ".16b, v"),
+    (Marker::AsmArm, ".8b, v"),
+    (Marker::AsmArm, ".2d, v"),
+    (Marker::AsmArm, ".4h, v"),
+    (Marker::AsmArm, ".2s, v"),
+    (Marker::AsmArm, "ld1\t{v"),
+    (Marker::AsmArm, "st1\t{v"),
     // SVE / SME: predicated loads and outer products.
     (Marker::AsmArm, "ptrue p"),
     (Marker::AsmArm, "whilelt p"),
@@ -1368,7 +1389,12 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 26] = [
+        let cases: [(&str, &[u8], Option<Kind>); 29] = [
+            // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
+            // block moves (Tengine's GEMM, depthwise and im2col kernels).
+            ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
+            ("conv/armv7/dw_k3s1_int8.S", b"\tvmull.s8\tq8, d0, d6\n\tvpadal.s16\tq12, q8\n", Some(Kind::Asm)),
+            ("conv/armv7/im2col_fp32_1x1.S", b"\tvldm\tr6, {d0-d3}\n\tvstm\tr2!, {d0-d3}\n", Some(Kind::Asm)),
             // Cortex-M: Helium (MVE) and the Armv7E-M DSP SIMD instructions.
             ("Source/BasicMathFunctions/arm_elementwise_add_s8.c", b"mve_pred16_t p = vctp32q(n);\nint32x4_t a = vldrbq_z_s32(x, p);", Some(Kind::SimdArm)),
             ("Source/NNSupportFunctions/arm_nn_mat_mult_kernel_s8_s16.c", b"sum = __SMLAD(a, b, sum);", Some(Kind::SimdArm)),
