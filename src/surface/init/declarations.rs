@@ -14,11 +14,7 @@
 
 /// True when the text holds no function body, lambda or statement block.
 pub fn declares_only(src: &[u8]) -> bool {
-    let mut lexer = Lexer {
-        src,
-        at: 0,
-        new_line: false,
-    };
+    let mut lexer = Lexer::new(src);
     // The significant tokens before the current one: enough to see
     // `) const {` and `) -> T {`.
     let mut last: [Token; 3] = [Token::Other; 3];
@@ -44,11 +40,7 @@ pub fn declares_only(src: &[u8]) -> bool {
 /// types and constants (`static_assert`, `using`, `concept`) or an
 /// umbrella of includes is not.
 pub fn declares_a_function(src: &[u8]) -> bool {
-    let mut lexer = Lexer {
-        src,
-        at: 0,
-        new_line: false,
-    };
+    let mut lexer = Lexer::new(src);
     let mut previous = Token::Other;
     // Per statement: an `=` before any parameter list (an initializer),
     // the depth of parentheses, whether the outermost group open follows
@@ -119,7 +111,15 @@ struct Lexer<'a> {
     new_line: bool,
 }
 
-impl Lexer<'_> {
+impl<'a> Lexer<'a> {
+    fn new(src: &'a [u8]) -> Lexer<'a> {
+        Lexer {
+            src,
+            at: 0,
+            new_line: false,
+        }
+    }
+
     fn peek(&self, ahead: usize) -> Option<u8> {
         self.src.get(self.at + ahead).copied()
     }

@@ -198,6 +198,21 @@ struct Found {
 }
 
 impl Found {
+    /// A plain header or DSL module, judged later by its directory (see
+    /// [`adopt_headers`]); `plain_kind` is the kind it would take.
+    fn plain(path: &str, plain_kind: Option<Kind>) -> Found {
+        Found {
+            path: path.to_owned(),
+            kind: None,
+            best: None,
+            plain_kind,
+            includes: Vec::new(),
+            declares_only: false,
+            bare: None,
+            entry: false,
+        }
+    }
+
     /// A file a later pass adopts as a kernel of this kind, placed by
     /// `best` (it has no includes or plain kind of its own to keep).
     fn adopted(path: String, kind: Kind, best: Option<signals::Candidate>) -> Found {
@@ -357,16 +372,7 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
                 && declarations::declares_only(buf)
                 && declarations::declares_a_function(buf) =>
         {
-            Classified::Found(Found {
-                path: path.to_owned(),
-                kind: None,
-                best: None,
-                plain_kind: Some(kind),
-                includes: Vec::new(),
-                declares_only: true,
-                bare: None,
-                entry: false,
-            })
+            Classified::Found(Found::plain(path, Some(kind)))
         }
         Some(kind) => {
             let bare = (!scanned.marked && matches!(detect::extension(path), Some("cu" | "hip")))
@@ -397,16 +403,7 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
             entry: false,
         }),
         None if scanned.plain_dsl.is_some() || detect::is_header(path) => {
-            Classified::Found(Found {
-                path: path.to_owned(),
-                kind: None,
-                best: None,
-                plain_kind: scanned.plain_dsl,
-                includes: Vec::new(),
-                declares_only: false,
-                bare: None,
-                entry: false,
-            })
+            Classified::Found(Found::plain(path, scanned.plain_dsl))
         }
         None if scanned.sets_kernel_args && detect::is_c_source(path) => {
             Classified::OpenclLauncher {
