@@ -304,3 +304,20 @@ fn an_exllama_directory_is_gptq() {
         "{plan}"
     );
 }
+
+#[test]
+fn a_fourier_transform_kernel_is_an_fft() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "src/x86_64-fma/2d-fourier-8x8.c",
+            "#include <immintrin.h>\nvoid fourier8x8(const float* x, float* y) {\n  _mm256_storeu_ps(y, _mm256_loadu_ps(x));\n}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(
+        op_of(&plan, "src/x86_64-fma/2d-fourier-8x8.c").as_deref(),
+        Some("fft"),
+        "{plan}"
+    );
+}

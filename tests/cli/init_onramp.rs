@@ -127,10 +127,24 @@ fn infrastructure_and_vendored_copies_are_left_out_and_the_draft_says_why() {
             "include/numkong/dot/skylake.h",
             "#include <immintrin.h>\n__m512 dot(void) { return _mm512_setzero_ps(); }\n",
         )
-        .file("third_party/cutlass/gemm.cu", "__global__ void gemm() {}\n");
+        .file("third_party/cutlass/gemm.cu", "__global__ void gemm() {}\n")
+        // Placeholders, build tooling and test oracles compute nothing a
+        // user runs.
+        .file("csrc/gemm_dummy_stubs.cu", "__global__ void gemm_stub() {}\n")
+        .file(
+            "tools/compile_aot.py",
+            "import triton\n@triton.jit\ndef k(x):\n    pass\n",
+        )
+        .file(
+            "csrc/attention/reference.cu",
+            "__global__ void attention_reference(float* o) { o[0] = 0.f; }\n",
+        );
     p.git(&["add", "-A"]).success();
     let plan = plan(&p);
     for path in [
+        "csrc/gemm_dummy_stubs.cu",
+        "tools/compile_aot.py",
+        "csrc/attention/reference.cu",
         "csrc/memory_pool.cuh",
         "csrc/moe_dispatch_configs.cuh",
         "csrc/pybind/bindings.cu",
@@ -154,6 +168,17 @@ fn infrastructure_and_vendored_copies_are_left_out_and_the_draft_says_why() {
     assert_eq!(
         reason("csrc/hip_compat.cuh"),
         Some(("infrastructure", Some("portability shim")))
+    );
+    assert_eq!(
+        reason("csrc/gemm_dummy_stubs.cu"),
+        Some(("infrastructure", Some("placeholder / stub")))
+    );
+    assert_eq!(
+        reason("csrc/attention/reference.cu"),
+        Some((
+            "infrastructure",
+            Some("reference implementation (a test oracle)")
+        ))
     );
     assert_eq!(
         reason("include/numkong/dot.h"),

@@ -286,6 +286,11 @@ const INFRA_TOKENS: &[(&str, &str)] = &[
     ("probe", "CPU / GPU feature probe"),
     ("compat", "portability shim"),
     ("compatibility", "portability shim"),
+    ("dummy", "placeholder / stub"),
+    ("stub", "placeholder / stub"),
+    ("stubs", "placeholder / stub"),
+    ("compile", "build / compile tooling"),
+    ("reference", "reference implementation (a test oracle)"),
 ];
 
 /// Why a path is infrastructure rather than a kernel (its directory or a
