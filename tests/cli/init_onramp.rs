@@ -1081,3 +1081,41 @@ fn host_sources_that_bind_opencl_kernel_arguments_launch_them() {
     let without = plan(&q);
     assert!(!in_population(&without, "src/pad.cc"), "{without}");
 }
+
+#[test]
+fn musa_sources_and_opencl_kept_in_raw_strings_are_kernels() {
+    let p = Sota::new()
+        .git_init()
+        // Moore Threads MUSA: the CUDA kernel ported file for file.
+        .file(
+            "ops/csrc/common/musa/roi_align_musa_kernel.muh",
+            "template <typename T>\n__global__ void roi_align_forward(const T* in, T* out) {\n  out[threadIdx.x] = in[threadIdx.x];\n}\n",
+        )
+        .file(
+            "ops/csrc/pytorch/musa/roi_align_musa.mu",
+            "#include \"roi_align_musa_kernel.muh\"\nvoid launch(const float* a, float* b) { roi_align_forward<<<1, 32>>>(a, b); }\n",
+        )
+        // CLBlast keeps OpenCL C in a raw string a host routine includes.
+        .file(
+            "src/kernels/level1/xaxpy.opencl",
+            "R\"(\n__kernel void Xaxpy(const int n, const __global float* x, __global float* y) {\n  y[get_global_id(0)] += x[get_global_id(0)];\n}\n)\"\n",
+        )
+        // Macros alone, no kernel: not a kernel file by itself.
+        .file(
+            "src/kernels/common.opencl",
+            "R\"(\n#define MultiplyAdd(c, a, b) c += a * b\n)\"\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for path in [
+        "ops/csrc/common/musa/roi_align_musa_kernel.muh",
+        "ops/csrc/pytorch/musa/roi_align_musa.mu",
+    ] {
+        assert_eq!(kind_and_op(&plan, path).0, "cuda", "{path}");
+    }
+    assert_eq!(
+        kind_and_op(&plan, "src/kernels/level1/xaxpy.opencl").0,
+        "opencl"
+    );
+    assert!(!in_population(&plan, "src/kernels/common.opencl"), "{plan}");
+}

@@ -442,14 +442,18 @@ fn by_template(path: &str) -> ByExtension {
 /// What an extension (without its dot) says, as [`by_extension`].
 fn by_ext(ext: &str) -> ByExtension {
     match ext {
-        "cu" | "cuh" => ByExtension::Kernel(Kind::Cuda),
+        // MUSA (Moore Threads) sources are a CUDA dialect: `__global__`,
+        // `<<<...>>>`, the same kernels ported file for file (mmcv).
+        "cu" | "cuh" | "mu" | "muh" => ByExtension::Kernel(Kind::Cuda),
         "hip" => ByExtension::Kernel(Kind::Hip),
         "metal" => ByExtension::Kernel(Kind::Metal),
         "comp" => ByExtension::Kernel(Kind::Vulkan),
         "glsl" => ByExtension::Kernel(Kind::Vulkan),
         "wgsl" => ByExtension::Kernel(Kind::Wgsl),
         "ptx" => ByExtension::Kernel(Kind::Ptx),
-        "cl" => ByExtension::Ambiguous(Family::OpenclMaybe),
+        // `.opencl`: OpenCL C kept in a raw string a host source includes
+        // (CLBlast's `xgemm.opencl`).
+        "cl" | "opencl" => ByExtension::Ambiguous(Family::OpenclMaybe),
         "c" | "cc" | "cpp" | "cxx" | "h" | "hh" | "hpp" | "hxx" | "inl" | "inc" | "ipp" | "tcc"
         | "impl" => ByExtension::Ambiguous(Family::C),
         "py" => ByExtension::Ambiguous(Family::Python),
@@ -568,6 +572,11 @@ pub fn scalar_backend_dir(path: &str) -> Option<&str> {
         }
     }
     None
+}
+
+/// Whether a path is a CUDA-dialect header (`.cuh`, MUSA's `.muh`).
+pub fn is_gpu_header(path: &str) -> bool {
+    matches!(extension(path), Some("cuh" | "muh"))
 }
 
 /// A C-family header (`.h`, `.hh`, `.hpp`, `.hxx`, `.inl`, `.cuh`).

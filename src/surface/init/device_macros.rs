@@ -25,7 +25,10 @@ use super::{on_cores, Found, Reread};
 pub fn may_hold(path: &str) -> bool {
     detect::is_c_source(path)
         || detect::is_header(path)
-        || matches!(detect::extension(path), Some("cu" | "cuh" | "hip"))
+        || matches!(
+            detect::extension(path),
+            Some("cu" | "cuh" | "mu" | "muh" | "hip")
+        )
 }
 
 /// Read again the C-family files that are no kernel yet (or a GPU source

@@ -75,7 +75,7 @@ pub(super) fn interface_headers(found: &[Found], skipped: &mut Vec<Skipped>) {
     skipped.extend(
         found
             .iter()
-            .filter(|f| f.kind.is_none() && super::detect::extension(&f.path) == Some("cuh"))
+            .filter(|f| f.kind.is_none() && super::detect::is_gpu_header(&f.path))
             .map(|f| Skipped {
                 path: f.path.clone(),
                 role: Role::HostCode,

@@ -368,7 +368,7 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
         // stays a kernel header.
         Some(kind)
             if !scanned.marked
-                && detect::extension(path) == Some("cuh")
+                && detect::is_gpu_header(path)
                 && declarations::declares_only(buf)
                 && declarations::declares_a_function(buf) =>
         {
@@ -518,7 +518,7 @@ fn leave_out_umbrellas(root: &Path, found: Vec<Found>, skipped: &mut Vec<Skipped
     let mut umbrella = |f: &Found| {
         let path = f.path.as_str();
         let ext = detect::extension(path);
-        matches!(ext, Some("h" | "hh" | "hpp" | "hxx" | "cuh"))
+        matches!(ext, Some("h" | "hh" | "hpp" | "hxx" | "cuh" | "muh"))
             && ext.is_some_and(|e| kernel_dirs.contains(&path[..path.len() - e.len() - 1]))
             && (f.kind.is_some()
                 || siblings::includes_from(reread.prefix(path), signals::stem(path)))
