@@ -321,3 +321,40 @@ fn a_fourier_transform_kernel_is_an_fft() {
         "{plan}"
     );
 }
+
+#[test]
+fn sparse_names_sparse_attention_only_beside_attention_code() {
+    let p = Sota::new()
+        .git_init()
+        // A token-sparse attention kernel in a `sparse/` directory.
+        .file(
+            "csrc/prefill/sparse/phase1.cuh",
+            "__global__ void sparse_attn_fwd(const int* topk_indices, float* out) {\n  out[threadIdx.x] = 0.f; // attention over the top-k tokens\n}\n",
+        )
+        // Sparse tiles of a rasterizer, sparse matrices: no attention.
+        .file(
+            "csrc/RasterizeToPixelsSparseFwd.cu",
+            "__global__ void rasterize_sparse(const float* means, float* image) {\n  image[threadIdx.x] = means[threadIdx.x];\n}\n",
+        )
+        .file(
+            "src/sparse/csr_scale.cu",
+            "__global__ void csr_scale(const int* row_ptr, float* val) {\n  val[row_ptr[threadIdx.x]] *= 2.f;\n}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(
+        op_of(&plan, "csrc/prefill/sparse/phase1.cuh").as_deref(),
+        Some("sparse-attention"),
+        "{plan}"
+    );
+    for path in [
+        "csrc/RasterizeToPixelsSparseFwd.cu",
+        "src/sparse/csr_scale.cu",
+    ] {
+        assert_ne!(
+            op_of(&plan, path).as_deref(),
+            Some("sparse-attention"),
+            "{path}: {plan}"
+        );
+    }
+}

@@ -51,6 +51,11 @@ struct RawSignal {
     names_with_content: Vec<String>,
     #[serde(default)]
     dirs: Vec<String>,
+    /// Directories that say this op only beside one of its `content`
+    /// patterns (`sparse/` is sparse attention where attention code is, a
+    /// sparse matrix or a sparse tile elsewhere).
+    #[serde(default)]
+    dirs_with_content: Vec<String>,
     #[serde(default)]
     content: Vec<String>,
     #[serde(default)]
@@ -187,6 +192,7 @@ pub struct OpSignals {
     names: Vec<Pattern>,
     names_with_content: Vec<Pattern>,
     dirs: Vec<Pattern>,
+    dirs_with_content: Vec<Pattern>,
     kinds: Vec<Kind>,
     fallback: Vec<Kind>,
     /// A backend, or a `general` op (int-quant): every rule that yields to
@@ -468,11 +474,15 @@ fn qualifier_points(qualifiers: &[Pattern], name: &[String], evidence: &mut Vec<
 
 /// Directories: the nearer the file, and the more tokens, the more
 /// specific (`mla_decode/` over `attention/`). The score and the rank.
-fn dir_points(op: &OpSignals, dirs: &[Vec<String>], evidence: &mut Vec<Evidence>) -> (u32, u32) {
+fn dir_points(
+    patterns: &[&Pattern],
+    dirs: &[Vec<String>],
+    evidence: &mut Vec<Evidence>,
+) -> (u32, u32) {
     let mut score = 0;
     let mut dir_hit = false;
     let mut dir_rank = 0;
-    for p in &op.dirs {
+    for p in patterns {
         let hit = dirs
             .iter()
             .enumerate()
@@ -584,7 +594,7 @@ fn first_tokens(ops: &[OpSignals]) -> FirstTokens {
     let (mut name_any, mut dir_any) = (Vec::new(), Vec::new());
     for (i, op) in ops.iter().enumerate() {
         let names: Vec<&Pattern> = op.names.iter().chain(&op.names_with_content).collect();
-        let dirs: Vec<&Pattern> = op.dirs.iter().collect();
+        let dirs: Vec<&Pattern> = op.dirs.iter().chain(&op.dirs_with_content).collect();
         for (patterns, first, any) in [
             (names, &mut name_first, &mut name_any),
             (dirs, &mut dir_first, &mut dir_any),
@@ -634,6 +644,11 @@ impl Signals {
                     .map(|n| Pattern::new(n))
                     .collect(),
                 dirs: s.dirs.iter().map(|n| Pattern::new(n)).collect(),
+                dirs_with_content: s
+                    .dirs_with_content
+                    .iter()
+                    .map(|n| Pattern::new(n))
+                    .collect(),
                 kinds: s.kinds.iter().map(kind).collect(),
                 fallback: s.fallback.iter().map(kind).collect(),
                 backend: s.backend || s.general,
@@ -864,7 +879,14 @@ impl Signals {
             (0, 0)
         };
         let (mut dir_score, mut dir_rank) = if may_dir {
-            dir_points(op, file.dirs, &mut evidence)
+            // Content-bound directories count where the op's content is.
+            let bound = if content.is_empty() {
+                &[][..]
+            } else {
+                &op.dirs_with_content[..]
+            };
+            let patterns: Vec<&Pattern> = op.dirs.iter().chain(bound).collect();
+            dir_points(&patterns, file.dirs, &mut evidence)
         } else {
             (0, 0)
         };
