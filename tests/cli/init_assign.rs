@@ -358,3 +358,39 @@ fn sparse_names_sparse_attention_only_beside_attention_code() {
         );
     }
 }
+
+#[test]
+fn sample_names_token_sampling_only_beside_logits_and_probabilities() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "csrc/sampling_kernels.cu",
+            "__global__ void top_p_sampling(const float* probs, int* ids, float top_p) {\n  ids[0] = probs[0] > top_p;\n}\n",
+        )
+        // Point sampling and bilinear grid sampling: no tokens drawn.
+        .file(
+            "ops/cuda/furthest_point_sample_cuda_kernel.cuh",
+            "__global__ void furthest_point_sampling(const float* xyz, int* idx) {\n  idx[threadIdx.x] = (int)xyz[threadIdx.x];\n}\n",
+        )
+        .file(
+            "ops/cuda/grid_sample_kernel.cu",
+            "__global__ void grid_sample_bilinear(const float* grid, float* out) {\n  out[threadIdx.x] = grid[threadIdx.x];\n}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(
+        op_of(&plan, "csrc/sampling_kernels.cu").as_deref(),
+        Some("topk-sampling"),
+        "{plan}"
+    );
+    for path in [
+        "ops/cuda/furthest_point_sample_cuda_kernel.cuh",
+        "ops/cuda/grid_sample_kernel.cu",
+    ] {
+        assert_ne!(
+            op_of(&plan, path).as_deref(),
+            Some("topk-sampling"),
+            "{path}: {plan}"
+        );
+    }
+}
