@@ -932,6 +932,10 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::GpuDsl, "import tilelang"),
     (Marker::GpuDsl, "T.prim_func"),
     (Marker::GpuDsl, "pallas_call"),
+    // Pallas's other entry points (Mosaic GPU's `plgpu.kernel`, the
+    // grid-less `pl.kernel`), as its documentation imports them.
+    (Marker::GpuDsl, "plgpu.kernel("),
+    (Marker::GpuDsl, " pl.kernel("),
     (Marker::GpuDsl, "cuda.jit"),
     (Marker::GpuDsl, "helion.kernel"),
     // ROCm FlyDSL (`import flydsl.compiler as flyc`).
@@ -1469,6 +1473,13 @@ mod tests {
             d.detect("aiter/ops/flydsl/kernels/attn.py", fly),
             Some(Kind::GpuDsl)
         );
+        let mgpu = b"from jax.experimental.pallas import mosaic_gpu as plgpu\n\ndef matmul(a, b):\n  f = plgpu.kernel(body, out_shape=a)\n  return f(a, b)\n";
+        assert_eq!(
+            d.detect("pallas/ops/gpu/hopper_matmul_mgpu.py", mgpu),
+            Some(Kind::GpuDsl)
+        );
+        let impl_call = b"def run(self, x):\n    return self.impl.kernel(x)\n";
+        assert_eq!(d.detect("models/runner.py", impl_call), None);
         let fly_helper = b"from flydsl.expr import arith\n\ndef buffer_load(x):\n    return x\n";
         assert_eq!(
             d.scan("kernels/buffer_ops.py", fly_helper).plain_dsl,
