@@ -855,10 +855,10 @@ impl Signals {
     /// a name or directory, or for a kind-bound op), and a computation
     /// signature that places the file here or confirms the op its name or
     /// directory says.
-    fn score_op(
+    fn score_op<'a>(
         &self,
         i: usize,
-        op: &OpSignals,
+        op: &'a OpSignals,
         file: &FileTokens<'_>,
         (may_name, may_dir, content): (bool, bool, &[usize]),
         computed: &Computed<'_>,
@@ -867,26 +867,23 @@ impl Signals {
         let mut evidence = Vec::new();
         let may_name = may_name && op.names_count_on(kind);
         let may_dir = may_dir && op.names_count_on(kind);
-        let (name_score, name_run) = if may_name {
-            // Content-bound names count where the op's content is.
-            let bound = if content.is_empty() {
+        // Content-bound names and directories count where the op's content is.
+        let bound = |patterns: &'a [Pattern]| {
+            if content.is_empty() {
                 &[][..]
             } else {
-                &op.names_with_content[..]
-            };
-            name_points(op.names.iter().chain(bound), file.name, &mut evidence)
+                patterns
+            }
+        };
+        let (name_score, name_run) = if may_name {
+            let names = op.names.iter().chain(bound(&op.names_with_content));
+            name_points(names, file.name, &mut evidence)
         } else {
             (0, 0)
         };
         let (mut dir_score, mut dir_rank) = if may_dir {
-            // Content-bound directories count where the op's content is.
-            let bound = if content.is_empty() {
-                &[][..]
-            } else {
-                &op.dirs_with_content[..]
-            };
-            let patterns: Vec<&Pattern> = op.dirs.iter().chain(bound).collect();
-            dir_points(&patterns, file.dirs, &mut evidence)
+            let dirs: Vec<&Pattern> = op.dirs.iter().chain(bound(&op.dirs_with_content)).collect();
+            dir_points(&dirs, file.dirs, &mut evidence)
         } else {
             (0, 0)
         };
