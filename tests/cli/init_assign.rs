@@ -394,3 +394,30 @@ fn sample_names_token_sampling_only_beside_logits_and_probabilities() {
         );
     }
 }
+
+#[test]
+fn a_bitmask_is_constrained_decoding_only_over_a_vocabulary() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "kernels/bitmask.cu",
+            "__global__ void apply_bitmask(float* logits, const int* mask, int vocab_size) {\n  if (!mask[threadIdx.x]) logits[threadIdx.x] = -1e30f;\n}\n",
+        )
+        // A rasterizer's coarse-bin occupancy bits.
+        .file(
+            "csrc/rasterize_coarse/bitmask.cuh",
+            "class BitMask {\n public:\n  __device__ void set(int y, int x) { data[y] |= 1u << x; }\n  unsigned int* data;\n};\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(
+        op_of(&plan, "kernels/bitmask.cu").as_deref(),
+        Some("constrained-decoding"),
+        "{plan}"
+    );
+    assert_ne!(
+        op_of(&plan, "csrc/rasterize_coarse/bitmask.cuh").as_deref(),
+        Some("constrained-decoding"),
+        "{plan}"
+    );
+}
