@@ -439,12 +439,21 @@ fn by_template(path: &str) -> ByExtension {
     extension(stem).map_or(ByExtension::No, by_ext)
 }
 
+/// The extensions of CUDA-dialect sources and headers. MUSA (Moore
+/// Threads) is one: `__global__`, `<<<...>>>`, the same kernels ported
+/// file for file (mmcv).
+const CUDA_DIALECT: &[&str] = &["cu", "cuh", "mu", "muh"];
+
+/// Whether a path is CUDA-dialect source or header (`.cu`, `.cuh`, MUSA's
+/// `.mu`, `.muh`).
+pub fn is_cuda_dialect(path: &str) -> bool {
+    extension(path).is_some_and(|e| CUDA_DIALECT.contains(&e))
+}
+
 /// What an extension (without its dot) says, as [`by_extension`].
 fn by_ext(ext: &str) -> ByExtension {
     match ext {
-        // MUSA (Moore Threads) sources are a CUDA dialect: `__global__`,
-        // `<<<...>>>`, the same kernels ported file for file (mmcv).
-        "cu" | "cuh" | "mu" | "muh" => ByExtension::Kernel(Kind::Cuda),
+        e if CUDA_DIALECT.contains(&e) => ByExtension::Kernel(Kind::Cuda),
         "hip" => ByExtension::Kernel(Kind::Hip),
         "metal" => ByExtension::Kernel(Kind::Metal),
         "comp" => ByExtension::Kernel(Kind::Vulkan),

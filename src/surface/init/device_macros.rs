@@ -25,10 +25,8 @@ use super::{on_cores, Found, Reread};
 pub fn may_hold(path: &str) -> bool {
     detect::is_c_source(path)
         || detect::is_header(path)
-        || matches!(
-            detect::extension(path),
-            Some("cu" | "cuh" | "mu" | "muh" | "hip")
-        )
+        || detect::is_cuda_dialect(path)
+        || detect::extension(path) == Some("hip")
 }
 
 /// Read again the C-family files that are no kernel yet (or a GPU source

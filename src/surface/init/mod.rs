@@ -518,7 +518,7 @@ fn leave_out_umbrellas(root: &Path, found: Vec<Found>, skipped: &mut Vec<Skipped
     let mut umbrella = |f: &Found| {
         let path = f.path.as_str();
         let ext = detect::extension(path);
-        matches!(ext, Some("h" | "hh" | "hpp" | "hxx" | "cuh" | "muh"))
+        (matches!(ext, Some("h" | "hh" | "hpp" | "hxx")) || detect::is_gpu_header(path))
             && ext.is_some_and(|e| kernel_dirs.contains(&path[..path.len() - e.len() - 1]))
             && (f.kind.is_some()
                 || siblings::includes_from(reread.prefix(path), signals::stem(path)))
