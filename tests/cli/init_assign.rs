@@ -421,3 +421,49 @@ fn a_bitmask_is_constrained_decoding_only_over_a_vocabulary() {
         "{plan}"
     );
 }
+
+#[test]
+fn image_processing_and_detection_kernels_get_their_own_ops() {
+    let simd = "#include <immintrin.h>\nvoid run(const unsigned char* src, unsigned char* dst) {\n  _mm256_storeu_si256((__m256i*)dst, _mm256_loadu_si256((const __m256i*)src));\n}\n";
+    let cuda =
+        "__global__ void k(const float* x, float* y) {\n  y[threadIdx.x] = x[threadIdx.x];\n}\n";
+    let p = Sota::new()
+        .git_init()
+        .file("src/layer/x86/interp_bicubic_pack8.h", simd)
+        .file("src/Simd/SimdAvx2BgrToGray.cpp", simd)
+        .file("src/Simd/SimdAvx2GaussianBlur.cpp", simd)
+        .file("src/backend/cuda/kernel/medfilt.cuh", cuda)
+        .file("ops/csrc/cuda/roi_align_rotated_cuda_kernel.cuh", cuda)
+        .file("ops/csrc/cuda/nms_cuda.cu", cuda)
+        // `bilinear` is also a tensor contraction, `remap` a column permutation.
+        .file(
+            "library/src/contraction/device_contraction_bilinear_f32_instance.cpp",
+            simd,
+        )
+        .file("ext/exllama/cuda_func/column_remap.cu", cuda);
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for (path, op) in [
+        ("src/layer/x86/interp_bicubic_pack8.h", "image-resample"),
+        ("src/Simd/SimdAvx2BgrToGray.cpp", "color-convert"),
+        ("src/Simd/SimdAvx2GaussianBlur.cpp", "image-filter"),
+        ("src/backend/cuda/kernel/medfilt.cuh", "image-filter"),
+        (
+            "ops/csrc/cuda/roi_align_rotated_cuda_kernel.cuh",
+            "detection-roi",
+        ),
+        ("ops/csrc/cuda/nms_cuda.cu", "detection-roi"),
+    ] {
+        assert_eq!(op_of(&plan, path).as_deref(), Some(op), "{path}: {plan}");
+    }
+    for path in [
+        "library/src/contraction/device_contraction_bilinear_f32_instance.cpp",
+        "ext/exllama/cuda_func/column_remap.cu",
+    ] {
+        assert_ne!(
+            op_of(&plan, path).as_deref(),
+            Some("image-resample"),
+            "{path}: {plan}"
+        );
+    }
+}
