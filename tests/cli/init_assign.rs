@@ -467,3 +467,31 @@ fn image_processing_and_detection_kernels_get_their_own_ops() {
         );
     }
 }
+
+#[test]
+fn an_mx_gemm_is_a_block_scaled_gemm_and_an_mx_quantizer_is_not() {
+    let cuda =
+        "__global__ void k(const float* x, float* y) {\n  y[threadIdx.x] = x[threadIdx.x];\n}\n";
+    let p = Sota::new()
+        .git_init()
+        .file("csrc/include/gemm/kernel/default_mx_gemm.h", cuda)
+        .file("csrc/include/gemm/warp/mma_mx_tensor_op.h", cuda)
+        .file("csrc/fused_quantize_mx.cu", cuda);
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for path in [
+        "csrc/include/gemm/kernel/default_mx_gemm.h",
+        "csrc/include/gemm/warp/mma_mx_tensor_op.h",
+    ] {
+        assert_eq!(
+            op_of(&plan, path).as_deref(),
+            Some("fp4-gemm"),
+            "{path}: {plan}"
+        );
+    }
+    assert_eq!(
+        op_of(&plan, "csrc/fused_quantize_mx.cu").as_deref(),
+        Some("mx-quant"),
+        "{plan}"
+    );
+}
