@@ -1119,3 +1119,36 @@ fn musa_sources_and_opencl_kept_in_raw_strings_are_kernels() {
     );
     assert!(!in_population(&plan, "src/kernels/common.opencl"), "{plan}");
 }
+
+#[test]
+fn warp_python_kernels_are_found_and_eval_fixtures_are_not() {
+    let warp = "import warp as wp\n\n@wp.func\ndef shape(x: float):\n    return x * x\n\n@wp.kernel\ndef integrate(a: wp.array(dtype=float), b: wp.array(dtype=float)):\n    tid = wp.tid()\n    b[tid] = shape(a[tid])\n";
+    let p = Sota::new()
+        .git_init()
+        .file("warp/fem/integrate.py", warp)
+        // Calls kernels, defines none.
+        .file(
+            "warp/fem/runner.py",
+            "import warp as wp\n\ndef run(k, n):\n    wp.launch(k, dim=n)\n",
+        )
+        // An agent skill's eval case and a model eval: they run kernels.
+        .file("skills/warp-debug/evals/files/springs.py", warp)
+        .file(
+            "eval/tilelang_flash_decoding.py",
+            "import tilelang\n\n@T.prim_func\ndef main(Q, K):\n    pass\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(
+        kind_and_op(&plan, "warp/fem/integrate.py").0,
+        "gpu-dsl",
+        "{plan}"
+    );
+    for path in [
+        "warp/fem/runner.py",
+        "skills/warp-debug/evals/files/springs.py",
+        "eval/tilelang_flash_decoding.py",
+    ] {
+        assert!(!in_population(&plan, path), "{path}: {plan}");
+    }
+}

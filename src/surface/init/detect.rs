@@ -187,6 +187,10 @@ const TEST_DIRS: &[&str] = &[
     "unittests",
     "test-data",
     "testdata",
+    // Evaluation harnesses and their fixtures (model evals, an agent
+    // skill's eval cases): they run the kernels, they ship none.
+    "eval",
+    "evals",
 ];
 const BENCH_DIRS: &[&str] = &[
     "bench",
@@ -947,6 +951,12 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::GpuDsl, " pl.kernel("),
     (Marker::GpuDsl, "cuda.jit"),
     (Marker::GpuDsl, "helion.kernel"),
+    // NVIDIA Warp: kernels and the device functions they call, as its
+    // documentation writes them (`import warp as wp`).
+    (Marker::GpuDsl, "@wp.kernel"),
+    (Marker::GpuDsl, "@wp.func"),
+    (Marker::GpuDsl, "@warp.kernel"),
+    (Marker::GpuDsl, "@warp.func"),
     // ROCm FlyDSL (`import flydsl.compiler as flyc`).
     (Marker::GpuDsl, "flyc.kernel"),
     (Marker::GpuDsl, "flyc.jit"),
@@ -1487,6 +1497,10 @@ mod tests {
             d.detect("pallas/ops/gpu/hopper_matmul_mgpu.py", mgpu),
             Some(Kind::GpuDsl)
         );
+        let warp = b"import warp as wp\n\n@wp.kernel\ndef add(a: wp.array(dtype=float), b: wp.array(dtype=float)):\n    tid = wp.tid()\n    b[tid] = a[tid] + 1.0\n";
+        assert_eq!(d.detect("warp/fem/integrate.py", warp), Some(Kind::GpuDsl));
+        let warp_user = b"import warp as wp\n\ndef run(k, n):\n    wp.launch(k, dim=n)\n";
+        assert_eq!(d.detect("sim/runner.py", warp_user), None);
         let impl_call = b"def run(self, x):\n    return self.impl.kernel(x)\n";
         assert_eq!(d.detect("models/runner.py", impl_call), None);
         let fly_helper = b"from flydsl.expr import arith\n\ndef buffer_load(x):\n    return x\n";
