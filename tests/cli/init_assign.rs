@@ -495,3 +495,37 @@ fn an_mx_gemm_is_a_block_scaled_gemm_and_an_mx_quantizer_is_not() {
         "{plan}"
     );
 }
+
+#[test]
+fn lapack_routines_are_dense_factorizations() {
+    let hip = "template <typename T>\n__global__ void k(T* A, int lda) {\n  A[threadIdx.x * lda] = A[threadIdx.x];\n}\n";
+    let p = Sota::new()
+        .git_init()
+        .file("library/src/lapack/roclapack_getrf.hpp", hip)
+        .file("library/src/auxiliary/rocauxiliary_larfg.hpp", hip)
+        .file("library/src/lapack/roclapack_syevd_heevd.hpp", hip)
+        .file("library/src/blas3/rocblas_trsm_kernels.cpp", hip)
+        .file("jaxlib/gpu/householder_kernels.cu", hip)
+        // An incomplete factorization of a sparse matrix is no dense one.
+        .file("common/cuda_hip/factorization/par_ilu_kernels.cu", hip);
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for path in [
+        "library/src/lapack/roclapack_getrf.hpp",
+        "library/src/auxiliary/rocauxiliary_larfg.hpp",
+        "library/src/lapack/roclapack_syevd_heevd.hpp",
+        "library/src/blas3/rocblas_trsm_kernels.cpp",
+        "jaxlib/gpu/householder_kernels.cu",
+    ] {
+        assert_eq!(
+            op_of(&plan, path).as_deref(),
+            Some("dense-factorization"),
+            "{path}: {plan}"
+        );
+    }
+    assert_ne!(
+        op_of(&plan, "common/cuda_hip/factorization/par_ilu_kernels.cu").as_deref(),
+        Some("dense-factorization"),
+        "{plan}"
+    );
+}
