@@ -221,9 +221,10 @@ pub struct Signals {
     /// file is only tried against ops one of its tokens can start.
     name_first: std::collections::HashMap<String, Vec<usize>>,
     dir_first: std::collections::HashMap<String, Vec<usize>>,
-    /// Ops with a name / directory pattern whose first token is a prefix.
-    name_any: Vec<usize>,
-    dir_any: Vec<usize>,
+    /// A name / directory pattern's first token when it is a prefix
+    /// (`getrf*`), with its op: tried on files with a token that starts so.
+    name_any: Vec<(String, usize)>,
+    dir_any: Vec<(String, usize)>,
     content_ac: AhoCorasick,
     content_text: Vec<String>,
     /// For each content pattern, the ops (indices) that use it.
@@ -582,12 +583,13 @@ fn compile_computes(raw: &[RawSignal], ops: &[OpSignals], patterns: &mut Pattern
 type FirstTokens = (
     std::collections::HashMap<String, Vec<usize>>,
     std::collections::HashMap<String, Vec<usize>>,
-    Vec<usize>,
-    Vec<usize>,
+    Vec<(String, usize)>,
+    Vec<(String, usize)>,
 );
 
 /// First token of each exact name / directory pattern → the ops that have
-/// one, and the ops with a prefix pattern first (tried on every file).
+/// one, and each pattern whose first token is a prefix with its op (tried
+/// on a file whose tokens start with it).
 fn first_tokens(ops: &[OpSignals]) -> FirstTokens {
     let mut name_first: std::collections::HashMap<String, Vec<usize>> = Default::default();
     let mut dir_first: std::collections::HashMap<String, Vec<usize>> = Default::default();
@@ -607,7 +609,9 @@ fn first_tokens(ops: &[OpSignals]) -> FirstTokens {
                             v.push(i);
                         }
                     }
-                    Some((_, true)) if any.last() != Some(&i) => any.push(i),
+                    Some((t, true)) if !any.contains(&(t.clone(), i)) => {
+                        any.push((t.clone(), i));
+                    }
                     _ => {}
                 }
             }
@@ -832,11 +836,14 @@ impl Signals {
     fn may_match(&self, name: &[String], dirs: &[Vec<String>]) -> (Vec<bool>, Vec<bool>) {
         let mut may_name = vec![false; self.ops.len()];
         let mut may_dir = vec![false; self.ops.len()];
-        for &i in &self.name_any {
-            may_name[i] = true;
+        for (prefix, i) in &self.name_any {
+            may_name[*i] |= name.iter().any(|t| t.starts_with(prefix.as_str()));
         }
-        for &i in &self.dir_any {
-            may_dir[i] = true;
+        for (prefix, i) in &self.dir_any {
+            may_dir[*i] |= dirs
+                .iter()
+                .flatten()
+                .any(|t| t.starts_with(prefix.as_str()));
         }
         for t in name {
             for &i in self.name_first.get(t).into_iter().flatten() {
