@@ -529,3 +529,46 @@ fn lapack_routines_are_dense_factorizations() {
         "{plan}"
     );
 }
+
+#[test]
+fn point_cloud_kernels_are_point_ops_and_a_layout_suffix_is_not_knn() {
+    let cuda = "__global__ void k(const float* xyz, float* dist2, int* idx) {\n  dist2[threadIdx.x] = xyz[threadIdx.x];\n}\n";
+    let hip =
+        "template <typename T>\n__global__ void k(T* a) {\n  a[threadIdx.x] = a[threadIdx.x];\n}\n";
+    let p = Sota::new()
+        .git_init()
+        .file("ops/csrc/common/cuda/ball_query_cuda_kernel.cuh", cuda)
+        .file("ops/csrc/common/cuda/three_nn_cuda_kernel.cuh", cuda)
+        .file("ops/csrc/pytorch/cuda/furthest_point_sample_cuda.cu", cuda)
+        .file("ops/csrc/pytorch/cuda/knn_cuda.cu", cuda)
+        // Composable Kernel names a tensor layout `knn`: no neighbours here.
+        .file(
+            "library/src/contraction/device_contraction_scale_f32_knn_instance.cpp",
+            hip,
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for path in [
+        "ops/csrc/common/cuda/ball_query_cuda_kernel.cuh",
+        "ops/csrc/common/cuda/three_nn_cuda_kernel.cuh",
+        "ops/csrc/pytorch/cuda/furthest_point_sample_cuda.cu",
+        "ops/csrc/pytorch/cuda/knn_cuda.cu",
+    ] {
+        assert_eq!(
+            op_of(&plan, path).as_deref(),
+            Some("point-cloud-ops"),
+            "{path}: {plan}"
+        );
+    }
+    let layout = op_of(
+        &plan,
+        "library/src/contraction/device_contraction_scale_f32_knn_instance.cpp",
+    );
+    assert!(
+        !matches!(
+            layout.as_deref(),
+            Some("point-cloud-ops" | "vector-similarity")
+        ),
+        "{layout:?}: {plan}"
+    );
+}
