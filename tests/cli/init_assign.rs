@@ -25,6 +25,13 @@ fn op_of(plan: &serde_json::Value, path: &str) -> Option<String> {
     kernel(plan, path)["op"].as_str().map(str::to_owned)
 }
 
+/// Asserts that every one of `paths` is drafted into `op`.
+fn assert_all_in(plan: &serde_json::Value, paths: &[&str], op: &str) {
+    for path in paths {
+        assert_eq!(op_of(plan, path).as_deref(), Some(op), "{path}: {plan}");
+    }
+}
+
 const ATTENTION_LOOP: &str = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef _fwd(Q, K, V):\n    qk = tl.dot(q, k)\n    m_ij = tl.maximum(m_i, tl.max(qk, 1))\n    p = tl.exp2(qk - m_ij[:, None])\n    alpha = tl.exp2(m_i - m_ij)\n    l_i = l_i * alpha + tl.sum(p, 1)\n";
 
 const RMS_NORM: &str = "__global__ void k(const float* x, float* y, const float* w, int n, float eps) {\n  float sum_sq = 0.f;\n  for (int i = 0; i < n; ++i) sum_sq += x[i] * x[i];\n  float inv = rsqrtf(sum_sq / n + eps);\n  for (int i = 0; i < n; ++i) y[i] = x[i] * inv * w[i];\n}\n";
@@ -197,16 +204,14 @@ fn a_file_named_normalize_is_normalization() {
         );
     p.git(&["add", "-A"]).success();
     let plan = plan(&p);
-    for path in [
-        "csrc/kernels/normalize_kernels.cu",
-        "src/layer/vulkan/shader/normalize_coeffs.comp",
-    ] {
-        assert_eq!(
-            op_of(&plan, path).as_deref(),
-            Some("normalization"),
-            "{path}: {plan}"
-        );
-    }
+    assert_all_in(
+        &plan,
+        &[
+            "csrc/kernels/normalize_kernels.cu",
+            "src/layer/vulkan/shader/normalize_coeffs.comp",
+        ],
+        "normalization",
+    );
 }
 
 #[test]
@@ -479,16 +484,14 @@ fn an_mx_gemm_is_a_block_scaled_gemm_and_an_mx_quantizer_is_not() {
         .file("csrc/fused_quantize_mx.cu", cuda);
     p.git(&["add", "-A"]).success();
     let plan = plan(&p);
-    for path in [
-        "csrc/include/gemm/kernel/default_mx_gemm.h",
-        "csrc/include/gemm/warp/mma_mx_tensor_op.h",
-    ] {
-        assert_eq!(
-            op_of(&plan, path).as_deref(),
-            Some("fp4-gemm"),
-            "{path}: {plan}"
-        );
-    }
+    assert_all_in(
+        &plan,
+        &[
+            "csrc/include/gemm/kernel/default_mx_gemm.h",
+            "csrc/include/gemm/warp/mma_mx_tensor_op.h",
+        ],
+        "fp4-gemm",
+    );
     assert_eq!(
         op_of(&plan, "csrc/fused_quantize_mx.cu").as_deref(),
         Some("mx-quant"),
@@ -510,19 +513,17 @@ fn lapack_routines_are_dense_factorizations() {
         .file("common/cuda_hip/factorization/par_ilu_kernels.cu", hip);
     p.git(&["add", "-A"]).success();
     let plan = plan(&p);
-    for path in [
-        "library/src/lapack/roclapack_getrf.hpp",
-        "library/src/auxiliary/rocauxiliary_larfg.hpp",
-        "library/src/lapack/roclapack_syevd_heevd.hpp",
-        "library/src/blas3/rocblas_trsm_kernels.cpp",
-        "jaxlib/gpu/householder_kernels.cu",
-    ] {
-        assert_eq!(
-            op_of(&plan, path).as_deref(),
-            Some("dense-factorization"),
-            "{path}: {plan}"
-        );
-    }
+    assert_all_in(
+        &plan,
+        &[
+            "library/src/lapack/roclapack_getrf.hpp",
+            "library/src/auxiliary/rocauxiliary_larfg.hpp",
+            "library/src/lapack/roclapack_syevd_heevd.hpp",
+            "library/src/blas3/rocblas_trsm_kernels.cpp",
+            "jaxlib/gpu/householder_kernels.cu",
+        ],
+        "dense-factorization",
+    );
     assert_ne!(
         op_of(&plan, "common/cuda_hip/factorization/par_ilu_kernels.cu").as_deref(),
         Some("dense-factorization"),
@@ -548,18 +549,16 @@ fn point_cloud_kernels_are_point_ops_and_a_layout_suffix_is_not_knn() {
         );
     p.git(&["add", "-A"]).success();
     let plan = plan(&p);
-    for path in [
-        "ops/csrc/common/cuda/ball_query_cuda_kernel.cuh",
-        "ops/csrc/common/cuda/three_nn_cuda_kernel.cuh",
-        "ops/csrc/pytorch/cuda/furthest_point_sample_cuda.cu",
-        "ops/csrc/pytorch/cuda/knn_cuda.cu",
-    ] {
-        assert_eq!(
-            op_of(&plan, path).as_deref(),
-            Some("point-cloud-ops"),
-            "{path}: {plan}"
-        );
-    }
+    assert_all_in(
+        &plan,
+        &[
+            "ops/csrc/common/cuda/ball_query_cuda_kernel.cuh",
+            "ops/csrc/common/cuda/three_nn_cuda_kernel.cuh",
+            "ops/csrc/pytorch/cuda/furthest_point_sample_cuda.cu",
+            "ops/csrc/pytorch/cuda/knn_cuda.cu",
+        ],
+        "point-cloud-ops",
+    );
     let layout = op_of(
         &plan,
         "library/src/contraction/device_contraction_scale_f32_knn_instance.cpp",
