@@ -653,6 +653,10 @@ enum Marker {
     OpenclKernel,
     /// Metal Shading Language in any file (`.h` templates, Swift strings).
     MetalSource,
+    /// WGSL compute code inside a host-language file: a `wgsl! { … }` block
+    /// (the `inline-wgsl` crate) or a shader string whose body uses
+    /// workgroup memory, barriers or the invocation builtins.
+    WgslSource,
     TritonKernel,
     CuteDsl,
     Cutile,
@@ -849,6 +853,13 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::OpenclKernel, "__kernel"),
     (Marker::OpenclKernel, "kernel void"),
     (Marker::OpenclKernel, "#pragma OPENCL"),
+    // `include_wgsl!("f.wgsl")` loads a shader file (host code); a block
+    // opens with a brace.
+    (Marker::WgslSource, "wgsl! {"),
+    (Marker::WgslSource, "wgsl!{"),
+    (Marker::WgslSource, "var<workgroup>"),
+    (Marker::WgslSource, "workgroupBarrier()"),
+    (Marker::WgslSource, "@builtin(global_invocation_id)"),
     (Marker::KernelArg, "setArg("),
     (Marker::KernelArg, "clSetKernelArg("),
     (Marker::MetalSource, "[[kernel]]"),
@@ -1190,6 +1201,8 @@ impl Detector {
             Family::Rust => {
                 if has(Marker::RustGpu) {
                     Some(Kind::GpuDsl)
+                } else if has(Marker::WgslSource) {
+                    Some(Kind::Wgsl)
                 } else {
                     simd().or_else(|| has(Marker::PortableSimd).then_some(Kind::SimdOther))
                 }
@@ -1591,6 +1604,22 @@ mod tests {
             Some(Kind::SimdX86)
         );
         assert_eq!(d.detect("k/lib.rs", b"fn main() {}"), None);
+        // WGSL written inside Rust (ratchet's `wgsl! { … }` op bodies) is
+        // the kernel; loading a shader file is host code.
+        assert_eq!(
+            d.detect(
+                "ops/softmax.rs",
+                b"builder.write_main(wgsl! {\n    workgroupBarrier();\n});"
+            ),
+            Some(Kind::Wgsl)
+        );
+        assert_eq!(
+            d.detect(
+                "gpu/pipeline.rs",
+                b"let m = device.create_shader_module(include_wgsl!(\"k.wgsl\"));"
+            ),
+            None
+        );
         assert_eq!(
             d.detect("k/k.py", b"import triton\n@triton.jit\ndef k(): pass"),
             Some(Kind::Triton)
