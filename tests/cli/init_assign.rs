@@ -571,3 +571,58 @@ fn point_cloud_kernels_are_point_ops_and_a_layout_suffix_is_not_knn() {
         "{layout:?}: {plan}"
     );
 }
+
+#[test]
+fn hash_tables_primitives_and_rasterizers_get_their_own_ops() {
+    let cuda = "__global__ void k(int* a) {\n  a[threadIdx.x] = a[threadIdx.x];\n}\n";
+    let splats = "__global__ void k(const float3* conic, const float* opacities, const float2* means2d) {\n  float a = opacities[threadIdx.x];\n}\n";
+    let p = Sota::new()
+        .git_init()
+        .file("include/cuco/detail/static_map/kernels.cuh", cuda)
+        .file("include/cuco/detail/bloom_filter/kernels.cuh", cuda)
+        .file("src/device/device_run_length_encode.cu", cuda)
+        .file("src/device/device_histogram.cu", cuda)
+        .file("csrc/rasterize_points/rasterize_points.cu", cuda)
+        .file("csrc/SphericalHarmonicsCUDA.cu", splats)
+        // Spherical harmonics that encode a network's inputs are no splats;
+        // FAISS's BlockSelect is a k-selection, not stream compaction.
+        .file("include/encodings/spherical_harmonics.cu", cuda)
+        .file("gpu/utils/BlockSelectFloat.cu", cuda);
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_all_in(
+        &plan,
+        &[
+            "include/cuco/detail/static_map/kernels.cuh",
+            "include/cuco/detail/bloom_filter/kernels.cuh",
+        ],
+        "hash-table",
+    );
+    assert_all_in(
+        &plan,
+        &["src/device/device_run_length_encode.cu"],
+        "stream-compaction",
+    );
+    assert_all_in(&plan, &["src/device/device_histogram.cu"], "histogram");
+    assert_all_in(
+        &plan,
+        &[
+            "csrc/rasterize_points/rasterize_points.cu",
+            "csrc/SphericalHarmonicsCUDA.cu",
+        ],
+        "differentiable-rasterization",
+    );
+    for path in [
+        "include/encodings/spherical_harmonics.cu",
+        "gpu/utils/BlockSelectFloat.cu",
+    ] {
+        let op = op_of(&plan, path);
+        assert!(
+            !matches!(
+                op.as_deref(),
+                Some("differentiable-rasterization" | "stream-compaction")
+            ),
+            "{path}: {op:?}"
+        );
+    }
+}
