@@ -573,7 +573,7 @@ fn point_cloud_kernels_are_point_ops_and_a_layout_suffix_is_not_knn() {
 }
 
 #[test]
-fn hash_tables_primitives_and_rasterizers_get_their_own_ops() {
+fn hash_tables_primitives_conversions_and_rasterizers_get_their_own_ops() {
     let cuda = "__global__ void k(int* a) {\n  a[threadIdx.x] = a[threadIdx.x];\n}\n";
     let splats = "__global__ void k(const float3* conic, const float* opacities, const float2* means2d) {\n  float a = opacities[threadIdx.x];\n}\n";
     let p = Sota::new()
@@ -582,6 +582,7 @@ fn hash_tables_primitives_and_rasterizers_get_their_own_ops() {
         .file("include/cuco/detail/bloom_filter/kernels.cuh", cuda)
         .file("src/device/device_run_length_encode.cu", cuda)
         .file("src/device/device_histogram.cu", cuda)
+        .file("library/src/conversion/csr2coo_device.h", cuda)
         .file("csrc/rasterize_points/rasterize_points.cu", cuda)
         .file("csrc/SphericalHarmonicsCUDA.cu", splats)
         // Spherical harmonics that encode a network's inputs are no splats;
@@ -604,6 +605,11 @@ fn hash_tables_primitives_and_rasterizers_get_their_own_ops() {
         "stream-compaction",
     );
     assert_all_in(&plan, &["src/device/device_histogram.cu"], "histogram");
+    assert_all_in(
+        &plan,
+        &["library/src/conversion/csr2coo_device.h"],
+        "sparse-format-conversion",
+    );
     assert_all_in(
         &plan,
         &[
