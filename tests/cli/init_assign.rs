@@ -582,6 +582,7 @@ fn hash_tables_primitives_conversions_and_rasterizers_get_their_own_ops() {
         .file("include/cuco/detail/bloom_filter/kernels.cuh", cuda)
         .file("src/device/device_run_length_encode.cu", cuda)
         .file("src/device/device_histogram.cu", cuda)
+        .file("src/block/block_load_func.hpp", cuda)
         .file("library/src/conversion/csr2coo_device.h", cuda)
         .file("csrc/rasterize_points/rasterize_points.cu", cuda)
         .file("csrc/SphericalHarmonicsCUDA.cu", splats)
@@ -605,6 +606,11 @@ fn hash_tables_primitives_conversions_and_rasterizers_get_their_own_ops() {
         "stream-compaction",
     );
     assert_all_in(&plan, &["src/device/device_histogram.cu"], "histogram");
+    assert_all_in(
+        &plan,
+        &["src/block/block_load_func.hpp"],
+        "copy-cast-layout",
+    );
     assert_all_in(
         &plan,
         &["library/src/conversion/csr2coo_device.h"],
