@@ -669,6 +669,10 @@ enum Marker {
     AsmArm,
     /// RISC-V vector or POWER VSX instructions in assembly text.
     AsmOther,
+    /// AMD GPU (GCN / CDNA / RDNA) instructions in assembly text: MIOpen's
+    /// and Tensile's hand-written and generated kernels, and inline `asm`
+    /// in HIP device code.
+    AsmAmdGpu,
     /// x86 assembly written in Python with PeachPy (NNPACK's kernels).
     PeachPy,
     /// `#include "` (where: a kernel's parts, see [`includes_at`]).
@@ -1014,6 +1018,18 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AsmOther, "vle64.v"),
     (Marker::AsmOther, "xvmaddadp"),
     (Marker::AsmOther, "xvmaddasp"),
+    // AMD GPU ISA: waits, end of program, MFMA, buffer / global / LDS
+    // memory instructions, and the HSA kernel descriptor directives.
+    (Marker::AsmAmdGpu, "s_waitcnt"),
+    (Marker::AsmAmdGpu, "s_endpgm"),
+    (Marker::AsmAmdGpu, "v_mfma_"),
+    (Marker::AsmAmdGpu, "buffer_load_dword"),
+    (Marker::AsmAmdGpu, "global_load_dword"),
+    (Marker::AsmAmdGpu, "ds_read_b"),
+    (Marker::AsmAmdGpu, "ds_write_b"),
+    (Marker::AsmAmdGpu, "v_fma_f32"),
+    (Marker::AsmAmdGpu, "v_mac_f32"),
+    (Marker::AsmAmdGpu, ".amdhsa_"),
     (Marker::AsmArm, "VLD1"),
     (Marker::AsmArm, "ld1 {v"),
     // AArch64 NEON in assembly text, also as comments beside `.inst`
@@ -1076,7 +1092,10 @@ fn c_family_kind(seen: &[Marker]) -> Option<Kind> {
         Some(Kind::Metal)
     } else if has(Marker::Sycl) {
         Some(Kind::Sycl)
-    } else if has(Marker::AmdDevice) || (has(Marker::HipInclude) && has(Marker::CudaDevice)) {
+    } else if has(Marker::AmdDevice)
+        || has(Marker::AsmAmdGpu)
+        || (has(Marker::HipInclude) && has(Marker::CudaDevice))
+    {
         Some(Kind::Hip)
     } else if has(Marker::Cutlass) {
         Some(Kind::Cutlass)
@@ -1213,6 +1232,7 @@ impl Detector {
                 Marker::AsmX86,
                 Marker::AsmArm,
                 Marker::AsmOther,
+                Marker::AsmAmdGpu,
             ]
             .into_iter()
             .any(has)
@@ -1634,6 +1654,22 @@ mod tests {
                 b"#include \"textflag.h\"\nTEXT \xc2\xb7dot(SB)"
             ),
             Some(Kind::Asm)
+        );
+        // AMD GPU assembly (MIOpen's generated implicit-GEMM kernels) and
+        // the `.inc` bodies it includes.
+        assert_eq!(
+            d.detect(
+                "kernels/igemm_fwd_gtc.s",
+                b"    v_fma_f32 v[0], v[1], v[2], v[0]\n    s_waitcnt vmcnt(0)\n"
+            ),
+            Some(Kind::Asm)
+        );
+        assert_eq!(
+            d.detect(
+                "kernels/conv_body.inc",
+                b"    buffer_load_dword v[4], v[2], s[8:11], 0 offen\n"
+            ),
+            Some(Kind::Hip)
         );
         assert_eq!(d.detect("k/x.cl", b"(defun f ())"), None);
         assert_eq!(
