@@ -1385,21 +1385,32 @@ fn dtype_prefix_len(token: &str) -> Option<usize> {
 }
 
 fn split_tokens(name: &str, out: &mut Vec<String>) {
+    // Bytes: a non-ASCII character's bytes are separators, as the
+    // character would be.
+    let bytes = name.as_bytes();
     let mut cur = String::new();
     let mut prev_lower = false;
-    for c in name.chars() {
+    let mut prev_upper = false;
+    for (i, &c) in bytes.iter().enumerate() {
         if !c.is_ascii_alphanumeric() {
             if !cur.is_empty() {
                 out.push(std::mem::take(&mut cur));
             }
-            prev_lower = false;
+            (prev_lower, prev_upper) = (false, false);
             continue;
         }
-        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+        let upper = c.is_ascii_uppercase();
+        // `FlashAttention` → flash | attention; an acronym before a word
+        // ends where the word's capital begins: `MNNGelu` → mnn | gelu,
+        // `CPUBinary` → cpu | binary (`RMSNorm` → rms | norm).
+        let next_lower = bytes.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+        let acronym_ends = upper && prev_upper && next_lower && cur.len() > 1;
+        if !cur.is_empty() && upper && (prev_lower || acronym_ends) {
             out.push(std::mem::take(&mut cur));
         }
         prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        cur.push(c.to_ascii_lowercase());
+        prev_upper = upper;
+        cur.push(c.to_ascii_lowercase() as char);
     }
     if !cur.is_empty() {
         out.push(cur);

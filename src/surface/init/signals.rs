@@ -1192,6 +1192,11 @@ mod tests {
     fn tokens_split_names_like_an_engineer_reads_them() {
         assert_eq!(tokens("fattn-mma_f16"), ["fattn", "mma", "f16"]);
         assert_eq!(tokens("FlashAttention"), ["flash", "attention"]);
+        // An acronym before a word ends where the word's capital begins.
+        assert_eq!(tokens("MNNGeluFP16"), ["mnn", "gelu", "fp16"]);
+        assert_eq!(tokens("CPUBinary"), ["cpu", "binary"]);
+        assert_eq!(tokens("RMSNorm"), ["rms", "norm"]);
+        assert_eq!(tokens("QKV"), ["qkv"]);
         assert_eq!(tokens("mul_mat_vec_q4_k"), ["mul", "mat", "vec", "q4", "k"]);
         // An element type glued to the word it qualifies is its own token.
         assert_eq!(tokens("q8gemm"), ["q8", "gemm"]);
