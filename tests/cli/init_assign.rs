@@ -583,6 +583,7 @@ fn hash_tables_primitives_conversions_and_rasterizers_get_their_own_ops() {
         .file("src/device/device_run_length_encode.cu", cuda)
         .file("src/device/device_histogram.cu", cuda)
         .file("src/block/block_load_func.hpp", cuda)
+        .file("src/layer/arm/lstm_arm.cpp", cuda)
         .file("library/src/conversion/csr2coo_device.h", cuda)
         .file("csrc/rasterize_points/rasterize_points.cu", cuda)
         .file("csrc/SphericalHarmonicsCUDA.cu", splats)
