@@ -556,6 +556,11 @@ pub fn is_c_source(path: &str) -> bool {
     matches!(extension(path), Some("c" | "cc" | "cpp" | "cxx"))
 }
 
+/// An assembly source (`.s`, `.S`, `.asm`).
+pub fn is_asm_source(path: &str) -> bool {
+    matches!(extension(path), Some("s" | "S" | "asm"))
+}
+
 /// Directory names of a scalar backend: the kernels of the SIMD
 /// directories beside it, written without vectors. A bare `ref/` or
 /// `reference/` is not one: it usually holds the tests' oracles.

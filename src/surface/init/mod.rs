@@ -1125,8 +1125,11 @@ fn adopt_scalar_backends(
 /// sources. Where they do not, a plain source joins if it is named in the
 /// family of one of them (`arm_convolve_f32.c` beside the Helium
 /// `arm_convolve_s8.c`) and computes (a loop or inline assembly: the
-/// family's `_wrapper` and `_get_buffer_sizes` files have neither). Read
-/// again to be placed (few files get this far).
+/// family's `_wrapper` and `_get_buffer_sizes` files have neither). An
+/// assembly source there with no SIMD instruction (OpenBLAS's x87 and
+/// POWER scalar floating-point `.S` beside their SSE / VSX kernels) joins
+/// the same way, as an assembly kernel. Read again to be placed (few files
+/// get this far).
 fn adopt_plain_sources(
     root: &Path,
     found: &mut Vec<Found>,
@@ -1158,7 +1161,7 @@ fn adopt_plain_sources(
         .collect();
     let mut plain: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for &p in candidates {
-        if !detect::is_c_source(p) {
+        if !detect::is_c_source(p) && !detect::is_asm_source(p) {
             continue;
         }
         let dir = parent_dir(p);
@@ -1181,14 +1184,16 @@ fn adopt_plain_sources(
             if !outnumbered && !in_family() {
                 continue;
             }
+            let asm = detect::is_asm_source(path);
             let prefix = reread.prefix(path);
             // A family member computes: a wrapper or a buffer-size query
             // (`arm_convolve_wrapper_s8.c`) has no loop or assembly of its own.
-            if !outnumbered && !computes(prefix) {
+            if !asm && !outnumbered && !computes(prefix) {
                 continue;
             }
-            let best = signals.best(path, Some(Kind::Scalar), prefix);
-            adopted.push(Found::adopted(path.to_owned(), Kind::Scalar, best));
+            let kind = if asm { Kind::Asm } else { Kind::Scalar };
+            let best = signals.best(path, Some(kind), prefix);
+            adopted.push(Found::adopted(path.to_owned(), kind, best));
         }
     }
     found.extend(adopted);
