@@ -1152,3 +1152,26 @@ fn warp_python_kernels_are_found_and_eval_fixtures_are_not() {
         assert!(!in_population(&plan, path), "{path}: {plan}");
     }
 }
+
+#[test]
+fn a_scalar_assembly_kernel_among_simd_ones_joins_them_and_a_lone_one_does_not() {
+    let sse = "    movups (%rdi), %xmm0\n    addps %xmm1, %xmm0\n    ret\n";
+    let x87 = "    fldl (%rdi)\n    fabs\n    fstpl (%rsi)\n    ret\n";
+    let p = Sota::new()
+        .git_init()
+        .file("kernel/x86_64/saxpy_sse.S", sse)
+        .file("kernel/x86_64/sdot_sse.S", sse)
+        .file("kernel/x86_64/sscal_sse.S", sse)
+        // The x87 kernel of the same library: no SIMD instruction.
+        .file("kernel/x86_64/amax.S", x87)
+        // Alone, scalar assembly is not known to be a kernel.
+        .file("boot/start.S", x87);
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(
+        kind_and_op(&plan, "kernel/x86_64/amax.S").0,
+        "asm",
+        "{plan}"
+    );
+    assert!(!in_population(&plan, "boot/start.S"), "{plan}");
+}
