@@ -1175,3 +1175,27 @@ fn a_scalar_assembly_kernel_among_simd_ones_joins_them_and_a_lone_one_does_not()
     );
     assert!(!in_population(&plan, "boot/start.S"), "{plan}");
 }
+
+#[test]
+fn opencl_in_cpp_strings_is_a_kernel_unless_a_generated_copy_of_the_cl_beside_it() {
+    let cl = "__kernel void argmax(__global const float* a, __global int* y) {\n  int i = get_global_id(0);\n  y[i] = a[i] > 0;\n}\n";
+    let embedded = "static const char* kSource =\n  \"__kernel void blend(__global uchar* a) {\\n\"\n  \"  a[get_global_id(0)] = 0;\\n\"\n  \"}\\n\";\n";
+    let p = Sota::new()
+        .git_init()
+        .file("nodes/alpha_blend.cpp", embedded)
+        .file("opencl/cl/argmax_buf.cl", cl)
+        // Generated from argmax_buf.cl at build time, checked in.
+        .file("opencl/cl/argmax_buf_mnn_cl.cpp", embedded);
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(
+        kind_and_op(&plan, "nodes/alpha_blend.cpp").0,
+        "opencl",
+        "{plan}"
+    );
+    assert!(in_population(&plan, "opencl/cl/argmax_buf.cl"), "{plan}");
+    assert!(
+        !in_population(&plan, "opencl/cl/argmax_buf_mnn_cl.cpp"),
+        "{plan}"
+    );
+}

@@ -230,6 +230,7 @@ const VENDOR_DIRS: &[&str] = &[
     "third-party",
     "thirdparty",
     "3rdparty",
+    "3rd_party",
     "vendor",
     "vendored",
     "external",
@@ -251,6 +252,8 @@ const RETIRED_DIRS: &[&str] = &[
     "unused",
     "archive",
     "archived",
+    "backup",
+    "backupcode",
 ];
 /// Directories of glue around the kernels (see [`infrastructure`]).
 const INFRA_DIRS: &[&str] = &[
@@ -656,6 +659,9 @@ enum Marker {
     X86Include,
     ArmInclude,
     OpenclKernel,
+    /// OpenCL C's work-item functions and barriers (`get_global_id(`,
+    /// `barrier(CLK_`): with a kernel entry, OpenCL source in any file.
+    OpenclBuiltin,
     /// Metal Shading Language in any file (`.h` templates, Swift strings).
     MetalSource,
     /// WGSL compute code inside a host-language file: a `wgsl! { … }` block
@@ -862,6 +868,10 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::OpenclKernel, "__kernel"),
     (Marker::OpenclKernel, "kernel void"),
     (Marker::OpenclKernel, "#pragma OPENCL"),
+    (Marker::OpenclBuiltin, "get_global_id("),
+    (Marker::OpenclBuiltin, "get_local_id("),
+    (Marker::OpenclBuiltin, "get_group_id("),
+    (Marker::OpenclBuiltin, "barrier(CLK_"),
     // `include_wgsl!("f.wgsl")` loads a shader file (host code); a block
     // opens with a brace.
     (Marker::WgslSource, "wgsl! {"),
@@ -1114,6 +1124,11 @@ fn c_family_kind(seen: &[Marker]) -> Option<Kind> {
         Some(Kind::SimdArm)
     } else if has(Marker::AsmOther) || has(Marker::PortableSimd) {
         Some(Kind::SimdOther)
+    } else if has(Marker::OpenclKernel) && has(Marker::OpenclBuiltin) {
+        // OpenCL C written as C / C++ string literals (MIVisionX's OpenVX
+        // nodes, MIOpenGEMM's generators): a kernel entry and a work-item
+        // builtin in the same file.
+        Some(Kind::Opencl)
     } else {
         None
     }
@@ -1686,6 +1701,23 @@ mod tests {
                 b"    buffer_load_dword v[4], v[2], s[8:11], 0 offen\n"
             ),
             Some(Kind::Hip)
+        );
+        // OpenCL C written as C++ string literals (MIVisionX's nodes): an
+        // entry and a work-item builtin; a host file that only names the
+        // API is not one.
+        assert_eq!(
+            d.detect(
+                "nodes/alpha_blend.cpp",
+                b"const char* src = \"__kernel void k(__global float* a) {\\n  a[get_global_id(0)] = 0;\\n}\";"
+            ),
+            Some(Kind::Opencl)
+        );
+        assert_eq!(
+            d.detect(
+                "host/queue.cpp",
+                b"clEnqueueNDRangeKernel(q, k, 1, 0, &n, 0, 0, 0, 0);"
+            ),
+            None
         );
         assert_eq!(d.detect("k/x.cl", b"(defun f ())"), None);
         assert_eq!(

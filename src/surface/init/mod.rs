@@ -539,6 +539,41 @@ fn leave_out_umbrellas(root: &Path, found: Vec<Found>, skipped: &mut Vec<Skipped
     kept
 }
 
+/// A C / C++ source that holds an OpenCL kernel as a string and sits
+/// beside the `.cl` file it was generated from (MNN's `argmax_buf.cl` and
+/// `argmax_buf_mnn_cl.cpp`) is a copy: the `.cl` file is the kernel.
+fn leave_out_string_copies(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec<Found> {
+    let cl: std::collections::HashSet<(&str, &str)> = found
+        .iter()
+        .filter(|f| detect::extension(&f.path) == Some("cl"))
+        .map(|f| (parent_dir(&f.path), signals::stem(&f.path)))
+        .collect();
+    if cl.is_empty() {
+        return found;
+    }
+    let is_copy = |f: &Found| {
+        f.kind == Some(Kind::Opencl) && detect::extension(&f.path) != Some("cl") && {
+            let (dir, stem) = (parent_dir(&f.path), signals::stem(&f.path));
+            stem.match_indices('_')
+                .any(|(at, _)| cl.contains(&(dir, &stem[..at])))
+        }
+    };
+    let flags: Vec<bool> = found.iter().map(is_copy).collect();
+    let mut kept = Vec::with_capacity(found.len());
+    for (f, copy) in found.into_iter().zip(flags) {
+        if copy {
+            skipped.push(Skipped {
+                path: f.path,
+                role: Role::Infrastructure,
+                reason: Some("generated string copy of the .cl kernel beside it"),
+            });
+        } else {
+            kept.push(f);
+        }
+    }
+    kept
+}
+
 /// When the repository is the catalog's own reference for one op (its
 /// remote or name is the op's link), its kernel files that no signal
 /// placed are that op's: a weak default, which the draft says.
@@ -724,6 +759,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     );
     let found = leave_out_infrastructure(std::mem::take(&mut scanned.found), &mut skipped);
     let found = leave_out_umbrellas(input.root, found, &mut skipped);
+    let found = leave_out_string_copies(found, &mut skipped);
     scanned.found = host_units::leave_out(input.root, found, &paths, &mut skipped);
     host_units::interface_headers(&scanned.found, &mut skipped);
     skipped.sort_by(|a, b| a.path.cmp(&b.path));
