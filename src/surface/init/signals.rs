@@ -1356,6 +1356,24 @@ mod tests {
             // linear-attention or LSTM gate is not.
             ("fla/ops/kda/gate.py", "linear-attention"),
             ("triton_quant/fp8/fp8w8a8_block_gemm_kernel.py", "fp8-gemm"),
+            // Split-KV, paged and decode variants of a flash kernel are
+            // decode attention, as the catalog's title says.
+            ("python/kernels/flash_decode.py", "decode-attention"),
+            (
+                "csrc/flash_attn/src/flash_fwd_split_hdim128_bf16_sm80.cu",
+                "decode-attention",
+            ),
+            (
+                "hip_fmha/ck_tiled_fmha_fwd_splitkv_dispatch.h",
+                "decode-attention",
+            ),
+            (
+                "instantiations/flash_fwd_hdim64_bf16_paged_sm90.cu",
+                "decode-attention",
+            ),
+            // `igemm` is implicit (or indirect) GEMM: a convolution
+            // (MIOpen's iGEMMgen kernels, XNNPACK's f32-igemm).
+            ("dynamic_igemm/igemm_fwd_gtc_nchw_fp32.s", "convolution"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
