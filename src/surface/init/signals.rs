@@ -154,6 +154,13 @@ impl Pattern {
 
     /// The index of the first token where the pattern matches.
     fn find(&self, tokens: &[String]) -> Option<usize> {
+        self.find_tokens(tokens, false)
+    }
+
+    /// As [`Pattern::find`]; with `numbers`, in a file name, where a word
+    /// may carry its number (`winograd3`, `conv3x3s2`). Directories do not
+    /// read so: `blas1/` is BLAS level 1, not a GEMM.
+    fn find_tokens(&self, tokens: &[String], numbers: bool) -> Option<usize> {
         let n = self.tokens.len();
         if n == 0 || tokens.len() < n {
             return None;
@@ -163,12 +170,24 @@ impl Pattern {
                 if *prefix {
                     t.starts_with(p.as_str()) && !is_word_of_its_own(t, p)
                 } else {
-                    t == p
+                    t == p || numbers && numbered(t).is_some_and(|word| word == p)
                 }
             })
         })
     }
 }
+
+/// The word a token numbers (`winograd` of `winograd3`, `conv` of
+/// `conv3x3s2`): at least four letters, then a digit. Shorter words keep
+/// their number (`fa3`, `sm90`, `avx2`, `nvfp4` is written out in full).
+fn numbered(token: &str) -> Option<&str> {
+    let at = token.bytes().position(|b| b.is_ascii_digit())?;
+    (at >= NUMBERED_WORD && token.bytes().take(at).all(|b| b.is_ascii_lowercase()))
+        .then(|| &token[..at])
+}
+
+/// The fewest letters a word needs to be read apart from its number.
+const NUMBERED_WORD: usize = 4;
 
 /// Words that begin with an op's prefix pattern but name something else:
 /// `gemm*` takes `gemm1`, `gemmk`, `gemms`, not the Gemma model family
@@ -426,7 +445,7 @@ impl<'a> Computed<'a> {
 /// MoE routing, not a top-k selection that matched twice).
 fn name_points<'p>(
     patterns: impl IntoIterator<Item = &'p Pattern>,
-    name: &[String],
+    (name, numbers): (&[String], bool),
     evidence: &mut Vec<Evidence>,
 ) -> (u32, u32) {
     let mut score = 0;
@@ -434,7 +453,7 @@ fn name_points<'p>(
     let mut longest = 0;
     let mut said: Vec<&[String]> = Vec::new();
     for p in patterns {
-        if let Some(at) = p.find(name) {
+        if let Some(at) = p.find_tokens(name, numbers) {
             let literal = p.literal.as_slice();
             if !said.contains(&literal) {
                 score += if score == 0 { NAME_POINTS } else { NAME_MORE };
@@ -846,7 +865,13 @@ impl Signals {
                 .any(|t| t.starts_with(prefix.as_str()));
         }
         for t in name {
-            for &i in self.name_first.get(t).into_iter().flatten() {
+            let word = numbered(t);
+            for &i in [Some(t.as_str()), word]
+                .into_iter()
+                .flatten()
+                .filter_map(|w| self.name_first.get(w))
+                .flatten()
+            {
                 may_name[i] = true;
             }
         }
@@ -884,7 +909,7 @@ impl Signals {
         };
         let (name_score, name_run) = if may_name {
             let names = op.names.iter().chain(bound(&op.names_with_content));
-            name_points(names, file.name, &mut evidence)
+            name_points(names, (file.name, true), &mut evidence)
         } else {
             (0, 0)
         };
@@ -896,7 +921,7 @@ impl Signals {
         };
         if let Some(folder) = file.folder.filter(|_| may_name && !op.backend) {
             let mut said = Vec::new();
-            if name_points(&op.names, folder, &mut said).0 > 0 {
+            if name_points(&op.names, (folder, false), &mut said).0 > 0 {
                 dir_score = dir_score.max(DIR_POINTS);
                 dir_rank = dir_rank.max(FOLDER_RANK);
                 evidence.extend(said.into_iter().map(|e| match e {
@@ -1374,6 +1399,10 @@ mod tests {
             // `igemm` is implicit (or indirect) GEMM: a convolution
             // (MIOpen's iGEMMgen kernels, XNNPACK's f32-igemm).
             ("dynamic_igemm/igemm_fwd_gtc_nchw_fp32.s", "convolution"),
+            // A word in a file name may carry its number.
+            ("src/Simd/SimdAvx512bwWinograd2.cpp", "convolution"),
+            ("arm/math/conv3x3s2_direct_fp32.cc", "convolution"),
+            ("src/Simd/SimdAvx512bwSynetSoftmax32f.cpp", "softmax"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
@@ -1394,6 +1423,15 @@ mod tests {
         assert_eq!(
             best("csrc/kernels/mla/ds32_decode_fwd.cu", Some(Kind::Cuda)).as_deref(),
             Some("mla-attention")
+        );
+        // A directory's number is its own: `blas1/` is BLAS level 1.
+        assert_ne!(
+            best(
+                "library/src/blas1/rocblas_swap_kernels.cpp",
+                Some(Kind::Hip)
+            )
+            .as_deref(),
+            Some("dense-gemm")
         );
         // A qualifier alone narrows nothing: an INT8 quantizer is no GEMM,
         // and a type-dispatch header is no MoE dispatch.
