@@ -1403,6 +1403,12 @@ mod tests {
             ("src/Simd/SimdAvx512bwWinograd2.cpp", "convolution"),
             ("arm/math/conv3x3s2_direct_fp32.cc", "convolution"),
             ("src/Simd/SimdAvx512bwSynetSoftmax32f.cpp", "softmax"),
+            // BLAS routine names with their precision letter.
+            ("kernel/x86_64/dzasum_atom.S", "reduction-scan"),
+            ("kernel/x86_64/dnrm2.S", "reduction-scan"),
+            ("kernel/x86/izamax_sse.S", "topk-selection"),
+            ("kernel/x86_64/zaxpy_microk_haswell-2.c", "elementwise"),
+            ("kernel/x86_64/zgemm_kernel_4x2_haswell.S", "dense-gemm"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
