@@ -29,7 +29,7 @@ decides and this script has none. Measures (hand matrix = truth):
              init op for the whole tree scores full agreement, not purity);
              reported, not one of issue 30's targets
   label      of the placed files whose hand op is a catalog op (not a custom
-             `x-` slug), the share init placed in that very op: agreement and
+             slug), the share init placed in that very op: agreement and
              purity see only the grouping, label sees the reference a lookup
              names (an implicit-GEMM convolution filed as INT8 GEMM agrees in
              full and is labelled wrong); reported, not one of the targets
@@ -85,6 +85,17 @@ def load_hand_ops(path):
     with open(path, "rb") as fh:
         data = tomllib.load(fh)
     return data["op"], data.get("kernels", {})
+
+
+def catalog_slugs():
+    """The built-in catalog's op slugs (src/catalog.toml beside this script)."""
+    import tomllib
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "catalog.toml")
+    with open(path, "rb") as fh:
+        return {op["slug"] for op in tomllib.load(fh)["op"]}
+
+
+CATALOG = None
 
 
 def coverage_files(sota, checkout, include, exclude=()):
@@ -167,9 +178,11 @@ def measure(entry, corpus, checkouts, sota):
         by_init[init_op[f]][min(hand_of[f])] += 1
     pure_num = sum(c.most_common(1)[0][1] for c in by_init.values())
     pure_den = sum(sum(c.values()) for c in by_init.values())
-    # Label: does init name the hand's catalog op itself (custom hand ops,
-    # `x-…`, have no catalog op to name and are left out).
-    labelled = [f for f in placed & hand if not min(hand_of[f]).startswith("x-")]
+    # Label: does init name the hand's catalog op itself (a hand op the
+    # catalog lacks, `x-…` or not, has no catalog op to name: left out).
+    global CATALOG
+    CATALOG = CATALOG or catalog_slugs()
+    labelled = [f for f in placed & hand if min(hand_of[f]) in CATALOG]
     label_num = sum(1 for f in labelled if init_op[f] in hand_of[f])
     return {
         "name": name, "repo": entry["repo"], "commit": entry["commit"], "set": entry["set"],
