@@ -129,7 +129,7 @@ fn targets_filling_a_directory_get_that_directory_only() {
         &[
             ("third/src/ops/attn/flash_fwd.cu", ATTN),
             ("third/src/ops/attn/flash_bwd.cu", ATTN),
-            ("third/src/ops/attn/flash_splitkv.cu", ATTN),
+            ("third/src/ops/attn/flash_varlen.cu", ATTN),
             ("third/src/ops/add.cu", OTHER),
             ("third/src/ops/gemm/mmq.cu", OTHER),
             ("third/src/host.cpp", "void launch();\n"),
@@ -143,7 +143,7 @@ fn targets_filling_a_directory_get_that_directory_only() {
         &[
             "third/src/ops/attn/flash_fwd.cu",
             "third/src/ops/attn/flash_bwd.cu",
-            "third/src/ops/attn/flash_splitkv.cu",
+            "third/src/ops/attn/flash_varlen.cu",
         ],
     );
     assert_eq!(
@@ -169,7 +169,7 @@ fn targets_filling_a_subtree_with_covered_files_get_the_subtree_only() {
                 "__device__ float softmax_scale();\n",
             ),
             ("lib/attn/fwd/flash_fwd.cu", ATTN),
-            ("lib/attn/fwd/flash_fwd_split.cu", ATTN),
+            ("lib/attn/fwd/flash_fwd_varlen.cu", ATTN),
             ("lib/attn/bwd/flash_bwd.cu", ATTN),
             ("lib/elementwise/add.cu", OTHER),
             ("lib/gemm/mmq.cu", OTHER),
@@ -181,7 +181,7 @@ fn targets_filling_a_subtree_with_covered_files_get_the_subtree_only() {
         &p,
         &[
             "lib/attn/fwd/flash_fwd.cu",
-            "lib/attn/fwd/flash_fwd_split.cu",
+            "lib/attn/fwd/flash_fwd_varlen.cu",
             "lib/attn/bwd/flash_bwd.cu",
         ],
     );
@@ -201,8 +201,8 @@ fn targets_filling_a_top_level_folder_get_that_folder_and_no_other() {
         &[
             ("attn/flash_fwd.cu", ATTN),
             ("attn/flash_bwd.cu", ATTN),
-            ("attn/split/flash_splitkv.cu", ATTN),
-            ("csrc/attn/flash_decode.cu", ATTN),
+            ("attn/varlen/flash_varlen.cu", ATTN),
+            ("csrc/attn/flash_causal.cu", ATTN),
             ("csrc/attn/flash_prefill.cu", ATTN),
             ("csrc/elementwise/add.cu", OTHER),
             ("csrc/gemm/mmq.cu", OTHER),
@@ -215,8 +215,8 @@ fn targets_filling_a_top_level_folder_get_that_folder_and_no_other() {
         &[
             "attn/flash_fwd.cu",
             "attn/flash_bwd.cu",
-            "attn/split/flash_splitkv.cu",
-            "csrc/attn/flash_decode.cu",
+            "attn/varlen/flash_varlen.cu",
+            "csrc/attn/flash_causal.cu",
             "csrc/attn/flash_prefill.cu",
         ],
     );
