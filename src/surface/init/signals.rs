@@ -1409,6 +1409,10 @@ mod tests {
             ("kernel/x86/izamax_sse.S", "topk-selection"),
             ("kernel/x86_64/zaxpy_microk_haswell-2.c", "elementwise"),
             ("kernel/x86_64/zgemm_kernel_4x2_haswell.S", "dense-gemm"),
+            // One sparse matrix times one vector is SpMV, not SpMM.
+            ("library/src/level2/csrmv_device.h", "sparse-spmv"),
+            ("src/backend/opencl/kernel/cscmv.hpp", "sparse-spmv"),
+            ("library/src/level3/csrmm_device.h", "sparse-spmm"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
