@@ -1413,6 +1413,12 @@ mod tests {
             ("library/src/level2/csrmv_device.h", "sparse-spmv"),
             ("src/backend/opencl/kernel/cscmv.hpp", "sparse-spmv"),
             ("library/src/level3/csrmm_device.h", "sparse-spmm"),
+            // PyTorch's tensor op names: matrix-vector products and
+            // tensor manipulation.
+            ("src/flag_gems/ops/addmv.py", "dense-gemm"),
+            ("backend/cuda/execution/MatMulExecution.cu", "dense-gemm"),
+            ("src/flag_gems/ops/repeat_interleave.py", "copy-cast-layout"),
+            ("src/flag_gems/ops/vstack.py", "copy-cast-layout"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
