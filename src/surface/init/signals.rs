@@ -1419,6 +1419,12 @@ mod tests {
             ("backend/cuda/execution/MatMulExecution.cu", "dense-gemm"),
             ("src/flag_gems/ops/repeat_interleave.py", "copy-cast-layout"),
             ("src/flag_gems/ops/vstack.py", "copy-cast-layout"),
+            // A file of an MoE layer is named for its part: gating,
+            // sorting and aligning tokens route; scatter / gather dispatch.
+            ("kernels/moe_fused_gate.cu", "moe-routing"),
+            ("moe_aux/moe_3stage_sort.cuh", "moe-routing"),
+            ("src/moe_gate_entropy.metal", "moe-routing"),
+            ("csrc/moe_scatter_cuda.cu", "moe-dispatch"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
