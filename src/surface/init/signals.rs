@@ -1425,6 +1425,9 @@ mod tests {
             ("moe_aux/moe_3stage_sort.cuh", "moe-routing"),
             ("src/moe_gate_entropy.metal", "moe-routing"),
             ("csrc/moe_scatter_cuda.cu", "moe-dispatch"),
+            // A KV-cache file that quantizes the cache is KV-cache quantization.
+            ("triton_kernel/ppl_int4kv_copy_kv.py", "kv-cache-quant"),
+            ("csrc/kv_cache_dequantize.cu", "kv-cache-quant"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
