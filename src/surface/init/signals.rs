@@ -1428,6 +1428,8 @@ mod tests {
             // A KV-cache file that quantizes the cache is KV-cache quantization.
             ("triton_kernel/ppl_int4kv_copy_kv.py", "kv-cache-quant"),
             ("csrc/kv_cache_dequantize.cu", "kv-cache-quant"),
+            ("cuda/acc/cuda_pixel_shuffle_layer_acc.cu", "copy-cast-layout"),
+            ("src/backend/cuda/kernel/range.cuh", "elementwise"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
