@@ -1430,6 +1430,12 @@ mod tests {
             ("csrc/kv_cache_dequantize.cu", "kv-cache-quant"),
             ("cuda/acc/cuda_pixel_shuffle_layer_acc.cu", "copy-cast-layout"),
             ("src/backend/cuda/kernel/range.cuh", "elementwise"),
+            // An AWQ directory narrows its GEMMs to AWQ; a linear-attention
+            // directory holds linear attention.
+            ("src/kernels/awq/gemm_awq.cu", "awq-int4-gemm"),
+            ("src/ops/awq/gemm_gpu.cu", "awq-int4-gemm"),
+            ("kernels/linear_attn/kernel/pre_sm90/chunked.cu", "linear-attention"),
+            ("kernels/hedgehog/hedgehog.cu", "linear-attention"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
