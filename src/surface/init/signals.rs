@@ -1436,6 +1436,8 @@ mod tests {
             ("src/ops/awq/gemm_gpu.cu", "awq-int4-gemm"),
             ("kernels/linear_attn/kernel/pre_sm90/chunked.cu", "linear-attention"),
             ("kernels/hedgehog/hedgehog.cu", "linear-attention"),
+            // Composable Kernel's name for fused attention.
+            ("gpu/jit/ck_gemm_softmax_gemm.cpp", "fused-attention"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
