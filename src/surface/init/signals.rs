@@ -1428,13 +1428,19 @@ mod tests {
             // A KV-cache file that quantizes the cache is KV-cache quantization.
             ("triton_kernel/ppl_int4kv_copy_kv.py", "kv-cache-quant"),
             ("csrc/kv_cache_dequantize.cu", "kv-cache-quant"),
-            ("cuda/acc/cuda_pixel_shuffle_layer_acc.cu", "copy-cast-layout"),
+            (
+                "cuda/acc/cuda_pixel_shuffle_layer_acc.cu",
+                "copy-cast-layout",
+            ),
             ("src/backend/cuda/kernel/range.cuh", "elementwise"),
             // An AWQ directory narrows its GEMMs to AWQ; a linear-attention
             // directory holds linear attention.
             ("src/kernels/awq/gemm_awq.cu", "awq-int4-gemm"),
             ("src/ops/awq/gemm_gpu.cu", "awq-int4-gemm"),
-            ("kernels/linear_attn/kernel/pre_sm90/chunked.cu", "linear-attention"),
+            (
+                "kernels/linear_attn/kernel/pre_sm90/chunked.cu",
+                "linear-attention",
+            ),
             ("kernels/hedgehog/hedgehog.cu", "linear-attention"),
             // Composable Kernel's name for fused attention.
             ("gpu/jit/ck_gemm_softmax_gemm.cpp", "fused-attention"),
