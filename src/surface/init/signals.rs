@@ -1444,6 +1444,10 @@ mod tests {
             ("kernels/hedgehog/hedgehog.cu", "linear-attention"),
             // Composable Kernel's name for fused attention.
             ("gpu/jit/ck_gemm_softmax_gemm.cpp", "fused-attention"),
+            // C's math library names, float (`f`) forms too: element-wise.
+            ("math/aarch64/advsimd/expf.c", "elementwise"),
+            ("math/aarch64/sve/atan2pif.c", "elementwise"),
+            ("src/layer/x86/log_softmax_x86.cpp", "softmax"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
