@@ -1448,6 +1448,12 @@ mod tests {
             ("math/aarch64/advsimd/expf.c", "elementwise"),
             ("math/aarch64/sve/atan2pif.c", "elementwise"),
             ("src/layer/x86/log_softmax_x86.cpp", "softmax"),
+            (
+                "kernel/x86_64/ztrsm_kernel_LN_haswell.c",
+                "dense-factorization",
+            ),
+            ("kernel/x86_64/dtrmm_kernel_4x8_haswell.c", "dense-gemm"),
+            ("kernel/x86_64/zamax_sse2.S", "reduction-scan"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
