@@ -1454,6 +1454,11 @@ mod tests {
             ),
             ("kernel/x86_64/dtrmm_kernel_4x8_haswell.c", "dense-gemm"),
             ("kernel/x86_64/zamax_sse2.S", "reduction-scan"),
+            // LightLLM's token attention is its decode attention.
+            (
+                "triton_kernel/token_attention_nopad_att1.py",
+                "decode-attention",
+            ),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
