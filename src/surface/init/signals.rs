@@ -1459,6 +1459,16 @@ mod tests {
                 "triton_kernel/token_attention_nopad_att1.py",
                 "decode-attention",
             ),
+            // Signal-processing names: CMSIS's mat_mult, dot_prod and cfft.
+            (
+                "Source/NNSupportFunctions/arm_nn_mat_mult_nt_t_s8_s32.c",
+                "int8-gemm",
+            ),
+            (
+                "Source/BasicMathFunctions/arm_dot_prod_f32.c",
+                "vector-similarity",
+            ),
+            ("Source/TransformFunctions/arm_cfft_f32.c", "fft"),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), Some(op), "{path}");
         }
@@ -1488,6 +1498,15 @@ mod tests {
             )
             .as_deref(),
             Some("dense-gemm")
+        );
+        // A biquad cascade is no cascade attention.
+        assert_ne!(
+            best(
+                "Source/FilteringFunctions/arm_biquad_cascade_df1_f32.c",
+                Some(Kind::SimdArm)
+            )
+            .as_deref(),
+            Some("decode-attention")
         );
         // A qualifier alone narrows nothing: an INT8 quantizer is no GEMM,
         // and a type-dispatch header is no MoE dispatch.
