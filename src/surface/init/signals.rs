@@ -170,7 +170,7 @@ impl Pattern {
                 if *prefix {
                     t.starts_with(p.as_str()) && !is_word_of_its_own(t, p)
                 } else {
-                    t == p || numbers && numbered(t).is_some_and(|word| word == p)
+                    t == p || numbers && numbers_word(t, p)
                 }
             })
         })
@@ -184,6 +184,19 @@ fn numbered(token: &str) -> Option<&str> {
     let at = token.bytes().position(|b| b.is_ascii_digit())?;
     (at >= NUMBERED_WORD && token.bytes().take(at).all(|b| b.is_ascii_lowercase()))
         .then(|| &token[..at])
+}
+
+/// Whether `token` is `word` and then its number (`numbered(token) ==
+/// Some(word)`), checked from `word`'s end without scanning the token:
+/// the name matcher asks this for every pattern it tries.
+fn numbers_word(token: &str, word: &str) -> bool {
+    word.len() >= NUMBERED_WORD
+        && token
+            .as_bytes()
+            .get(word.len())
+            .is_some_and(u8::is_ascii_digit)
+        && token.starts_with(word)
+        && word.bytes().all(|b| b.is_ascii_lowercase())
 }
 
 /// The fewest letters a word needs to be read apart from its number.
