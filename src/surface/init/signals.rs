@@ -1780,11 +1780,40 @@ mod tests {
             ("src/q8dwconv/mp8x25-sse2.c", Kind::SimdX86, "convolution"),
             ("src/q8vadd/sse2.c", Kind::SimdX86, "elementwise"),
             ("src/sgemm/6x8-neon.c", Kind::SimdArm, "dense-gemm"),
+            // The 8-bit integer types as quantized-GEMM libraries spell them
+            // (QNNPACK's q8, XNNPACK's qs8 / qu8, Paddle-Lite's s8u8).
+            ("src/q8gemm/4x8-neon.c", Kind::SimdArm, "int8-gemm"),
+            (
+                "src/qs8-qc8w-gemm/gen/qs8-qc8w-gemm-1x8c8-minmax-avx2.c",
+                Kind::SimdX86,
+                "int8-gemm",
+            ),
+            (
+                "src/qu8-gemm/gen/qu8-gemm-2x4-minmax-neon.c",
+                Kind::SimdArm,
+                "int8-gemm",
+            ),
+            (
+                "lite/backends/x86/math/gemm_s8u8_kernel.cc",
+                Kind::SimdX86,
+                "int8-gemm",
+            ),
             // No ISA token the catalog knows: still only a tile and an ISA.
             ("src/hgemm/8x8-neonfp16arith.c", Kind::SimdArm, "dense-gemm"),
         ] {
             assert_eq!(best_of(&s, path, kind, "").as_deref(), Some(op), "{path}");
         }
+        // XNNPACK's `u8` is an unroll factor, not a type: no INT8 GEMM.
+        assert_ne!(
+            best_of(
+                &s,
+                "src/x16-packw/gen/x16-packw-x8-gemm-goi-neon-ld4lane-u8-prfm.c",
+                Kind::SimdArm,
+                ""
+            )
+            .as_deref(),
+            Some("int8-gemm")
+        );
         // The folder's name narrows as a file name would.
         assert_eq!(
             best_of(&s, "src/gemm_a8w8/4x8-neon.c", Kind::SimdArm, "").as_deref(),
