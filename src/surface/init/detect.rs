@@ -24,6 +24,8 @@ pub enum Kind {
     Sycl,
     Vulkan,
     Wgsl,
+    /// HLSL shaders (Direct3D compute, or SPIR-V through DXC for Vulkan).
+    Hlsl,
     Ptx,
     Triton,
     CuteDsl,
@@ -41,7 +43,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 18] = [
+    pub const ALL: [Kind; 19] = [
         Kind::Cuda,
         Kind::Cutlass,
         Kind::Hip,
@@ -50,6 +52,7 @@ impl Kind {
         Kind::Sycl,
         Kind::Vulkan,
         Kind::Wgsl,
+        Kind::Hlsl,
         Kind::Ptx,
         Kind::Triton,
         Kind::CuteDsl,
@@ -73,6 +76,7 @@ impl Kind {
             Kind::Sycl => "sycl",
             Kind::Vulkan => "vulkan",
             Kind::Wgsl => "wgsl",
+            Kind::Hlsl => "hlsl",
             Kind::Ptx => "ptx",
             Kind::Triton => "triton",
             Kind::CuteDsl => "cute-dsl",
@@ -101,6 +105,7 @@ impl Kind {
             Kind::Sycl => "SYCL",
             Kind::Vulkan => "Vulkan GLSL compute",
             Kind::Wgsl => "WebGPU WGSL",
+            Kind::Hlsl => "HLSL shaders (Direct3D, or Vulkan through DXC)",
             Kind::Ptx => "PTX",
             Kind::Triton => "Triton Python",
             Kind::CuteDsl => "CuTe DSL Python",
@@ -466,6 +471,7 @@ fn by_ext(ext: &str) -> ByExtension {
         "comp" => ByExtension::Kernel(Kind::Vulkan),
         "glsl" => ByExtension::Kernel(Kind::Vulkan),
         "wgsl" => ByExtension::Kernel(Kind::Wgsl),
+        "hlsl" | "hlsli" => ByExtension::Kernel(Kind::Hlsl),
         "ptx" => ByExtension::Kernel(Kind::Ptx),
         // `.opencl`: OpenCL C kept in a raw string a host source includes
         // (CLBlast's `xgemm.opencl`).
@@ -1033,6 +1039,15 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AsmOther, "vle64.v"),
     (Marker::AsmOther, "xvmaddadp"),
     (Marker::AsmOther, "xvmaddasp"),
+    // Espressif's SIMD extensions: ESP32-S3's Xtensa `ee.` and ESP32-P4's
+    // RISC-V `esp.` vector loads, stores and multiply-accumulates.
+    (Marker::AsmOther, "ee.vld."),
+    (Marker::AsmOther, "ee.vst."),
+    (Marker::AsmOther, "ee.vmulas."),
+    (Marker::AsmOther, "ee.vsmulas."),
+    (Marker::AsmOther, "esp.vld."),
+    (Marker::AsmOther, "esp.vst."),
+    (Marker::AsmOther, "esp.vmulas."),
     // AMD GPU ISA: waits, end of program, MFMA, buffer / global / LDS
     // memory instructions, and the HSA kernel descriptor directives.
     (Marker::AsmAmdGpu, "s_waitcnt"),
@@ -1490,7 +1505,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 29] = [
+        let cases: [(&str, &[u8], Option<Kind>); 31] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1517,6 +1532,9 @@ mod tests {
             // kernels; a host file that names `ck` in a comment does not.
             ("src/contraction/device/contraction_bilinear_f32_instance.cpp", b"#include \"ck/ck.hpp\"\n#include \"ck/tensor_operation/gpu/device/device_contraction_multiple_d.hpp\"\n", Some(Kind::Hip)),
             ("src/host/launch.cpp", b"// dispatches to ck/tensor_operation kernels\n#include \"launch.hpp\"\n", None),
+            // Espressif SIMD: ESP32-S3 assembly, ESP32-P4 inline assembly.
+            ("src/basic_math/esp_nn_add_s8_esp32s3.S", b"    ee.vld.128.ip q0, a2, 16\n    ee.vadds.s16 q2, q0, q1\n", Some(Kind::Asm)),
+            ("src/pooling/max_pool_s8_esp32p4.c", b"asm volatile (\n  \"esp.vld.128.ip q0, x30, 16 \\n\\t\"\n);", Some(Kind::SimdOther)),
             ("layer/mips/absval_mips.cpp", b"#include <msa.h>\nv4f32 _p = (v4f32)__msa_ld_w(ptr, 0);", Some(Kind::SimdOther)),
             ("fixedpoint/fixedpoint_neon.h", b"inline int32x4_t ShiftLeft(int32x4_t a, int offset) {", Some(Kind::SimdArm)),
             // LoongArch LASX borrows x86's vector type names.
@@ -1736,6 +1754,15 @@ mod tests {
             Some(Kind::Hip)
         );
         assert_eq!(d.detect("k/x.metal", b""), Some(Kind::Metal));
+        // HLSL compute shaders and the headers they include.
+        assert_eq!(
+            d.detect(
+                "backends/dx/shaders/Gemm.hlsl",
+                b"[numthreads(8, 8, 1)]\nvoid MatMul(uint3 tid : SV_DispatchThreadID) {}"
+            ),
+            Some(Kind::Hlsl)
+        );
+        assert_eq!(d.detect("shaders/inc/math.hlsli", b""), Some(Kind::Hlsl));
         assert_eq!(d.detect("README.md", b"__global__"), None);
         assert_eq!(
             d.detect(
