@@ -1387,6 +1387,21 @@ mod tests {
             ),
             ("fused_moe/moe_silu_and_mul.py", "gated-activation"),
             ("src/cuda/gather_kv_cache_kernel.cu", "kv-cache"),
+            // `grouped` alone is a grouped GEMM (FBGEMM's
+            // `f8f8bf16_rowwise_grouped`); a grouped convolution or
+            // grouped-query attention says which.
+            (
+                "gpu/device/impl/device_grouped_conv_fwd_dl_multiple_d_nhwc.hpp",
+                "convolution",
+            ),
+            (
+                "gpu/device/impl/device_grouped_query_attention_forward_wmma.hpp",
+                "fused-attention",
+            ),
+            (
+                "quantize/f8f8bf16_rowwise_grouped/f8f8bf16_rowwise_grouped_256.cu",
+                "grouped-gemm",
+            ),
             // Penalties are applied to the logits the sampler draws from;
             // a fused dtype token still says FP8.
             ("triton_kernel/apply_penalty.py", "topk-sampling"),
