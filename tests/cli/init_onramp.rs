@@ -1199,3 +1199,63 @@ fn opencl_in_cpp_strings_is_a_kernel_unless_a_generated_copy_of_the_cl_beside_it
         "{plan}"
     );
 }
+
+#[test]
+fn a_collection_of_samples_counts_its_samples_and_a_library_does_not() {
+    let kernel = "__global__ void k(float* x) { x[threadIdx.x] *= 2.0f; }\n";
+    let names = [
+        "vectorAdd",
+        "matrixMul",
+        "reduction",
+        "scan",
+        "histogram",
+        "transpose",
+        "convolutionSeparable",
+        "sortingNetworks",
+        "mergeSort",
+        "fastWalshTransform",
+        "dct8x8",
+        "binomialOptions",
+    ];
+    // NVIDIA's cuda-samples: every kernel sits under Samples/.
+    let mut samples = Sota::new().git_init();
+    for n in names {
+        samples = samples.file(&format!("Samples/2_Concepts/{n}/{n}.cu"), kernel);
+    }
+    samples.git(&["add", "-A"]).success();
+    let drafted = plan(&samples);
+    for n in names {
+        let path = format!("Samples/2_Concepts/{n}/{n}.cu");
+        assert!(in_population(&drafted, &path), "{path}: {drafted}");
+    }
+    assert!(
+        drafted["toml"]
+            .as_str()
+            .unwrap()
+            .contains("# A collection of samples: its 12 example kernel sources"),
+        "{drafted}"
+    );
+    // A library whose examples outnumber its kernels less than tenfold
+    // ships its kernels, not its examples.
+    let mut library = Sota::new().git_init();
+    for n in ["gemm", "softmax"] {
+        library = library.file(&format!("src/{n}.cu"), kernel);
+    }
+    for n in names {
+        library = library.file(&format!("examples/{n}/{n}.cu"), kernel);
+    }
+    library.git(&["add", "-A"]).success();
+    let drafted = plan(&library);
+    assert!(in_population(&drafted, "src/gemm.cu"), "{drafted}");
+    assert!(
+        !in_population(&drafted, "examples/vectorAdd/vectorAdd.cu"),
+        "{drafted}"
+    );
+    assert!(
+        !drafted["toml"]
+            .as_str()
+            .unwrap()
+            .contains("A collection of samples"),
+        "{drafted}"
+    );
+}

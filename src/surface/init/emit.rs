@@ -87,6 +87,13 @@ fn header(out: &mut String, plan: &Plan) {
             "# The ladders at the end are the catalog's for these ops, no rung claimed.\n",
         );
     }
+    if let Some(n) = plan.examples_ship {
+        let _ = writeln!(
+            out,
+            "# A collection of samples: its {n} example kernel sources outnumber the kernels\n\
+             # elsewhere tenfold, so its examples/ and samples/ are counted as its kernels."
+        );
+    }
     if !plan.unclassified.is_empty() {
         let _ = writeln!(
             out,

@@ -127,6 +127,9 @@ pub struct Plan {
     pub unclassified: Vec<String>,
     /// Files per kind.
     pub kinds: BTreeMap<Kind, usize>,
+    /// The tree is a collection of samples: its examples were kept as its
+    /// kernels, and this many example sources outnumbered the rest.
+    pub examples_ship: Option<usize>,
 }
 
 impl Plan {
@@ -429,7 +432,7 @@ struct Partition<'a> {
     roles: Vec<bool>,
 }
 
-fn partition(tracked: &PathList) -> Partition<'_> {
+fn partition(tracked: &PathList, examples_ship: bool) -> Partition<'_> {
     let paths: Vec<&str> = tracked
         .iter()
         .filter_map(|p| std::str::from_utf8(p).ok())
@@ -450,6 +453,8 @@ fn partition(tracked: &PathList) -> Partition<'_> {
     let mut skipped = Vec::new();
     let mut roles: Vec<bool> = Vec::with_capacity(paths.len());
     for (&p, (by_ext, role, writable)) in paths.iter().zip(said.into_iter().flatten()) {
+        // In a collection of samples the examples are what it ships.
+        let role = role.filter(|&r| !(examples_ship && r == Role::Example));
         roles.push(role.is_some());
         // A name the matrix would refuse cannot be written into the draft.
         let role = match writable {
@@ -733,6 +738,46 @@ fn own_op(catalog: &Matrix, signals: &Signals, input: &Input<'_>) -> Option<usiz
     }
 }
 
+/// The tracked files partitioned, scanned, and the population's
+/// leave-outs (infrastructure, umbrellas, string copies, host units)
+/// taken out into `skipped`.
+fn found<'a>(
+    input: &Input<'a>,
+    signals: &Signals,
+    examples_ship: bool,
+) -> (Partition<'a>, ScanOut) {
+    let mut partition = partition(input.tracked, examples_ship);
+    let mut scanned = scan(input.root, &partition.candidates, signals);
+    let macros = std::mem::take(&mut scanned.device_macros);
+    device_macros::adopt_users(
+        input.root,
+        &mut scanned.found,
+        &partition.candidates,
+        macros,
+        signals,
+    );
+    let skipped = &mut partition.skipped;
+    let found = leave_out_infrastructure(std::mem::take(&mut scanned.found), skipped);
+    let found = leave_out_umbrellas(input.root, found, skipped);
+    let found = leave_out_string_copies(found, skipped);
+    scanned.found = host_units::leave_out(input.root, found, &partition.paths, skipped);
+    host_units::interface_headers(&scanned.found, skipped);
+    (partition, scanned)
+}
+
+/// Kernel sources left out as examples outnumber the population found
+/// elsewhere tenfold (NVIDIA's cuda-samples: 233 to 1): the tree is a
+/// collection of samples, and they are the kernels it ships.
+/// The example sources' count when they do.
+fn examples_shipped(skipped: &[Skipped], scanned: &ScanOut) -> Option<usize> {
+    let examples = skipped.iter().filter(|s| s.role == Role::Example).count();
+    let kernels = scanned.found.iter().filter(|f| f.kind.is_some()).count();
+    (examples >= EXAMPLES_SHIP_AT_LEAST && kernels * 10 < examples).then_some(examples)
+}
+
+/// The fewest example kernel sources that make a tree a sample collection.
+const EXAMPLES_SHIP_AT_LEAST: usize = 10;
+
 /// Draft the matrix.
 ///
 /// Two steps run beside others on a second core: the tree of tracked files
@@ -742,26 +787,18 @@ fn own_op(catalog: &Matrix, signals: &Signals, input: &Input<'_>) -> Option<usiz
 pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     let mut signals = Signals::for_catalog(catalog);
     signals.own = own_op(catalog, &signals, input);
+    let (partition, scanned) = found(input, &signals, false);
+    let examples_ship = examples_shipped(&partition.skipped, &scanned);
+    let (partition, scanned) = match examples_ship {
+        Some(_) => found(input, &signals, true),
+        None => (partition, scanned),
+    };
     let Partition {
         paths,
         candidates,
         mut skipped,
         mut roles,
-    } = partition(input.tracked);
-    let mut scanned = scan(input.root, &candidates, &signals);
-    let macros = std::mem::take(&mut scanned.device_macros);
-    device_macros::adopt_users(
-        input.root,
-        &mut scanned.found,
-        &candidates,
-        macros,
-        &signals,
-    );
-    let found = leave_out_infrastructure(std::mem::take(&mut scanned.found), &mut skipped);
-    let found = leave_out_umbrellas(input.root, found, &mut skipped);
-    let found = leave_out_string_copies(found, &mut skipped);
-    scanned.found = host_units::leave_out(input.root, found, &paths, &mut skipped);
-    host_units::interface_headers(&scanned.found, &mut skipped);
+    } = partition;
     skipped.sort_by(|a, b| a.path.cmp(&b.path));
     let infra: std::collections::HashSet<&str> = skipped
         .iter()
@@ -806,6 +843,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         ladders,
         unclassified,
         kinds,
+        examples_ship,
     }
 }
 
