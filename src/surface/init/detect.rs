@@ -998,9 +998,12 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::GpuDsl, "flyc.jit"),
     (Marker::GpuDsl, "RawKernel("),
     (Marker::GpuDsl, "load_inline("),
+    // CubeCL: a kernel or device function is `#[cube]` / `#[cube(launch)]`
+    // code; `use cubecl` alone is host code that launches or tunes them
+    // (burn's ops and autotune files, CubeCL's own compilers).
+    (Marker::RustGpu, "#[cube("),
+    (Marker::RustGpu, "#[cube]"),
     // At the start of a line, so a table of these strings is no kernel.
-    (Marker::RustGpu, "\n#[cube("),
-    (Marker::RustGpu, "\nuse cubecl"),
     (Marker::RustGpu, "\nuse cuda_std"),
     (Marker::RustGpu, "\nuse spirv_std"),
     (Marker::GoAsm, "TEXT ·"),
@@ -1505,7 +1508,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 31] = [
+        let cases: [(&str, &[u8], Option<Kind>); 34] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1532,6 +1535,11 @@ mod tests {
             // kernels; a host file that names `ck` in a comment does not.
             ("src/contraction/device/contraction_bilinear_f32_instance.cpp", b"#include \"ck/ck.hpp\"\n#include \"ck/tensor_operation/gpu/device/device_contraction_multiple_d.hpp\"\n", Some(Kind::Hip)),
             ("src/host/launch.cpp", b"// dispatches to ck/tensor_operation kernels\n#include \"launch.hpp\"\n", None),
+            // CubeCL: `#[cube]` code is a kernel; a file that only uses
+            // cubecl to launch or tune one is host code.
+            ("crates/burn-cubecl/src/kernel/clamp.rs", b"use cubecl::prelude::*;\n\n#[cube(launch)]\nfn clamp_kernel<F: Float>(input: &Tensor<F>) {}\n", Some(Kind::GpuDsl)),
+            ("crates/burn-cubecl/src/kernel/utils.rs", b"use cubecl::prelude::*;\n\n#[cube]\npub fn index_offset(i: u32) -> u32 { i }\n", Some(Kind::GpuDsl)),
+            ("crates/burn-cubecl/src/ops/tensor.rs", b"use cubecl::prelude::*;\n\npub fn clamp(t: Tensor) -> Tensor { launch(t) }\n", None),
             // Espressif SIMD: ESP32-S3 assembly, ESP32-P4 inline assembly.
             ("src/basic_math/esp_nn_add_s8_esp32s3.S", b"    ee.vld.128.ip q0, a2, 16\n    ee.vadds.s16 q2, q0, q1\n", Some(Kind::Asm)),
             ("src/pooling/max_pool_s8_esp32p4.c", b"asm volatile (\n  \"esp.vld.128.ip q0, x30, 16 \\n\\t\"\n);", Some(Kind::SimdOther)),
