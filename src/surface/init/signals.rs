@@ -1387,6 +1387,20 @@ mod tests {
             ),
             ("fused_moe/moe_silu_and_mul.py", "gated-activation"),
             ("src/cuda/gather_kv_cache_kernel.cu", "kv-cache"),
+            // PyTorch's `linear` is a GEMM; `grid_sampler` resamples; a
+            // Lightning Attention folder holds linear attention.
+            (
+                "backends/vulkan/runtime/graph/ops/glsl/linear_vec.glsl",
+                "dense-gemm",
+            ),
+            (
+                "kernels/optimized/cpu/op_grid_sampler_2d.cpp",
+                "image-resample",
+            ),
+            (
+                "xopes/ops/lightning_attn/scalar_decay/lasd_recurrence_triton.py",
+                "linear-attention",
+            ),
             // `grouped` alone is a grouped GEMM (FBGEMM's
             // `f8f8bf16_rowwise_grouped`); a grouped convolution or
             // grouped-query attention says which.
