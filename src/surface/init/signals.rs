@@ -293,6 +293,9 @@ pub enum Evidence {
     Kind(String),
     /// No op had evidence; this op is the default for the kind.
     Fallback(String),
+    /// The name of a kernel the file defines (`__global__ void
+    /// transpose_kernel`) matched, where the file's own name said nothing.
+    Entry(String),
     /// The matrix row already covers a file beside this one with the same name stem.
     Neighbour(String),
     /// No signal placed the file; the repository is the catalog's own
@@ -316,6 +319,7 @@ impl std::fmt::Display for Evidence {
             Evidence::Part(s) => write!(f, "computes {s} (a building block only)"),
             Evidence::Kind(s) => write!(f, "{s} file"),
             Evidence::Fallback(s) => write!(f, "default op for {s} files"),
+            Evidence::Entry(s) => write!(f, "kernel name `{s}`"),
             Evidence::Neighbour(s) => write!(f, "the row already covers {s}"),
             Evidence::OwnReference(s) => {
                 write!(f, "this repository is the catalog's reference for {s}")
@@ -384,6 +388,98 @@ struct FileTokens<'a> {
     /// The folder's tokens, read as names, when the file's own name says
     /// only how it is written (`q8avgpool/up8x9-neon.c`).
     folder: Option<&'a [String]>,
+    /// The tokens of the kernels the file defines, read as names, when
+    /// nothing else says what it computes (`main.hip` defining
+    /// `matrix_transpose_kernel`); see [`entry_tokens`].
+    entries: Option<&'a [String]>,
+}
+
+/// Whether the op's names match tokens read as names (a folder's, a
+/// kernel's), each match recorded as `said` evidence.
+fn read_as_names(
+    op: &OpSignals,
+    tokens: Option<&[String]>,
+    said: fn(String) -> Evidence,
+    evidence: &mut Vec<Evidence>,
+) -> bool {
+    let Some(tokens) = tokens else { return false };
+    let mut found = Vec::new();
+    if name_points(&op.names, (tokens, false), &mut found).0 == 0 {
+        return false;
+    }
+    evidence.extend(found.into_iter().map(|e| match e {
+        Evidence::Name(p) => said(p),
+        other => other,
+    }));
+    true
+}
+
+/// The most kernels whose names a file's entries contribute.
+const ENTRIES_AT_MOST: usize = 8;
+
+/// The tokens of the kernels a file's prefix defines: CUDA / HIP
+/// `__global__ … void NAME(`, Metal and OpenCL `kernel void NAME(`, a
+/// Triton `@triton.jit` function's `def NAME(`. Each name's tokens are
+/// followed by `|`, which no pattern holds, so no run spans two kernels.
+fn entry_tokens(prefix: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(prefix);
+    let mut out = Vec::new();
+    let mut names = 0;
+    for (marker, head) in [
+        ("__global__", "void"),
+        ("kernel void", ""),
+        ("@triton.jit", "def"),
+    ] {
+        let mut rest = &text[..];
+        while let Some(at) = rest.find(marker) {
+            rest = &rest[at + marker.len()..];
+            let Some(name) = entry_name(rest, head) else {
+                continue;
+            };
+            out.extend(tokens(name));
+            out.push("|".to_owned());
+            names += 1;
+            if names == ENTRIES_AT_MOST {
+                return out;
+            }
+        }
+    }
+    out
+}
+
+/// The identifier a kernel marker introduces: after `head` (a keyword
+/// the declaration reaches within a few words, skipping qualifiers and
+/// `__launch_bounds__(…)`), or the next identifier when `head` is empty.
+fn entry_name<'t>(after: &'t str, head: &str) -> Option<&'t str> {
+    let ident = |s: &'t str| -> Option<(&'t str, &'t str)> {
+        let s = s.trim_start();
+        let end = s
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(s.len());
+        (end > 0).then(|| (&s[..end], &s[end..]))
+    };
+    let mut rest = after;
+    if !head.is_empty() {
+        let mut words = 0;
+        loop {
+            let (word, tail) = ident(rest)?;
+            rest = tail;
+            if word == head {
+                break;
+            }
+            // `__launch_bounds__(256, 2)`: skip its arguments.
+            if let Some(args) = rest.trim_start().strip_prefix('(') {
+                rest = &args[args.find(')')? + 1..];
+            }
+            words += 1;
+            if words == 4 {
+                return None;
+            }
+        }
+    }
+    let (name, tail) = ident(rest)?;
+    let opens = tail.trim_start().starts_with('(') || tail.trim_start().starts_with('<');
+    (opens && !name.chars().next()?.is_ascii_digit()).then_some(name)
 }
 
 /// Whether the two best candidates rest on equally specific computations of
@@ -741,6 +837,7 @@ impl Signals {
             name: &name_tokens,
             dirs: &dir_tokens,
             folder: None,
+            entries: None,
         };
         let content_hits = self.content_hits(&seen);
         let computed = self.computed(&seen);
@@ -749,6 +846,19 @@ impl Signals {
         let folder = dir_tokens.last().filter(|_| names_only_backend(&out, kind));
         if let Some(folder) = folder {
             file.folder = Some(folder);
+            out = self.scored(&file, found, kind);
+        }
+        // Only where a backend op would answer (by name or as the kind's
+        // default): a file nothing places is left to its neighbours.
+        let backend_would = out.iter().any(|c| c.backend && c.score >= THRESHOLD)
+            || kind.is_some_and(|k| self.ops.iter().any(|o| o.fallback.contains(&k)));
+        let entries = match backend_would && !out.iter().any(|c| !c.backend && c.score >= THRESHOLD)
+        {
+            true => entry_tokens(prefix),
+            false => Vec::new(),
+        };
+        if !entries.is_empty() {
+            file.entries = Some(&entries);
             out = self.scored(&file, found, kind);
         }
         let read_as_name = match folder {
@@ -781,10 +891,12 @@ impl Signals {
         (content_hits, computed): (&[Vec<usize>], &[Computed<'_>]),
         kind: Option<Kind>,
     ) -> Vec<Candidate> {
-        let (may_name, may_dir) = match file.folder {
-            Some(folder) => self.may_match(&[file.name, folder].concat(), file.dirs),
-            None => self.may_match(file.name, file.dirs),
-        };
+        let read_as_names = [
+            file.name,
+            file.folder.unwrap_or(&[]),
+            file.entries.unwrap_or(&[]),
+        ];
+        let (may_name, may_dir) = self.may_match(&read_as_names.concat(), file.dirs);
         let mut out = Vec::new();
         for (i, op) in self.ops.iter().enumerate() {
             if !op.kinds.is_empty() && !kind.is_some_and(|k| op.kinds.contains(&k)) {
@@ -932,15 +1044,13 @@ impl Signals {
         } else {
             (0, 0)
         };
-        if let Some(folder) = file.folder.filter(|_| may_name && !op.backend) {
-            let mut said = Vec::new();
-            if name_points(&op.names, (folder, false), &mut said).0 > 0 {
+        if may_name && !op.backend {
+            if read_as_names(op, file.folder, Evidence::Dir, &mut evidence) {
                 dir_score = dir_score.max(DIR_POINTS);
                 dir_rank = dir_rank.max(FOLDER_RANK);
-                evidence.extend(said.into_iter().map(|e| match e {
-                    Evidence::Name(p) => Evidence::Dir(p),
-                    other => other,
-                }));
+            }
+            if read_as_names(op, file.entries, Evidence::Entry, &mut evidence) {
+                dir_score = dir_score.max(DIR_POINTS);
             }
         }
         let mut score = name_score + dir_score;
@@ -1570,6 +1680,39 @@ mod tests {
     fn best_of(s: &Signals, path: &str, kind: Kind, content: &str) -> Option<String> {
         s.best(path, Some(kind), content.as_bytes())
             .map(|c| s.ops[c.op].slug.clone())
+    }
+
+    #[test]
+    fn a_kernels_own_name_says_what_a_generic_file_computes() {
+        assert_eq!(
+            entry_tokens(
+                b"__global__ __launch_bounds__(256, 2) void histogram256_block(int* h) {}"
+            ),
+            ["histogram256", "block", "|"]
+        );
+        assert_eq!(
+            entry_tokens(b"kernel void add_f32(device float* a [[buffer(0)]]) {}"),
+            ["add", "f32", "|"]
+        );
+        assert_eq!(
+            entry_tokens(b"@triton.jit\ndef _softmax_fwd(x_ptr, n):\n    pass\n"),
+            ["softmax", "fwd", "|"]
+        );
+        // A macro that spells the qualifier declares no kernel.
+        assert!(entry_tokens(b"#define KERNEL __global__\n").is_empty());
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // Where only the HIP backend's default would answer.
+        let hist = "__global__ void histogram256_block(int* h, const unsigned char* d) { atomicAdd(&h[d[threadIdx.x]], 1); }";
+        assert_eq!(
+            best_of(&s, "HIP-Basic/texture_management/main.hip", Kind::Hip, hist).as_deref(),
+            Some("histogram")
+        );
+        // A file whose own name says its op keeps it.
+        assert_eq!(
+            best_of(&s, "kernels/softmax.hip", Kind::Hip, hist).as_deref(),
+            Some("softmax")
+        );
     }
 
     const ONLINE_SOFTMAX: &str = "    qk = tl.dot(q, k)\n    m_ij = tl.maximum(m_i, tl.max(qk, 1))\n    p = tl.exp2(qk - m_ij[:, None])\n    alpha = tl.exp2(m_i - m_ij)\n    l_i = l_i * alpha + tl.sum(p, 1)\n";
