@@ -756,6 +756,8 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::X86Include, "tmmintrin.h"),
     (Marker::X86Include, "x86intrin.h"),
     (Marker::X86, "_mm256_"),
+    (Marker::X86, "CPU_CAPABILITY_AVX512"),
+    (Marker::X86, "CPU_CAPABILITY_AVX2"),
     (Marker::X86, "_mm512_"),
     (Marker::X86, "_mm_loadu_"),
     (Marker::X86, "_mm_add_ps"),
@@ -866,6 +868,11 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::PortableSimd, "psimd_store_"),
     (Marker::PortableSimd, "__attribute__((vector_size"),
     (Marker::PortableSimd, "hwy/highway.h"),
+    // PyTorch's vector class and per-ISA kernel builds (ATen's native/cpu
+    // kernels, and the extensions written like them: IPEX, torchao,
+    // ExecuTorch's optimized kernels).
+    (Marker::PortableSimd, "Vectorized<"),
+    (Marker::PortableSimd, "at::vec::"),
     (Marker::PortableSimd, "HWY_NAMESPACE"),
     (Marker::PortableSimd, "simde/x86"),
     (Marker::PortableSimd, "simde/arm"),
@@ -1508,7 +1515,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 34] = [
+        let cases: [(&str, &[u8], Option<Kind>); 36] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1554,6 +1561,10 @@ mod tests {
             ("k/axpyv_power_int.c", b"vector double z = vec_madd(alphav, xv, yv);", Some(Kind::SimdOther)),
             ("src/psimd/blas/sgemm.c", b"#include <psimd.h>\npsimd_f32 va = psimd_load_f32(a);", Some(Kind::SimdOther)),
             ("hwy/contrib/dot-inl.h", b"#include \"hwy/highway.h\"\nnamespace HWY_NAMESPACE {", Some(Kind::SimdOther)),
+            // PyTorch-style CPU kernels: ATen's vector class, and a body
+            // built once per ISA (`CPU_CAPABILITY_AVX512`).
+            ("csrc/cpu/aten/kernels/CumsumKrnl.cpp", b"using Vec = at::vec::Vectorized<scalar_t>;\nVec::loadu(src).store(dst);", Some(Kind::SimdOther)),
+            ("csrc/cpu/aten/kernels/RMSNormKrnl.cpp", b"#if defined(CPU_CAPABILITY_AVX512)\ntemplate <typename T>\nvoid RMSNormKernelImpl() {}", Some(Kind::SimdX86)),
         ];
         for (path, content, kind) in cases {
             assert_eq!(d.detect(path, content), kind, "{path}");
