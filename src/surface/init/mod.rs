@@ -765,10 +765,10 @@ fn found<'a>(
     (partition, scanned)
 }
 
-/// Kernel sources left out as examples outnumber the population found
-/// elsewhere tenfold (NVIDIA's cuda-samples: 233 to 1): the tree is a
-/// collection of samples, and they are the kernels it ships.
-/// The example sources' count when they do.
+/// The count of kernel sources left out as examples, when they outnumber
+/// the population found elsewhere tenfold (NVIDIA's cuda-samples: 234 to
+/// 1): the tree is a collection of samples, and they are the kernels it
+/// ships.
 fn examples_shipped(skipped: &[Skipped], scanned: &ScanOut) -> Option<usize> {
     let examples = skipped.iter().filter(|s| s.role == Role::Example).count();
     let kernels = scanned.found.iter().filter(|f| f.kind.is_some()).count();
