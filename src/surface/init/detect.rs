@@ -670,6 +670,9 @@ enum Marker {
     OpenclBuiltin,
     /// Metal Shading Language in any file (`.h` templates, Swift strings).
     MetalSource,
+    /// An MLX custom Metal kernel built from a Python source string
+    /// (`mx.fast.metal_kernel(name=…, source=…)`).
+    MlxMetalKernel,
     /// WGSL compute code inside a host-language file: a `wgsl! { … }` block
     /// (the `inline-wgsl` crate) or a shader string whose body uses
     /// workgroup memory, barriers or the invocation builtins.
@@ -894,6 +897,7 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::WgslSource, "@builtin(global_invocation_id)"),
     (Marker::KernelArg, "setArg("),
     (Marker::KernelArg, "clSetKernelArg("),
+    (Marker::MlxMetalKernel, "fast.metal_kernel("),
     (Marker::MetalSource, "[[kernel]]"),
     (Marker::MetalSource, "metal_stdlib"),
     (Marker::MetalSource, "simdgroup_matrix"),
@@ -1258,6 +1262,8 @@ impl Detector {
                     Some(Kind::GpuDsl)
                 } else if has(Marker::PeachPy) {
                     Some(Kind::SimdX86)
+                } else if has(Marker::MlxMetalKernel) {
+                    Some(Kind::Metal)
                 } else {
                     None
                 }
@@ -1267,6 +1273,12 @@ impl Detector {
                     Some(Kind::GpuDsl)
                 } else if has(Marker::WgslSource) {
                     Some(Kind::Wgsl)
+                } else if has(Marker::MetalSource) {
+                    // Metal source in a Rust string, compiled at run time.
+                    Some(Kind::Metal)
+                } else if has(Marker::CudaDevice) {
+                    // CUDA C in a Rust string (NVRTC).
+                    Some(Kind::Cuda)
                 } else {
                     simd().or_else(|| has(Marker::PortableSimd).then_some(Kind::SimdOther))
                 }
@@ -1515,7 +1527,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 36] = [
+        let cases: [(&str, &[u8], Option<Kind>); 40] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1542,6 +1554,12 @@ mod tests {
             // kernels; a host file that names `ck` in a comment does not.
             ("src/contraction/device/contraction_bilinear_f32_instance.cpp", b"#include \"ck/ck.hpp\"\n#include \"ck/tensor_operation/gpu/device/device_contraction_multiple_d.hpp\"\n", Some(Kind::Hip)),
             ("src/host/launch.cpp", b"// dispatches to ck/tensor_operation kernels\n#include \"launch.hpp\"\n", None),
+            // Kernels held as strings and compiled at run time: MLX custom
+            // Metal kernels in Python, Metal and CUDA C in Rust.
+            ("mlx_vlm/models/bitnet/bitlinear.py", b"import mlx.core as mx\n\ndef make():\n    return mx.fast.metal_kernel(name=\"bitlinear\", input_names=[\"x\"], source=src)\n", Some(Kind::Metal)),
+            ("crates/luminal_metal/src/unary.rs", b"let code = \"#include <metal_stdlib>\\nkernel void mkernel(device float *inp [[buffer(0)]]) {}\";", Some(Kind::Metal)),
+            ("crates/luminal_cuda/src/unary.rs", b"let code = \"extern \\\"C\\\" __global__ void k(float *x) { int i = blockIdx.x * blockDim.x + threadIdx.x; }\";", Some(Kind::Cuda)),
+            ("crates/luminal/src/graph.rs", b"pub struct Graph { nodes: Vec<Node> }\n", None),
             // CubeCL: `#[cube]` code is a kernel; a file that only uses
             // cubecl to launch or tune one is host code.
             ("crates/burn-cubecl/src/kernel/clamp.rs", b"use cubecl::prelude::*;\n\n#[cube(launch)]\nfn clamp_kernel<F: Float>(input: &Tensor<F>) {}\n", Some(Kind::GpuDsl)),
