@@ -1511,6 +1511,7 @@ mod tests {
                 "xopes/ops/lightning_attn/scalar_decay/lasd_recurrence_triton.py",
                 "linear-attention",
             ),
+            ("src/kernels/int_forward_op/maxpooling.c", "pooling"),
             // `grouped` alone is a grouped GEMM (FBGEMM's
             // `f8f8bf16_rowwise_grouped`); a grouped convolution or
             // grouped-query attention says which.
