@@ -848,12 +848,7 @@ impl Signals {
             file.folder = Some(folder);
             out = self.scored(&file, found, kind);
         }
-        // Only where a backend op would answer (by name or as the kind's
-        // default): a file nothing places is left to its neighbours.
-        let backend_would = out.iter().any(|c| c.backend && c.score >= THRESHOLD)
-            || kind.is_some_and(|k| self.ops.iter().any(|o| o.fallback.contains(&k)));
-        let entries = match backend_would && !out.iter().any(|c| !c.backend && c.score >= THRESHOLD)
-        {
+        let entries = match self.only_a_backend_answers(&out, kind) {
             true => entry_tokens(prefix),
             false => Vec::new(),
         };
@@ -1223,14 +1218,31 @@ impl Signals {
         }
     }
 
+    /// The op that answers for a kind when nothing else does (`fallback`).
+    fn fallback_op(&self, kind: Option<Kind>) -> Option<usize> {
+        let k = kind?;
+        self.ops.iter().position(|o| o.fallback.contains(&k))
+    }
+
+    /// Whether a backend op would answer for the file (by name, or as its
+    /// kind's fallback) and no computation op has enough evidence: where a
+    /// kernel's own name is read (a file nothing places is left to its
+    /// neighbours).
+    fn only_a_backend_answers(&self, out: &[Candidate], kind: Option<Kind>) -> bool {
+        let enough = |backend: bool| {
+            out.iter()
+                .any(|c| c.backend == backend && c.score >= THRESHOLD)
+        };
+        (enough(true) || self.fallback_op(kind).is_some()) && !enough(false)
+    }
+
     /// When no op has enough evidence, the op bound to the file's kind as
     /// a fallback (if one is).
     fn fall_back(&self, out: &mut Vec<Candidate>, kind: Option<Kind>) {
         if out.iter().any(|c| c.score >= THRESHOLD) {
             return;
         }
-        let Some(k) = kind else { return };
-        if let Some(i) = self.ops.iter().position(|o| o.fallback.contains(&k)) {
+        if let (Some(k), Some(i)) = (kind, self.fallback_op(kind)) {
             out.retain(|c| c.op != i);
             out.push(Candidate {
                 op: i,
