@@ -1259,3 +1259,50 @@ fn a_collection_of_samples_counts_its_samples_and_a_library_does_not() {
         "{drafted}"
     );
 }
+
+#[test]
+fn kernels_held_as_strings_are_found_in_every_host_language() {
+    let p = Sota::new()
+        .git_init()
+        // TensorFlow.js: WGSL and WebGL GLSL ES in TypeScript strings.
+        .file(
+            "tfjs-backend-webgpu/src/softmax_webgpu.ts",
+            "export class SoftmaxProgram {\n  getUserCode(): string {\n    return `\n      var<workgroup> buf : array<f32, 64>;\n      fn _start(@builtin(local_invocation_id) lid : vec3<u32>) {\n        workgroupBarrier();\n      }`;\n  }\n}\n",
+        )
+        .file(
+            "tfjs-backend-webgl/src/transpose_gpu.ts",
+            "export class TransposeProgram {\n  userCode = `\n    void main() {\n      ivec4 resRC = getOutputCoords();\n      setOutput(getA(resRC.y, resRC.x));\n    }`;\n}\n",
+        )
+        // Host code beside them: typed vectors of its own, no shader.
+        .file(
+            "tfjs-backend-webgpu/src/webgpu_util.ts",
+            "export function computeDispatch(layout: {x: number[]}, shape: number[]): [number, number, number] {\n  return [Math.ceil(shape[0] / 64), 1, 1];\n}\n",
+        )
+        // MLX custom Metal kernels from Python, CUDA C in a Rust string.
+        .file(
+            "mlx_vlm/models/rope.py",
+            "import mlx.core as mx\n\nkernel = mx.fast.metal_kernel(name=\"rope\", input_names=[\"x\"], output_names=[\"y\"], source=SOURCE)\n",
+        )
+        .file(
+            "crates/backend_cuda/src/binary.rs",
+            "pub const CODE: &str = \"extern \\\"C\\\" __global__ void add(float* a, const float* b) { a[blockIdx.x * blockDim.x + threadIdx.x] += b[threadIdx.x]; }\";\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    let kind = |path: &str| kind_and_op(&plan, path).0;
+    assert_eq!(kind("tfjs-backend-webgpu/src/softmax_webgpu.ts"), "wgsl");
+    assert_eq!(kind("tfjs-backend-webgl/src/transpose_gpu.ts"), "webgl");
+    assert_eq!(kind("mlx_vlm/models/rope.py"), "metal");
+    assert_eq!(kind("crates/backend_cuda/src/binary.rs"), "cuda");
+    assert!(
+        !in_population(&plan, "tfjs-backend-webgpu/src/webgpu_util.ts"),
+        "{plan}"
+    );
+    // What the file computes still names the op, whatever its language.
+    assert_eq!(
+        kind_and_op(&plan, "tfjs-backend-webgpu/src/softmax_webgpu.ts")
+            .1
+            .as_deref(),
+        Some("softmax")
+    );
+}

@@ -26,6 +26,9 @@ pub enum Kind {
     Wgsl,
     /// HLSL shaders (Direct3D compute, or SPIR-V through DXC for Vulkan).
     Hlsl,
+    /// WebGL GPGPU: GLSL ES fragment shaders held in TypeScript /
+    /// JavaScript strings (TensorFlow.js's WebGL backend).
+    Webgl,
     Ptx,
     Triton,
     CuteDsl,
@@ -43,7 +46,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 19] = [
+    pub const ALL: [Kind; 20] = [
         Kind::Cuda,
         Kind::Cutlass,
         Kind::Hip,
@@ -53,6 +56,7 @@ impl Kind {
         Kind::Vulkan,
         Kind::Wgsl,
         Kind::Hlsl,
+        Kind::Webgl,
         Kind::Ptx,
         Kind::Triton,
         Kind::CuteDsl,
@@ -77,6 +81,7 @@ impl Kind {
             Kind::Vulkan => "vulkan",
             Kind::Wgsl => "wgsl",
             Kind::Hlsl => "hlsl",
+            Kind::Webgl => "webgl",
             Kind::Ptx => "ptx",
             Kind::Triton => "triton",
             Kind::CuteDsl => "cute-dsl",
@@ -106,6 +111,7 @@ impl Kind {
             Kind::Vulkan => "Vulkan GLSL compute",
             Kind::Wgsl => "WebGPU WGSL",
             Kind::Hlsl => "HLSL shaders (Direct3D, or Vulkan through DXC)",
+            Kind::Webgl => "WebGL GLSL ES shaders in script strings",
             Kind::Ptx => "PTX",
             Kind::Triton => "Triton Python",
             Kind::CuteDsl => "CuTe DSL Python",
@@ -424,6 +430,9 @@ pub enum Family {
     OpenclMaybe,
     /// Swift / Objective-C: Metal source in string literals.
     HostMetal,
+    /// TypeScript / JavaScript: WGSL or GLSL ES shaders in string literals
+    /// (a browser backend's kernels).
+    Script,
 }
 
 /// The extension of a file name (after the last `.`), if any.
@@ -483,6 +492,7 @@ fn by_ext(ext: &str) -> ByExtension {
         "go" => ByExtension::Ambiguous(Family::Go),
         "s" | "S" | "asm" => ByExtension::Ambiguous(Family::Asm),
         "swift" | "m" | "mm" => ByExtension::Ambiguous(Family::HostMetal),
+        "ts" | "tsx" | "js" | "jsx" | "mjs" | "cjs" => ByExtension::Ambiguous(Family::Script),
         _ => ByExtension::No,
     }
 }
@@ -677,6 +687,13 @@ enum Marker {
     /// (the `inline-wgsl` crate) or a shader string whose body uses
     /// workgroup memory, barriers or the invocation builtins.
     WgslSource,
+    /// WGSL's typed vectors and arrays (`vec4<f32>`, `array<u32>`): a
+    /// shader in a script string; read in script files only (Rust and C++
+    /// spell other types so).
+    WgslType,
+    /// GLSL (ES) in a script string: the entry, its builtins and its
+    /// vector and sampler types, which no script declares.
+    GlslSource,
     TritonKernel,
     CuteDsl,
     Cutile,
@@ -895,6 +912,31 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::WgslSource, "var<workgroup>"),
     (Marker::WgslSource, "workgroupBarrier()"),
     (Marker::WgslSource, "@builtin(global_invocation_id)"),
+    (Marker::WgslType, "vec2<f32>"),
+    (Marker::WgslType, "vec2<i32>"),
+    (Marker::WgslType, "vec2<u32>"),
+    (Marker::WgslType, "vec2<f16>"),
+    (Marker::WgslType, "vec3<f32>"),
+    (Marker::WgslType, "vec3<i32>"),
+    (Marker::WgslType, "vec3<u32>"),
+    (Marker::WgslType, "vec3<f16>"),
+    (Marker::WgslType, "vec4<f32>"),
+    (Marker::WgslType, "vec4<i32>"),
+    (Marker::WgslType, "vec4<u32>"),
+    (Marker::WgslType, "vec4<f16>"),
+    (Marker::WgslType, "array<f32>"),
+    (Marker::WgslType, "array<i32>"),
+    (Marker::WgslType, "array<u32>"),
+    (Marker::WgslType, "array<f16>"),
+    (Marker::GlslSource, "void main()"),
+    (Marker::GlslSource, "gl_FragColor"),
+    (Marker::GlslSource, "gl_FragCoord"),
+    (Marker::GlslSource, "gl_GlobalInvocationID"),
+    (Marker::GlslSource, "#version 300 es"),
+    (Marker::GlslSource, "ivec2"),
+    (Marker::GlslSource, "ivec3"),
+    (Marker::GlslSource, "ivec4"),
+    (Marker::GlslSource, "sampler2D"),
     (Marker::KernelArg, "setArg("),
     (Marker::KernelArg, "clSetKernelArg("),
     (Marker::MlxMetalKernel, "fast.metal_kernel("),
@@ -1130,6 +1172,45 @@ fn simd_kind(seen: &[Marker]) -> Option<Kind> {
 /// A C-family file's kind: GPU source first, then intrinsics, then SIMD
 /// in inline assembly (micro-kernels written as `__asm__` blocks, and the
 /// macro headers they use) — the same ISA's kind either way.
+/// What a Python file is, by the first of its markers in this order: a
+/// kernel DSL, PeachPy's x86 assembly, or an MLX custom Metal kernel's
+/// source string.
+const PYTHON_KINDS: &[(Marker, Kind)] = &[
+    (Marker::TritonKernel, Kind::Triton),
+    (Marker::Cutile, Kind::Cutile),
+    (Marker::CuteDsl, Kind::CuteDsl),
+    (Marker::GpuDsl, Kind::GpuDsl),
+    (Marker::PeachPy, Kind::SimdX86),
+    (Marker::MlxMetalKernel, Kind::Metal),
+];
+
+/// What a Rust file is before its SIMD: a GPU DSL, or WGSL, Metal or CUDA
+/// C held in strings and compiled at run time (NVRTC for CUDA).
+const RUST_KINDS: &[(Marker, Kind)] = &[
+    (Marker::RustGpu, Kind::GpuDsl),
+    (Marker::WgslSource, Kind::Wgsl),
+    (Marker::MetalSource, Kind::Metal),
+    (Marker::CudaDevice, Kind::Cuda),
+];
+
+/// What a TypeScript / JavaScript file is: a browser backend's shader
+/// strings (WGSL, WebGL's GLSL ES), or CUDA C / Metal held the same way.
+const SCRIPT_KINDS: &[(Marker, Kind)] = &[
+    (Marker::WgslSource, Kind::Wgsl),
+    (Marker::WgslType, Kind::Wgsl),
+    (Marker::GlslSource, Kind::Webgl),
+    (Marker::CudaDevice, Kind::Cuda),
+    (Marker::MetalSource, Kind::Metal),
+];
+
+/// The kind of the first marker of `order` that `seen` holds.
+fn first_kind(seen: &[Marker], order: &[(Marker, Kind)]) -> Option<Kind> {
+    order
+        .iter()
+        .find(|(m, _)| seen.contains(m))
+        .map(|&(_, kind)| kind)
+}
+
 fn c_family_kind(seen: &[Marker]) -> Option<Kind> {
     let has = |m: Marker| seen.contains(&m);
     if has(Marker::MetalSource) {
@@ -1251,39 +1332,12 @@ impl Detector {
             Family::Python if path.ends_with("__init__.py") => {
                 has(Marker::TritonKernel).then_some(Kind::Triton)
             }
-            Family::Python => {
-                if has(Marker::TritonKernel) {
-                    Some(Kind::Triton)
-                } else if has(Marker::Cutile) {
-                    Some(Kind::Cutile)
-                } else if has(Marker::CuteDsl) {
-                    Some(Kind::CuteDsl)
-                } else if has(Marker::GpuDsl) {
-                    Some(Kind::GpuDsl)
-                } else if has(Marker::PeachPy) {
-                    Some(Kind::SimdX86)
-                } else if has(Marker::MlxMetalKernel) {
-                    Some(Kind::Metal)
-                } else {
-                    None
-                }
-            }
-            Family::Rust => {
-                if has(Marker::RustGpu) {
-                    Some(Kind::GpuDsl)
-                } else if has(Marker::WgslSource) {
-                    Some(Kind::Wgsl)
-                } else if has(Marker::MetalSource) {
-                    // Metal source in a Rust string, compiled at run time.
-                    Some(Kind::Metal)
-                } else if has(Marker::CudaDevice) {
-                    // CUDA C in a Rust string (NVRTC).
-                    Some(Kind::Cuda)
-                } else {
-                    simd().or_else(|| has(Marker::PortableSimd).then_some(Kind::SimdOther))
-                }
-            }
+            Family::Python => first_kind(seen, PYTHON_KINDS),
+            Family::Rust => first_kind(seen, RUST_KINDS)
+                .or_else(simd)
+                .or_else(|| has(Marker::PortableSimd).then_some(Kind::SimdOther)),
             Family::Go => has(Marker::OtherSimd).then_some(Kind::SimdOther),
+            Family::Script => first_kind(seen, SCRIPT_KINDS),
             Family::Asm => [
                 Marker::GoAsm,
                 Marker::AsmX86,
@@ -1527,7 +1581,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 40] = [
+        let cases: [(&str, &[u8], Option<Kind>); 44] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1560,6 +1614,12 @@ mod tests {
             ("crates/luminal_metal/src/unary.rs", b"let code = \"#include <metal_stdlib>\\nkernel void mkernel(device float *inp [[buffer(0)]]) {}\";", Some(Kind::Metal)),
             ("crates/luminal_cuda/src/unary.rs", b"let code = \"extern \\\"C\\\" __global__ void k(float *x) { int i = blockIdx.x * blockDim.x + threadIdx.x; }\";", Some(Kind::Cuda)),
             ("crates/luminal/src/graph.rs", b"pub struct Graph { nodes: Vec<Node> }\n", None),
+            // A browser backend's kernels: WGSL or GLSL ES in TypeScript
+            // strings. A script that only types its own vectors is no shader.
+            ("tfjs-backend-webgpu/src/pad_webgpu.ts", b"getUserCode(): string {\n  return `fn main(index : i32) { let c = vec4<i32>(0); setOutputAtIndex(index, 0.0); }`;\n}\n", Some(Kind::Wgsl)),
+            ("tfjs-backend-webgl/src/pad_gpu.ts", b"this.userCode = `\n  void main() {\n    ivec2 rc = getOutputCoords();\n    setOutput(getX(rc.x, rc.y));\n  }`;\n", Some(Kind::Webgl)),
+            ("src/render/shaders.js", b"const FS = `precision highp float;\nuniform sampler2D tex;\nvoid main() { gl_FragColor = texture2D(tex, uv); }`;\n", Some(Kind::Webgl)),
+            ("src/math/vector.ts", b"export class Vec4<T extends number> { constructor(public x: T) {} }\nconst v: Array<number> = [];\n", None),
             // CubeCL: `#[cube]` code is a kernel; a file that only uses
             // cubecl to launch or tune one is host code.
             ("crates/burn-cubecl/src/kernel/clamp.rs", b"use cubecl::prelude::*;\n\n#[cube(launch)]\nfn clamp_kernel<F: Float>(input: &Tensor<F>) {}\n", Some(Kind::GpuDsl)),
