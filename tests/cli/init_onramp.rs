@@ -1306,3 +1306,36 @@ fn kernels_held_as_strings_are_found_in_every_host_language() {
         Some("softmax")
     );
 }
+
+#[test]
+fn a_file_only_its_isa_names_follows_what_its_directory_computes() {
+    let neon = "#include <arm_neon.h>\nvoid k(float* y, const float* x) {\n  vst1q_f32(y, vmulq_f32(vld1q_f32(x), vld1q_f32(x)));\n}\n";
+    let p = Sota::new()
+        .git_init()
+        // NEON kernels named by what they compute, and one named only by
+        // its ISA and shape.
+        .file("src/arm/winograd_conv_neon.c", neon)
+        .file("src/arm/depthwise_conv_neon.c", neon)
+        .file("src/arm/neon_s2_a53.c", neon)
+        // A directory of ISA-named files only: the backend op is all
+        // there is to say, and it stays.
+        .file("src/x86/avx2_u8.c", "#include <immintrin.h>\nvoid k(float* y) { _mm256_storeu_ps(y, _mm256_setzero_ps()); }\n")
+        .file("src/x86/avx512_u16.c", "#include <immintrin.h>\nvoid k(float* y) { _mm512_storeu_ps(y, _mm512_setzero_ps()); }\n");
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    let op = |path: &str| kind_and_op(&plan, path).1;
+    assert_eq!(
+        op("src/arm/winograd_conv_neon.c").as_deref(),
+        Some("convolution")
+    );
+    assert_eq!(
+        op("src/arm/neon_s2_a53.c").as_deref(),
+        Some("convolution"),
+        "{plan}"
+    );
+    assert_eq!(
+        op("src/x86/avx2_u8.c").as_deref(),
+        Some("x86-avx512-amx"),
+        "{plan}"
+    );
+}

@@ -591,21 +591,25 @@ fn own_op_default(signals: &Signals, kernels: &mut [KernelFile]) {
     let Some(own) = signals.own.map(|i| &signals.ops[i]) else {
         return;
     };
-    let backend_only = |k: &KernelFile| {
-        let Some(op) = k.op.as_deref() else {
-            return true;
-        };
-        op != own.slug
-            && signals.position(op).is_some_and(|i| signals.ops[i].backend)
-            && !k
-                .evidence
-                .iter()
-                .any(|e| matches!(e, Evidence::Computes(_)))
+    let defaults = |k: &KernelFile| {
+        k.op.is_none() || (backend_only(signals, k) && k.op.as_deref() != Some(&own.slug))
     };
-    for k in kernels.iter_mut().filter(|k| backend_only(k)) {
+    for k in kernels.iter_mut().filter(|k| defaults(k)) {
         k.op = Some(own.slug.clone());
         k.evidence = vec![Evidence::OwnReference(own.slug.clone())];
     }
+}
+
+/// Whether only a backend placed a file: its op says how the file is
+/// written (an ISA, a DSL, a language), and no computation was found in it.
+fn backend_only(signals: &Signals, k: &KernelFile) -> bool {
+    k.op.as_deref()
+        .and_then(|op| signals.position(op))
+        .is_some_and(|i| signals.ops[i].backend)
+        && !k
+            .evidence
+            .iter()
+            .any(|e| matches!(e, Evidence::Computes(_)))
 }
 
 /// A file with no evidence of its own but weak defaults (a backend default,
@@ -618,11 +622,15 @@ fn own_op_default(signals: &Signals, kernels: &mut [KernelFile]) {
 /// an op bound to other kinds of code takes nothing (a MIPS file beside
 /// AVX and SSE ones is not the x86 backend's). The evidence stays weak,
 /// so the draft still asks the team to check it.
+///
+/// A backend op says how a file is written, not what it computes: a file
+/// only a backend placed follows its directory too, and does not vote (a
+/// NEON `conv_3x3s2.c` named by its ISA beside convolutions is one).
 fn follow_neighbours(kernels: &mut [KernelFile], signals: &Signals) {
     let mut placed: std::collections::HashMap<&str, BTreeMap<&str, usize>> = Default::default();
     for k in kernels.iter() {
         if let Some(op) = &k.op {
-            if !signals::is_weak(&k.evidence) {
+            if !signals::is_weak(&k.evidence) && !backend_only(signals, k) {
                 *placed
                     .entry(parent_dir(&k.path))
                     .or_default()
@@ -634,6 +642,7 @@ fn follow_neighbours(kernels: &mut [KernelFile], signals: &Signals) {
     // A directory token is weak evidence but the file's own: it stays.
     let follows = |k: &KernelFile| {
         k.op.is_none()
+            || backend_only(signals, k)
             || (signals::is_weak(&k.evidence)
                 && !k.evidence.iter().any(|e| matches!(e, Evidence::Dir(_))))
     };
