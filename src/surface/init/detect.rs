@@ -704,7 +704,8 @@ enum Marker {
     AsmX86,
     /// Arm SIMD instructions in assembly text.
     AsmArm,
-    /// RISC-V vector or POWER VSX instructions in assembly text.
+    /// RISC-V vector, POWER VSX, LoongArch LSX / LASX or Espressif SIMD
+    /// instructions in assembly text.
     AsmOther,
     /// AMD GPU (GCN / CDNA / RDNA) instructions in assembly text: MIOpen's
     /// and Tensile's hand-written and generated kernels, and inline `asm`
@@ -1104,6 +1105,38 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AsmOther, "esp.vld."),
     (Marker::AsmOther, "esp.vst."),
     (Marker::AsmOther, "esp.vmulas."),
+    // LoongArch LSX / LASX vector assembly (OpenBLAS, dav1d): vector
+    // registers and mnemonics no other ISA spells so.
+    (Marker::AsmOther, "$vr"),
+    (Marker::AsmOther, "$xr"),
+    (Marker::AsmOther, "vreplgr2vr."),
+    (Marker::AsmOther, "vldrepl."),
+    (Marker::AsmOther, "vmaddwod."),
+    (Marker::AsmOther, "vmulwev."),
+    (Marker::AsmOther, "xvpermi."),
+    (Marker::AsmOther, "vilvl."),
+    (Marker::AsmOther, "vilvh."),
+    (Marker::AsmOther, "vpackev."),
+    (Marker::AsmOther, "vstelm."),
+    (Marker::AsmOther, "xvfmadd."),
+    (Marker::AsmOther, "vfmadd.s"),
+    (Marker::AsmOther, "vfmadd.d"),
+    (Marker::AsmOther, "xvld "),
+    (Marker::AsmOther, "xvst "),
+    (Marker::AsmOther, "xvld\t"),
+    (Marker::AsmOther, "xvst\t"),
+    // MMX / SSE2 packed-integer mnemonics: x86 SIMD assembly written
+    // over register macros (x86inc's `m0`, libjpeg-turbo's `mmA`).
+    (Marker::AsmX86, "punpcklbw"),
+    (Marker::AsmX86, "punpcklwd"),
+    (Marker::AsmX86, "punpckldq"),
+    (Marker::AsmX86, "punpckhbw"),
+    (Marker::AsmX86, "punpckhwd"),
+    (Marker::AsmX86, "punpckhdq"),
+    (Marker::AsmX86, "pmaddwd"),
+    (Marker::AsmX86, "pmulhw"),
+    (Marker::AsmX86, "packuswb"),
+    (Marker::AsmX86, "psraw "),
     // AMD GPU ISA: waits, end of program, MFMA, buffer / global / LDS
     // memory instructions, and the HSA kernel descriptor directives.
     (Marker::AsmAmdGpu, "s_waitcnt"),
@@ -1581,7 +1614,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 44] = [
+        let cases: [(&str, &[u8], Option<Kind>); 47] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1614,6 +1647,12 @@ mod tests {
             ("crates/luminal_metal/src/unary.rs", b"let code = \"#include <metal_stdlib>\\nkernel void mkernel(device float *inp [[buffer(0)]]) {}\";", Some(Kind::Metal)),
             ("crates/luminal_cuda/src/unary.rs", b"let code = \"extern \\\"C\\\" __global__ void k(float *x) { int i = blockIdx.x * blockDim.x + threadIdx.x; }\";", Some(Kind::Cuda)),
             ("crates/luminal/src/graph.rs", b"pub struct Graph { nodes: Vec<Node> }\n", None),
+            // LoongArch LSX / LASX assembly (OpenBLAS, dav1d) and x86 SIMD
+            // assembly over register macros (dav1d's x86inc `m0`,
+            // libjpeg-turbo's `mmA`); scalar assembly is none of them.
+            ("kernel/loongarch64/sdot_lsx.S", b"\tvld\t$vr0, X, 0\n\tvfmadd.s\t$vr2, $vr0, $vr1, $vr2\n", Some(Kind::Asm)),
+            ("src/x86/ipred_sse.asm", b"    punpcklbw            m0, m1\n    pmaddwd              m0, m2\n", Some(Kind::Asm)),
+            ("src/x86/cpuid.asm", b"cglobal cpu_cpuid, 0, 5, 0\n    mov eax, r0d\n    cpuid\n    RET\n", None),
             // A browser backend's kernels: WGSL or GLSL ES in TypeScript
             // strings. A script that only types its own vectors is no shader.
             ("tfjs-backend-webgpu/src/pad_webgpu.ts", b"getUserCode(): string {\n  return `fn main(index : i32) { let c = vec4<i32>(0); setOutputAtIndex(index, 0.0); }`;\n}\n", Some(Kind::Wgsl)),
