@@ -477,9 +477,12 @@ fn by_ext(ext: &str) -> ByExtension {
         e if CUDA_DIALECT.contains(&e) => ByExtension::Kernel(Kind::Cuda),
         "hip" => ByExtension::Kernel(Kind::Hip),
         "metal" => ByExtension::Kernel(Kind::Metal),
-        "comp" => ByExtension::Kernel(Kind::Vulkan),
-        "glsl" => ByExtension::Kernel(Kind::Vulkan),
-        "wgsl" => ByExtension::Kernel(Kind::Wgsl),
+        // GLSL compute shaders and their headers (ExecuTorch's `.glslh`).
+        "comp" | "glsl" | "glslh" => ByExtension::Kernel(Kind::Vulkan),
+        // WGSL, and WESL (WGSL with imports and conditions: vello).
+        "wgsl" | "wesl" => ByExtension::Kernel(Kind::Wgsl),
+        // Intel ISPC: SPMD programs compiled to SSE / AVX / NEON lanes.
+        "ispc" | "isph" => ByExtension::Kernel(Kind::SimdOther),
         "hlsl" | "hlsli" => ByExtension::Kernel(Kind::Hlsl),
         "ptx" => ByExtension::Kernel(Kind::Ptx),
         // `.opencl`: OpenCL C kept in a raw string a host source includes
@@ -1614,7 +1617,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 47] = [
+        let cases: [(&str, &[u8], Option<Kind>); 50] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1653,6 +1656,10 @@ mod tests {
             ("kernel/loongarch64/sdot_lsx.S", b"\tvld\t$vr0, X, 0\n\tvfmadd.s\t$vr2, $vr0, $vr1, $vr2\n", Some(Kind::Asm)),
             ("src/x86/ipred_sse.asm", b"    punpcklbw            m0, m1\n    pmaddwd              m0, m2\n", Some(Kind::Asm)),
             ("src/x86/cpuid.asm", b"cglobal cpu_cpuid, 0, 5, 0\n    mov eax, r0d\n    cpuid\n    RET\n", None),
+            // Shader and SPMD languages known by their extension alone.
+            ("backends/vulkan/runtime/graph/ops/glsl/indexing.glslh", b"#define IDX(x) x\n", Some(Kind::Vulkan)),
+            ("sparse_strips/vello_hybrid/shaders/render_strips.wesl", b"import super::util;\n", Some(Kind::Wgsl)),
+            ("src/neural/backends/blas/winograd_transform.ispc", b"export void f(uniform float x[]) {}\n", Some(Kind::SimdOther)),
             // A browser backend's kernels: WGSL or GLSL ES in TypeScript
             // strings. A script that only types its own vectors is no shader.
             ("tfjs-backend-webgpu/src/pad_webgpu.ts", b"getUserCode(): string {\n  return `fn main(index : i32) { let c = vec4<i32>(0); setOutputAtIndex(index, 0.0); }`;\n}\n", Some(Kind::Wgsl)),
