@@ -444,13 +444,14 @@ pub fn extension(path: &str) -> Option<&str> {
 
 pub fn by_extension(path: &str) -> ByExtension {
     match extension(path) {
-        Some("j2" | "jinja" | "jinja2" | "tmpl" | "tpl" | "mako") => by_template(path),
+        Some("j2" | "jinja" | "jinja2" | "tmpl" | "tpl" | "mako" | "in") => by_template(path),
         Some(ext) => by_ext(ext),
         None => ByExtension::No,
     }
 }
 
-/// A template (`kernel.cu.j2`, tract's `fma_mmm_f32_16x6.S.j2`) is in the
+/// A template (`kernel.cu.j2`, tract's `fma_mmm_f32_16x6.S.j2`, XNNPACK's
+/// `neon.c.in` micro-kernel templates, a JIT kernel's `*_kernel.cu.in`) is in the
 /// language of the extension before the template's. One without (tract's
 /// `fma_mmm_load_tile.j2`) is a partial the others include, or text that
 /// is no code: not a candidate.
@@ -1617,7 +1618,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 50] = [
+        let cases: [(&str, &[u8], Option<Kind>); 53] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1656,6 +1657,11 @@ mod tests {
             ("kernel/loongarch64/sdot_lsx.S", b"\tvld\t$vr0, X, 0\n\tvfmadd.s\t$vr2, $vr0, $vr1, $vr2\n", Some(Kind::Asm)),
             ("src/x86/ipred_sse.asm", b"    punpcklbw            m0, m1\n    pmaddwd              m0, m2\n", Some(Kind::Asm)),
             ("src/x86/cpuid.asm", b"cglobal cpu_cpuid, 0, 5, 0\n    mov eax, r0d\n    cpuid\n    RET\n", None),
+            // `.in` templates are in the language before `.in`; a CMake
+            // configure header with no kernel marker is not a kernel.
+            ("src/f32-vrnd/neon.c.in", b"#include <arm_neon.h>\nvoid f(float* y) { vst1q_f32(y, vrndq_f32(vld1q_f32(y))); }\n", Some(Kind::SimdArm)),
+            ("cpp/src/neighbors/detail/jit/interleaved_scan_kernel.cu.in", b"// generated per type\n", Some(Kind::Cuda)),
+            ("include/config.h.in", b"#cmakedefine HAVE_AVX2 1\n", None),
             // Shader and SPMD languages known by their extension alone.
             ("backends/vulkan/runtime/graph/ops/glsl/indexing.glslh", b"#define IDX(x) x\n", Some(Kind::Vulkan)),
             ("sparse_strips/vello_hybrid/shaders/render_strips.wesl", b"import super::util;\n", Some(Kind::Wgsl)),
