@@ -668,6 +668,15 @@ enum Marker {
     AmdDevice,
     Cutlass,
     Sycl,
+    /// A functor handed to ATen's device loops (`gpu_kernel(iter, f)`,
+    /// `gpu_reduce_kernel<…>`) in a C++ unit: PyTorch's XPU operators are
+    /// SYCL kernels written so, with no SYCL name of their own.
+    AtenDeviceLoop,
+    /// An x86 JIT code generator (Xbyak, asmjit): C++ that emits the SIMD
+    /// kernel at run time (`vfmadd231ps(…)` calls, `jit_generator`).
+    X86Jit,
+    /// An AArch64 JIT code generator (Xbyak_aarch64).
+    ArmJit,
     X86,
     /// x86's vector type names (`__m256i`): LoongArch's LSX / LASX
     /// intrinsics use them too, so another ISA's intrinsics decide.
@@ -770,6 +779,17 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::Cutlass, "#include <cute/"),
     (Marker::Cutlass, "cute::"),
     (Marker::Cutlass, "cutlass::gemm"),
+    (Marker::AtenDeviceLoop, "gpu_kernel(iter"),
+    (Marker::AtenDeviceLoop, "gpu_kernel_with_scalars("),
+    (Marker::AtenDeviceLoop, "gpu_reduce_kernel<"),
+    (Marker::X86Jit, "Xbyak::"),
+    (Marker::X86Jit, "xbyak/xbyak.h"),
+    (Marker::X86Jit, "jit_generator"),
+    (Marker::X86Jit, "asmjit::"),
+    (Marker::X86Jit, "vfmadd231ps("),
+    (Marker::X86Jit, "uni_vmovups("),
+    (Marker::ArmJit, "Xbyak_aarch64::"),
+    (Marker::ArmJit, "xbyak_aarch64"),
     (Marker::Sycl, "sycl/sycl.hpp"),
     (Marker::Sycl, "sycl::nd_item"),
     (Marker::Sycl, "sycl::queue"),
@@ -1206,9 +1226,6 @@ fn simd_kind(seen: &[Marker]) -> Option<Kind> {
     }
 }
 
-/// A C-family file's kind: GPU source first, then intrinsics, then SIMD
-/// in inline assembly (micro-kernels written as `__asm__` blocks, and the
-/// macro headers they use) — the same ISA's kind either way.
 /// What a Python file is, by the first of its markers in this order: a
 /// kernel DSL, PeachPy's x86 assembly, or an MLX custom Metal kernel's
 /// source string.
@@ -1248,11 +1265,14 @@ fn first_kind(seen: &[Marker], order: &[(Marker, Kind)]) -> Option<Kind> {
         .map(|&(_, kind)| kind)
 }
 
+/// A C-family file's kind: GPU source first, then intrinsics, then SIMD
+/// in inline assembly (micro-kernels written as `__asm__` blocks, and the
+/// macro headers they use) — the same ISA's kind either way.
 fn c_family_kind(seen: &[Marker]) -> Option<Kind> {
     let has = |m: Marker| seen.contains(&m);
     if has(Marker::MetalSource) {
         Some(Kind::Metal)
-    } else if has(Marker::Sycl) {
+    } else if has(Marker::Sycl) || has(Marker::AtenDeviceLoop) {
         Some(Kind::Sycl)
     } else if has(Marker::AmdDevice)
         || has(Marker::AsmAmdGpu)
@@ -1265,7 +1285,9 @@ fn c_family_kind(seen: &[Marker]) -> Option<Kind> {
         Some(Kind::Cuda)
     } else if let Some(kind) = simd_kind(seen) {
         Some(kind)
-    } else if has(Marker::AsmX86) {
+    } else if has(Marker::ArmJit) {
+        Some(Kind::SimdArm)
+    } else if has(Marker::AsmX86) || has(Marker::X86Jit) {
         Some(Kind::SimdX86)
     } else if has(Marker::AsmArm) {
         Some(Kind::SimdArm)
@@ -1618,7 +1640,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 53] = [
+        let cases: [(&str, &[u8], Option<Kind>); 57] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1662,6 +1684,13 @@ mod tests {
             ("src/f32-vrnd/neon.c.in", b"#include <arm_neon.h>\nvoid f(float* y) { vst1q_f32(y, vrndq_f32(vld1q_f32(y))); }\n", Some(Kind::SimdArm)),
             ("cpp/src/neighbors/detail/jit/interleaved_scan_kernel.cu.in", b"// generated per type\n", Some(Kind::Cuda)),
             ("include/config.h.in", b"#cmakedefine HAVE_AVX2 1\n", None),
+            // JIT code generators emit the SIMD kernel at run time (oneDNN's
+            // Xbyak / Xbyak_aarch64 generators); ATen's device loops take
+            // a PyTorch XPU operator's functor (torch-xpu-ops, SYCL).
+            ("src/cpu/x64/jit_uni_eltwise.cpp", b"struct jit_uni_kernel_t : public jit_generator {\n  void generate() override { vfmadd231ps(vmm_dst, vmm_src, vmm_alpha); }\n};\n", Some(Kind::SimdX86)),
+            ("src/cpu/aarch64/jit_uni_softmax.hpp", b"#include \"xbyak_aarch64/xbyak_aarch64.h\"\nstruct k : public Xbyak_aarch64::CodeGenerator {};\n", Some(Kind::SimdArm)),
+            ("src/ATen/native/xpu/sycl/AbsKernel.cpp", b"void abs_kernel(TensorIteratorBase& iter) {\n  gpu_kernel(iter, AbsFunctor<float>());\n}\n", Some(Kind::Sycl)),
+            ("src/common/primitive.cpp", b"// the jit kernels live in cpu/x64\nint create_primitive();\n", None),
             // Shader and SPMD languages known by their extension alone.
             ("backends/vulkan/runtime/graph/ops/glsl/indexing.glslh", b"#define IDX(x) x\n", Some(Kind::Vulkan)),
             ("sparse_strips/vello_hybrid/shaders/render_strips.wesl", b"import super::util;\n", Some(Kind::Wgsl)),
