@@ -1983,6 +1983,18 @@ mod tests {
                 Kind::SimdX86,
                 "int8-gemm",
             ),
+            // INT8 weights by channel: XNNPACK's qc8w beside dynamically
+            // quantized activations, KleidiAI's qsi8cxp.
+            (
+                "src/qd8-f32-qc8w-gemm/gen/qd8-f32-qc8w-gemm-4x16c8-minmax-neoni8mm.c",
+                Kind::SimdArm,
+                "int8-gemm",
+            ),
+            (
+                "kai/ukernels/matmul/matmul_clamp_qai8_qai8p_qsi8cxp/kai_matmul_clamp_qai8_qai8p2vlx4_qsi8cxpsb2vlx4_2vlx2vl_sme2_mopa.c",
+                Kind::SimdArm,
+                "int8-gemm",
+            ),
             // No ISA token the catalog knows: still only a tile and an ISA.
             ("src/hgemm/8x8-neonfp16arith.c", Kind::SimdArm, "dense-gemm"),
         ] {
