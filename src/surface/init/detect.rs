@@ -672,10 +672,12 @@ enum Marker {
     /// `gpu_reduce_kernel<…>`) in a C++ unit: PyTorch's XPU operators are
     /// SYCL kernels written so, with no SYCL name of their own.
     AtenDeviceLoop,
-    /// An x86 JIT code generator (Xbyak, asmjit): C++ that emits the SIMD
-    /// kernel at run time (`vfmadd231ps(…)` calls, `jit_generator`).
-    X86Jit,
-    /// An AArch64 JIT code generator (Xbyak_aarch64).
+    /// A JIT code generator: C++ that emits the SIMD kernel at run time
+    /// (a `jit_generator` or Xbyak `CodeGenerator` subclass, emitted
+    /// `vfmadd231ps(…)` calls). Not the assembler library itself, nor a
+    /// file that only asks the assembler's CPU-feature helpers.
+    JitEmit,
+    /// Xbyak_aarch64 named: a JIT generator's ISA is AArch64.
     ArmJit,
     X86,
     /// x86's vector type names (`__m256i`): LoongArch's LSX / LASX
@@ -782,13 +784,13 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AtenDeviceLoop, "gpu_kernel(iter"),
     (Marker::AtenDeviceLoop, "gpu_kernel_with_scalars("),
     (Marker::AtenDeviceLoop, "gpu_reduce_kernel<"),
-    (Marker::X86Jit, "Xbyak::"),
-    (Marker::X86Jit, "xbyak/xbyak.h"),
-    (Marker::X86Jit, "jit_generator"),
-    (Marker::X86Jit, "asmjit::"),
-    (Marker::X86Jit, "vfmadd231ps("),
-    (Marker::X86Jit, "uni_vmovups("),
-    (Marker::ArmJit, "Xbyak_aarch64::"),
+    (Marker::JitEmit, "jit_generator"),
+    (Marker::JitEmit, "Xbyak::CodeGenerator"),
+    (Marker::JitEmit, "Xbyak_aarch64::CodeGenerator"),
+    (Marker::JitEmit, "vfmadd231ps("),
+    (Marker::JitEmit, "uni_vmovups("),
+    (Marker::JitEmit, "uni_vfmadd231ps("),
+    (Marker::ArmJit, "Xbyak_aarch64"),
     (Marker::ArmJit, "xbyak_aarch64"),
     (Marker::Sycl, "sycl/sycl.hpp"),
     (Marker::Sycl, "sycl::nd_item"),
@@ -1285,9 +1287,9 @@ fn c_family_kind(seen: &[Marker]) -> Option<Kind> {
         Some(Kind::Cuda)
     } else if let Some(kind) = simd_kind(seen) {
         Some(kind)
-    } else if has(Marker::ArmJit) {
+    } else if has(Marker::JitEmit) && has(Marker::ArmJit) {
         Some(Kind::SimdArm)
-    } else if has(Marker::AsmX86) || has(Marker::X86Jit) {
+    } else if has(Marker::AsmX86) || has(Marker::JitEmit) {
         Some(Kind::SimdX86)
     } else if has(Marker::AsmArm) {
         Some(Kind::SimdArm)
@@ -1640,7 +1642,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 57] = [
+        let cases: [(&str, &[u8], Option<Kind>); 58] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1691,6 +1693,9 @@ mod tests {
             ("src/cpu/aarch64/jit_uni_softmax.hpp", b"#include \"xbyak_aarch64/xbyak_aarch64.h\"\nstruct k : public Xbyak_aarch64::CodeGenerator {};\n", Some(Kind::SimdArm)),
             ("src/ATen/native/xpu/sycl/AbsKernel.cpp", b"void abs_kernel(TensorIteratorBase& iter) {\n  gpu_kernel(iter, AbsFunctor<float>());\n}\n", Some(Kind::Sycl)),
             ("src/common/primitive.cpp", b"// the jit kernels live in cpu/x64\nint create_primitive();\n", None),
+            // Asking the assembler's CPU helpers, or being the assembler
+            // library itself, is no kernel.
+            ("src/cpu/x64/cpu_isa_traits.cpp", b"#include \"xbyak/xbyak_util.h\"\nstatic Xbyak::util::Cpu cpu;\n", None),
             // Shader and SPMD languages known by their extension alone.
             ("backends/vulkan/runtime/graph/ops/glsl/indexing.glslh", b"#define IDX(x) x\n", Some(Kind::Vulkan)),
             ("sparse_strips/vello_hybrid/shaders/render_strips.wesl", b"import super::util;\n", Some(Kind::Wgsl)),
