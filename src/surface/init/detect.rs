@@ -442,9 +442,26 @@ pub fn extension(path: &str) -> Option<&str> {
     (dot > 0).then(|| &name[dot + 1..])
 }
 
+/// Template suffixes: the file is in the language of the extension before
+/// (see [`by_template`]).
+const TEMPLATE_EXTS: &[&str] = &["j2", "jinja", "jinja2", "tmpl", "tpl", "mako", "in"];
+
+/// The extension that names a file's language: a template's is the one
+/// before its own (`gemm.cu.j2` and `kernel.cu.in` are CUDA; a template
+/// with none, a partial, has none).
+pub fn source_extension(path: &str) -> Option<&str> {
+    match extension(path) {
+        Some(t) if TEMPLATE_EXTS.contains(&t) => {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            extension(name.rsplit_once('.').map_or(name, |(stem, _)| stem))
+        }
+        other => other,
+    }
+}
+
 pub fn by_extension(path: &str) -> ByExtension {
     match extension(path) {
-        Some("j2" | "jinja" | "jinja2" | "tmpl" | "tpl" | "mako" | "in") => by_template(path),
+        Some(t) if TEMPLATE_EXTS.contains(&t) => by_template(path),
         Some(ext) => by_ext(ext),
         None => ByExtension::No,
     }
@@ -469,7 +486,7 @@ const CUDA_DIALECT: &[&str] = &["cu", "cuh", "mu", "muh"];
 /// Whether a path is CUDA-dialect source or header (`.cu`, `.cuh`, MUSA's
 /// `.mu`, `.muh`).
 pub fn is_cuda_dialect(path: &str) -> bool {
-    extension(path).is_some_and(|e| CUDA_DIALECT.contains(&e))
+    source_extension(path).is_some_and(|e| CUDA_DIALECT.contains(&e))
 }
 
 /// What an extension (without its dot) says, as [`by_extension`].
@@ -564,7 +581,7 @@ pub fn extended_type(path: &str) -> Option<String> {
 /// A translation unit compiled for the host when it is no kernel: a C,
 /// C++ or Objective-C source (not a header).
 pub fn is_host_source(path: &str) -> bool {
-    is_c_source(path) || matches!(extension(path), Some("m" | "mm"))
+    is_c_source(path) || matches!(source_extension(path), Some("m" | "mm"))
 }
 
 /// `Some(Hip)` when a C-family prefix includes the HIP runtime: device
@@ -576,12 +593,12 @@ pub fn hip_source(prefix: &[u8]) -> Option<Kind> {
 
 /// A C or C++ source (not a header, not Objective-C).
 pub fn is_c_source(path: &str) -> bool {
-    matches!(extension(path), Some("c" | "cc" | "cpp" | "cxx"))
+    matches!(source_extension(path), Some("c" | "cc" | "cpp" | "cxx"))
 }
 
 /// An assembly source (`.s`, `.S`, `.asm`).
 pub fn is_asm_source(path: &str) -> bool {
-    matches!(extension(path), Some("s" | "S" | "asm"))
+    matches!(source_extension(path), Some("s" | "S" | "asm"))
 }
 
 /// Directory names of a scalar backend: the kernels of the SIMD
@@ -617,13 +634,13 @@ pub fn scalar_backend_dir(path: &str) -> Option<&str> {
 
 /// Whether a path is a CUDA-dialect header (`.cuh`, MUSA's `.muh`).
 pub fn is_gpu_header(path: &str) -> bool {
-    matches!(extension(path), Some("cuh" | "muh"))
+    matches!(source_extension(path), Some("cuh" | "muh"))
 }
 
 /// A C-family header (`.h`, `.hh`, `.hpp`, `.hxx`, `.inl`, `.cuh`).
 pub fn is_header(path: &str) -> bool {
     matches!(
-        extension(path),
+        source_extension(path),
         Some("h" | "hh" | "hpp" | "hxx" | "inl" | "ipp" | "tcc" | "impl")
     )
 }
@@ -673,9 +690,11 @@ enum Marker {
     /// SYCL kernels written so, with no SYCL name of their own.
     AtenDeviceLoop,
     /// A JIT code generator: C++ that emits the SIMD kernel at run time
-    /// (a `jit_generator` or Xbyak `CodeGenerator` subclass, emitted
-    /// `vfmadd231ps(…)` calls). Not the assembler library itself, nor a
-    /// file that only asks the assembler's CPU-feature helpers.
+    /// (oneDNN's `jit_generator`, named by its subclasses and by the
+    /// emitters it is handed to; an Xbyak `CodeGenerator` subclass; emitted
+    /// `uni_vmovups(…)` / `vfmadd231ps(…)` calls, the latter read as x86
+    /// assembly). Not the assembler library itself, nor a file that only
+    /// asks the assembler's CPU-feature helpers.
     JitEmit,
     /// Xbyak_aarch64 named: a JIT generator's ISA is AArch64.
     ArmJit,
@@ -706,9 +725,11 @@ enum Marker {
     /// shader in a script string; read in script files only (Rust and C++
     /// spell other types so).
     WgslType,
-    /// GLSL (ES) in a script string: the entry, its builtins and its
-    /// vector and sampler types, which no script declares.
+    /// GLSL (ES) in a script string: its builtins and its vector and
+    /// sampler types, which no script declares.
     GlslSource,
+    /// GLSL's `void main()` entry in a script string.
+    GlslEntry,
     TritonKernel,
     CuteDsl,
     Cutile,
@@ -717,6 +738,10 @@ enum Marker {
     GoAsm,
     /// x86 SIMD instructions or registers in assembly text.
     AsmX86,
+    /// MMX / SSE2 packed-integer mnemonics (`punpcklbw`, `pmaddwd`): x86
+    /// SIMD in an assembly file written over register macros; read in
+    /// assembly files only (a C comment may name the instruction).
+    AsmX86Packed,
     /// Arm SIMD instructions in assembly text.
     AsmArm,
     /// RISC-V vector, POWER VSX, LoongArch LSX / LASX or Espressif SIMD
@@ -747,6 +772,16 @@ enum Marker {
     /// explicit template instantiation (`template void f<…>(…);`): a unit
     /// that instantiates kernels (see [`Scanned::launches`]).
     Launch,
+}
+
+impl Marker {
+    /// Markers read in TypeScript / JavaScript files only.
+    fn script_only(self) -> bool {
+        matches!(
+            self,
+            Marker::WgslType | Marker::GlslSource | Marker::GlslEntry
+        )
+    }
 }
 
 const MARKERS: &[(Marker, &str)] = &[
@@ -787,9 +822,7 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::JitEmit, "jit_generator"),
     (Marker::JitEmit, "Xbyak::CodeGenerator"),
     (Marker::JitEmit, "Xbyak_aarch64::CodeGenerator"),
-    (Marker::JitEmit, "vfmadd231ps("),
     (Marker::JitEmit, "uni_vmovups("),
-    (Marker::JitEmit, "uni_vfmadd231ps("),
     (Marker::ArmJit, "Xbyak_aarch64"),
     (Marker::ArmJit, "xbyak_aarch64"),
     (Marker::Sycl, "sycl/sycl.hpp"),
@@ -955,7 +988,7 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::WgslType, "array<i32>"),
     (Marker::WgslType, "array<u32>"),
     (Marker::WgslType, "array<f16>"),
-    (Marker::GlslSource, "void main()"),
+    (Marker::GlslEntry, "void main()"),
     (Marker::GlslSource, "gl_FragColor"),
     (Marker::GlslSource, "gl_FragCoord"),
     (Marker::GlslSource, "gl_GlobalInvocationID"),
@@ -1144,25 +1177,22 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AsmOther, "vilvh."),
     (Marker::AsmOther, "vpackev."),
     (Marker::AsmOther, "vstelm."),
-    (Marker::AsmOther, "xvfmadd."),
-    (Marker::AsmOther, "vfmadd.s"),
-    (Marker::AsmOther, "vfmadd.d"),
     (Marker::AsmOther, "xvld "),
     (Marker::AsmOther, "xvst "),
     (Marker::AsmOther, "xvld\t"),
     (Marker::AsmOther, "xvst\t"),
     // MMX / SSE2 packed-integer mnemonics: x86 SIMD assembly written
     // over register macros (x86inc's `m0`, libjpeg-turbo's `mmA`).
-    (Marker::AsmX86, "punpcklbw"),
-    (Marker::AsmX86, "punpcklwd"),
-    (Marker::AsmX86, "punpckldq"),
-    (Marker::AsmX86, "punpckhbw"),
-    (Marker::AsmX86, "punpckhwd"),
-    (Marker::AsmX86, "punpckhdq"),
-    (Marker::AsmX86, "pmaddwd"),
-    (Marker::AsmX86, "pmulhw"),
-    (Marker::AsmX86, "packuswb"),
-    (Marker::AsmX86, "psraw "),
+    (Marker::AsmX86Packed, "punpcklbw"),
+    (Marker::AsmX86Packed, "punpcklwd"),
+    (Marker::AsmX86Packed, "punpckldq"),
+    (Marker::AsmX86Packed, "punpckhbw"),
+    (Marker::AsmX86Packed, "punpckhwd"),
+    (Marker::AsmX86Packed, "punpckhdq"),
+    (Marker::AsmX86Packed, "pmaddwd"),
+    (Marker::AsmX86Packed, "pmulhw"),
+    (Marker::AsmX86Packed, "packuswb"),
+    (Marker::AsmX86Packed, "psraw "),
     // AMD GPU ISA: waits, end of program, MFMA, buffer / global / LDS
     // memory instructions, and the HSA kernel descriptor directives.
     (Marker::AsmAmdGpu, "s_waitcnt"),
@@ -1249,12 +1279,12 @@ const RUST_KINDS: &[(Marker, Kind)] = &[
     (Marker::CudaDevice, Kind::Cuda),
 ];
 
-/// What a TypeScript / JavaScript file is: a browser backend's shader
-/// strings (WGSL, WebGL's GLSL ES), or CUDA C / Metal held the same way.
+/// What a TypeScript / JavaScript file is: a browser backend's WGSL shader
+/// strings, or CUDA C / Metal held the same way (WebGL's GLSL ES comes
+/// after them, in `kind_of`).
 const SCRIPT_KINDS: &[(Marker, Kind)] = &[
     (Marker::WgslSource, Kind::Wgsl),
     (Marker::WgslType, Kind::Wgsl),
-    (Marker::GlslSource, Kind::Webgl),
     (Marker::CudaDevice, Kind::Cuda),
     (Marker::MetalSource, Kind::Metal),
 ];
@@ -1274,7 +1304,7 @@ fn c_family_kind(seen: &[Marker]) -> Option<Kind> {
     let has = |m: Marker| seen.contains(&m);
     if has(Marker::MetalSource) {
         Some(Kind::Metal)
-    } else if has(Marker::Sycl) || has(Marker::AtenDeviceLoop) {
+    } else if has(Marker::Sycl) {
         Some(Kind::Sycl)
     } else if has(Marker::AmdDevice)
         || has(Marker::AsmAmdGpu)
@@ -1285,6 +1315,8 @@ fn c_family_kind(seen: &[Marker]) -> Option<Kind> {
         Some(Kind::Cutlass)
     } else if has(Marker::CudaDevice) {
         Some(Kind::Cuda)
+    } else if has(Marker::AtenDeviceLoop) {
+        Some(Kind::Sycl)
     } else if let Some(kind) = simd_kind(seen) {
         Some(kind)
     } else if has(Marker::JitEmit) && has(Marker::ArmJit) {
@@ -1358,7 +1390,9 @@ impl Detector {
             entry: seen.entry
                 || seen.markers.contains(&Marker::Launch)
                 || seen.markers.contains(&Marker::Cutlass),
-            marked: !seen.markers.is_empty(),
+            // Shader syntax read in scripts only says nothing of a C or
+            // CUDA file (a host `.cu` with `void main()`).
+            marked: seen.markers.iter().any(|m| !m.script_only()),
         }
     }
 
@@ -1398,10 +1432,16 @@ impl Detector {
                 .or_else(simd)
                 .or_else(|| has(Marker::PortableSimd).then_some(Kind::SimdOther)),
             Family::Go => has(Marker::OtherSimd).then_some(Kind::SimdOther),
-            Family::Script => first_kind(seen, SCRIPT_KINDS),
+            // GLSL ES by its entry or one of its builtins or types: over
+            // the corpus's scripts `void main()` marks 85 shader files and
+            // one other.
+            Family::Script => first_kind(seen, SCRIPT_KINDS).or_else(|| {
+                (has(Marker::GlslEntry) || has(Marker::GlslSource)).then_some(Kind::Webgl)
+            }),
             Family::Asm => [
                 Marker::GoAsm,
                 Marker::AsmX86,
+                Marker::AsmX86Packed,
                 Marker::AsmArm,
                 Marker::AsmOther,
                 Marker::AsmAmdGpu,
@@ -1633,6 +1673,33 @@ mod tests {
     }
 
     #[test]
+    fn a_templates_language_is_the_extension_before_its_own() {
+        assert_eq!(source_extension("jit/scan_kernel.cu.in"), Some("cu"));
+        assert_eq!(source_extension("gen/gemm.cu.j2"), Some("cu"));
+        assert_eq!(source_extension("tract/load_tile.j2"), None);
+        assert_eq!(source_extension("src/k.cu"), Some("cu"));
+        assert!(is_cuda_dialect("jit/scan_kernel.cu.in"));
+        assert!(is_c_source("src/f32-vrnd/neon.c.in"));
+    }
+
+    #[test]
+    fn shader_syntax_read_in_scripts_marks_no_other_file() {
+        let d = Detector::new();
+        // A host `.cu` whose comment shows GLSL's entry is still unmarked
+        // host code; CUDA device code marks it.
+        let host = d.scan(
+            "src/launch.cu",
+            b"// a shader's void main() runs per pixel\nint run(int n) { return n; }\n",
+        );
+        assert!(!host.marked);
+        let device = d.scan(
+            "src/k.cu",
+            b"__global__ void k(float* x) { x[threadIdx.x] = 0; }\n",
+        );
+        assert!(device.marked);
+    }
+
+    #[test]
     fn inline_simd_assembly_in_c_is_that_isas_kernel() {
         let d = Detector::new();
         // Inline SIMD assembly in C (BLIS micro-kernels) and the macro
@@ -1642,7 +1709,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 58] = [
+        let cases: [(&str, &[u8], Option<Kind>); 59] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1706,6 +1773,8 @@ mod tests {
             ("tfjs-backend-webgl/src/pad_gpu.ts", b"this.userCode = `\n  void main() {\n    ivec2 rc = getOutputCoords();\n    setOutput(getX(rc.x, rc.y));\n  }`;\n", Some(Kind::Webgl)),
             ("src/render/shaders.js", b"const FS = `precision highp float;\nuniform sampler2D tex;\nvoid main() { gl_FragColor = texture2D(tex, uv); }`;\n", Some(Kind::Webgl)),
             ("src/math/vector.ts", b"export class Vec4<T extends number> { constructor(public x: T) {} }\nconst v: Array<number> = [];\n", None),
+            // A C comment naming an MMX instruction is no SIMD kernel.
+            ("src/scale_c.c", b"/* like pmulhw, but scalar */\nint scale(int a, int b) { return (a * b) >> 16; }\n", None),
             // CubeCL: `#[cube]` code is a kernel; a file that only uses
             // cubecl to launch or tune one is host code.
             ("crates/burn-cubecl/src/kernel/clamp.rs", b"use cubecl::prelude::*;\n\n#[cube(launch)]\nfn clamp_kernel<F: Float>(input: &Tensor<F>) {}\n", Some(Kind::GpuDsl)),

@@ -26,7 +26,7 @@ pub fn may_hold(path: &str) -> bool {
     detect::is_c_source(path)
         || detect::is_header(path)
         || detect::is_cuda_dialect(path)
-        || detect::extension(path) == Some("hip")
+        || detect::source_extension(path) == Some("hip")
 }
 
 /// Read again the C-family files that are no kernel yet (or a GPU source

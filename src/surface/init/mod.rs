@@ -378,8 +378,9 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
             Classified::Found(Found::plain(path, Some(kind)))
         }
         Some(kind) => {
-            let bare = (!scanned.marked && matches!(detect::extension(path), Some("cu" | "hip")))
-                .then(|| host_units::includes(buf));
+            let bare = (!scanned.marked
+                && matches!(detect::source_extension(path), Some("cu" | "hip")))
+            .then(|| host_units::includes(buf));
             Classified::Found(Found {
                 path: path.to_owned(),
                 kind: Some(kind),
@@ -550,14 +551,14 @@ fn leave_out_umbrellas(root: &Path, found: Vec<Found>, skipped: &mut Vec<Skipped
 fn leave_out_string_copies(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec<Found> {
     let cl: std::collections::HashSet<(&str, &str)> = found
         .iter()
-        .filter(|f| detect::extension(&f.path) == Some("cl"))
+        .filter(|f| detect::source_extension(&f.path) == Some("cl"))
         .map(|f| (parent_dir(&f.path), signals::stem(&f.path)))
         .collect();
     if cl.is_empty() {
         return found;
     }
     let is_copy = |f: &Found| {
-        f.kind == Some(Kind::Opencl) && detect::extension(&f.path) != Some("cl") && {
+        f.kind == Some(Kind::Opencl) && detect::source_extension(&f.path) != Some("cl") && {
             let (dir, stem) = (parent_dir(&f.path), signals::stem(&f.path));
             stem.match_indices('_')
                 .any(|(at, _)| cl.contains(&(dir, &stem[..at])))
@@ -601,11 +602,12 @@ fn own_op_default(signals: &Signals, kernels: &mut [KernelFile]) {
 }
 
 /// Whether only a backend placed a file: its op says how the file is
-/// written (an ISA, a DSL, a language), and no computation was found in it.
+/// written (an ISA, a DSL, a language; not a `general` op such as
+/// int-quant, which says what), and no computation was found in it.
 fn backend_only(signals: &Signals, k: &KernelFile) -> bool {
     k.op.as_deref()
         .and_then(|op| signals.position(op))
-        .is_some_and(|i| signals.ops[i].backend)
+        .is_some_and(|i| signals.ops[i].backend && !signals.ops[i].general)
         && !k
             .evidence
             .iter()

@@ -231,6 +231,9 @@ pub struct OpSignals {
     /// a backend yields to it too — ranking, and reading a CPU file's
     /// folder when only such an op's name matched.
     pub backend: bool,
+    /// A `general` op (int-quant): ranked like a backend, but it does say
+    /// what a file computes.
+    pub general: bool,
     /// The op this one narrows, and the name tokens that narrow it.
     refines: Option<usize>,
     qualifiers: Vec<Pattern>,
@@ -784,6 +787,7 @@ impl Signals {
                 kinds: s.kinds.iter().map(kind).collect(),
                 fallback: s.fallback.iter().map(kind).collect(),
                 backend: s.backend || s.general,
+                general: s.general,
                 refines: None,
                 qualifiers: s.qualifiers.iter().map(|n| Pattern::new(n)).collect(),
                 gpu_names: s.gpu_names,
