@@ -460,6 +460,11 @@ pub fn source_extension(path: &str) -> Option<&str> {
 }
 
 pub fn by_extension(path: &str) -> ByExtension {
+    // A minified bundle is build output (often a dependency's): its
+    // shader strings are the bundled library's, not the repository's.
+    if path.ends_with(".min.js") || path.ends_with(".min.mjs") {
+        return ByExtension::No;
+    }
     match extension(path) {
         Some(t) if TEMPLATE_EXTS.contains(&t) => by_template(path),
         Some(ext) => by_ext(ext),
@@ -1709,7 +1714,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 59] = [
+        let cases: [(&str, &[u8], Option<Kind>); 60] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1773,6 +1778,7 @@ mod tests {
             ("tfjs-backend-webgl/src/pad_gpu.ts", b"this.userCode = `\n  void main() {\n    ivec2 rc = getOutputCoords();\n    setOutput(getX(rc.x, rc.y));\n  }`;\n", Some(Kind::Webgl)),
             ("src/render/shaders.js", b"const FS = `precision highp float;\nuniform sampler2D tex;\nvoid main() { gl_FragColor = texture2D(tex, uv); }`;\n", Some(Kind::Webgl)),
             ("src/math/vector.ts", b"export class Vec4<T extends number> { constructor(public x: T) {} }\nconst v: Array<number> = [];\n", None),
+            ("dist/tf-backend-webgpu.min.js", b"var a=`fn main(){let v=vec4<f32>(0.0);workgroupBarrier();}`;\n", None),
             // A C comment naming an MMX instruction is no SIMD kernel.
             ("src/scale_c.c", b"/* like pmulhw, but scalar */\nint scale(int a, int b) { return (a * b) >> 16; }\n", None),
             // CubeCL: `#[cube]` code is a kernel; a file that only uses
