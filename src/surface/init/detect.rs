@@ -730,11 +730,9 @@ enum Marker {
     /// shader in a script string; read in script files only (Rust and C++
     /// spell other types so).
     WgslType,
-    /// GLSL (ES) in a script string: its builtins and its vector and
-    /// sampler types, which no script declares.
+    /// GLSL (ES) in a script string: its `void main()` entry, its
+    /// builtins and its vector and sampler types, which no script declares.
     GlslSource,
-    /// GLSL's `void main()` entry in a script string.
-    GlslEntry,
     TritonKernel,
     CuteDsl,
     Cutile,
@@ -782,10 +780,7 @@ enum Marker {
 impl Marker {
     /// Markers read in TypeScript / JavaScript files only.
     fn script_only(self) -> bool {
-        matches!(
-            self,
-            Marker::WgslType | Marker::GlslSource | Marker::GlslEntry
-        )
+        matches!(self, Marker::WgslType | Marker::GlslSource)
     }
 }
 
@@ -993,7 +988,7 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::WgslType, "array<i32>"),
     (Marker::WgslType, "array<u32>"),
     (Marker::WgslType, "array<f16>"),
-    (Marker::GlslEntry, "void main()"),
+    (Marker::GlslSource, "void main()"),
     (Marker::GlslSource, "gl_FragColor"),
     (Marker::GlslSource, "gl_FragCoord"),
     (Marker::GlslSource, "gl_GlobalInvocationID"),
@@ -1284,14 +1279,16 @@ const RUST_KINDS: &[(Marker, Kind)] = &[
     (Marker::CudaDevice, Kind::Cuda),
 ];
 
-/// What a TypeScript / JavaScript file is: a browser backend's WGSL shader
-/// strings, or CUDA C / Metal held the same way (WebGL's GLSL ES comes
-/// after them, in `kind_of`).
+/// What a TypeScript / JavaScript file is: a browser backend's shader
+/// strings (WGSL; WebGL's GLSL ES, where over the corpus's scripts
+/// `void main()` marks 85 shader files and one other), or CUDA C / Metal
+/// held the same way.
 const SCRIPT_KINDS: &[(Marker, Kind)] = &[
     (Marker::WgslSource, Kind::Wgsl),
     (Marker::WgslType, Kind::Wgsl),
     (Marker::CudaDevice, Kind::Cuda),
     (Marker::MetalSource, Kind::Metal),
+    (Marker::GlslSource, Kind::Webgl),
 ];
 
 /// The kind of the first marker of `order` that `seen` holds.
@@ -1437,12 +1434,7 @@ impl Detector {
                 .or_else(simd)
                 .or_else(|| has(Marker::PortableSimd).then_some(Kind::SimdOther)),
             Family::Go => has(Marker::OtherSimd).then_some(Kind::SimdOther),
-            // GLSL ES by its entry or one of its builtins or types: over
-            // the corpus's scripts `void main()` marks 85 shader files and
-            // one other.
-            Family::Script => first_kind(seen, SCRIPT_KINDS).or_else(|| {
-                (has(Marker::GlslEntry) || has(Marker::GlslSource)).then_some(Kind::Webgl)
-            }),
+            Family::Script => first_kind(seen, SCRIPT_KINDS),
             Family::Asm => [
                 Marker::GoAsm,
                 Marker::AsmX86,
