@@ -206,7 +206,8 @@ pub(super) fn includes(prefix: &[u8]) -> Vec<String> {
 
 /// Resolves an include to a tracked path: beside the including file, else
 /// the one tracked path that ends with it (`<faiss/gpu/utils/Tensor.cuh>`
-/// from the repository's include root).
+/// from the repository's include root), else, of several, the one it
+/// names from the nearest directory above the includer.
 struct Resolver<'a> {
     tracked: HashSet<&'a str>,
     by_name: HashMap<&'a str, Vec<&'a str>>,
@@ -234,14 +235,43 @@ impl<'a> Resolver<'a> {
         }
         let name = include.rsplit('/').next().unwrap_or(include);
         let tail = format!("/{}", include.trim_start_matches("./"));
-        let mut hits = self
+        let hits: Vec<&'a str> = self
             .by_name
             .get(name)?
             .iter()
-            .filter(|p| **p == include || p.ends_with(&tail));
-        let first = hits.next()?;
-        // Two files end that way: the include names neither for sure.
-        hits.next().is_none().then_some(*first)
+            .copied()
+            .filter(|p| *p == include || p.ends_with(&tail))
+            .collect();
+        match hits.as_slice() {
+            [one] => Some(one),
+            // Two files end that way: the one in the nearest directory
+            // above the includer is the one its include path finds first
+            // (FlashAttention's `hopper/instantiations/*.cu` include
+            // `hopper/flash_bwd_launch_template.h`, not `csrc/…`'s).
+            _ => nearest_above(from, include, &hits),
+        }
+    }
+}
+
+/// Among several files an include may name, the one it names from the
+/// nearest directory above the includer (its parent, then the parent's
+/// parent, …), as an include path listing the project's directories finds it.
+fn nearest_above<'a>(from: &str, include: &str, hits: &[&'a str]) -> Option<&'a str> {
+    let include = include.trim_start_matches("./");
+    let mut dir = parent_dir(from);
+    loop {
+        let joined = if dir.is_empty() {
+            include.to_owned()
+        } else {
+            format!("{dir}/{include}")
+        };
+        if let Some(&hit) = hits.iter().find(|h| **h == joined) {
+            return Some(hit);
+        }
+        if dir.is_empty() {
+            return None;
+        }
+        dir = parent_dir(dir);
     }
 }
 
@@ -280,5 +310,34 @@ mod tests {
         // A system header, and a name two files end with, resolve to none.
         assert_eq!(r.resolve(from, "vector"), None);
         assert_eq!(r.resolve(from, "common.h"), None);
+    }
+
+    #[test]
+    fn a_name_two_files_end_with_resolves_to_the_one_nearest_above_the_includer() {
+        let tracked = [
+            "csrc/flash_attn/src/flash_bwd_launch_template.h",
+            "hopper/flash_bwd_launch_template.h",
+            "hopper/instantiations/flash_bwd_hdim128_bf16_sm90.cu",
+            "a/common.h",
+            "b/common.h",
+            "c/d/unit.cu",
+        ];
+        let r = Resolver::new(&tracked);
+        assert_eq!(
+            r.resolve(
+                "hopper/instantiations/flash_bwd_hdim128_bf16_sm90.cu",
+                "flash_bwd_launch_template.h"
+            ),
+            Some("hopper/flash_bwd_launch_template.h")
+        );
+        assert_eq!(
+            r.resolve(
+                "csrc/flash_attn/src/sub/unit.cu",
+                "flash_bwd_launch_template.h"
+            ),
+            Some("csrc/flash_attn/src/flash_bwd_launch_template.h")
+        );
+        // Neither candidate sits above the includer: still none.
+        assert_eq!(r.resolve("c/d/unit.cu", "common.h"), None);
     }
 }
