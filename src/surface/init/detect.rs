@@ -360,6 +360,11 @@ pub fn role_dirs(role: Role) -> &'static [&'static str] {
     }
 }
 
+/// Role words that also end the name of a kernel directory: `training/`
+/// holds training recipes, `fp8_training/` FP8 training kernels (torchao);
+/// `sample/` a sample, `grid_sample/` the grid-sampling op (Burn).
+const WHOLE_DIR_ONLY: &[&str] = &["training", "sample"];
+
 /// The role a path plays when it is not product code (tests, benchmarks,
 /// examples, vendored or documentation trees), judged from its directories
 /// and its file name.
@@ -376,11 +381,13 @@ pub fn role(path: &str) -> Option<Role> {
             Role::Docs,
             Role::Retired,
         ] {
-            // `tests`, and `candle-examples` / `wasm_tests` alike.
+            // `tests`, and `candle-examples` / `wasm_tests` alike; a word
+            // that also ends an op's name counts only alone.
             let hit = role_dirs(role).iter().any(|r| {
                 d == *r
-                    || d.strip_suffix(r)
-                        .is_some_and(|head| head.ends_with('-') || head.ends_with('_'))
+                    || !WHOLE_DIR_ONLY.contains(r)
+                        && d.strip_suffix(r)
+                            .is_some_and(|head| head.ends_with('-') || head.ends_with('_'))
             });
             if hit {
                 return Some(role);
@@ -2063,6 +2070,11 @@ mod tests {
         assert_eq!(role("src/kernels_deprecated/attn.cu"), Some(Role::Retired));
         assert_eq!(role("kernels/bold/gemm.c"), None);
         assert_eq!(role("src/legacy/attn.cu"), None);
+        // A role word that also ends an op's directory counts only alone.
+        assert_eq!(role("torchao/prototype/fp8_training/kernels.py"), None);
+        assert_eq!(role("crates/kernel/grid_sample/bilinear.rs"), None);
+        assert_eq!(role("sample/grid.cu"), Some(Role::Example));
+        assert_eq!(role("cutlass/cute-examples/gemm.cu"), Some(Role::Example));
         // Measurement and research around the kernels, code that uses them.
         for (path, role_of) in [
             ("analysis/bf16_gemm/mi350x/kernel_1024.cpp", Role::Bench),
