@@ -1339,3 +1339,22 @@ fn a_file_only_its_isa_names_follows_what_its_directory_computes() {
         "{plan}"
     );
 }
+
+#[test]
+fn a_file_left_out_as_infrastructure_is_never_also_a_kernel() {
+    let sse = "#include <immintrin.h>\nvoid k(float* x) { for (int i = 0; i < 8; i += 4) _mm_storeu_ps(x + i, _mm_loadu_ps(x + i)); }\n";
+    let plain =
+        "int n(const int* f) { int c = 0; for (int i = 0; i < 4; i++) c += f[i]; return c; }\n";
+    let p = Sota::new()
+        .git_init()
+        .file("kernels/x86/add_sse.c", sse)
+        .file("kernels/x86/mul_sse.c", sse)
+        .file("kernels/x86/max_sse.c", sse)
+        // A plain source among SIMD kernels would join them, but its name
+        // says it is a CPU feature probe.
+        .file("kernels/x86/cpu_probe.c", plain);
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert!(in_population(&plan, "kernels/x86/add_sse.c"), "{plan}");
+    assert!(!in_population(&plan, "kernels/x86/cpu_probe.c"), "{plan}");
+}

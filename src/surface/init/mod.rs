@@ -827,6 +827,14 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         let kernels = assigned(input.root, scanned, &candidates, &signals);
         (tree.join().expect("init tree thread"), kernels)
     });
+    // A file left out is never also a kernel, whichever later pass would
+    // adopt it again (an umbrella header a kernel includes).
+    let left_out: std::collections::HashSet<&str> =
+        skipped.iter().map(|s| s.path.as_str()).collect();
+    let kernels: Vec<KernelFile> = kernels
+        .into_iter()
+        .filter(|k| !left_out.contains(k.path.as_str()))
+        .collect();
     let mut kinds = BTreeMap::new();
     for k in &kernels {
         *kinds.entry(k.kind).or_insert(0) += 1;
@@ -1266,7 +1274,10 @@ fn adopt_plain_sources(
             let in_family = || {
                 name_family(path).is_some_and(|n| families.get(dir).is_some_and(|f| f.contains(n)))
             };
-            if !outnumbered && !in_family() {
+            // Left out as infrastructure (a feature probe, a timer): it
+            // stays out, whatever its neighbours are (it still counts
+            // among the directory's plain sources).
+            if !outnumbered && !in_family() || detect::infrastructure(path).is_some() {
                 continue;
             }
             let asm = detect::is_asm_source(path);
