@@ -1154,9 +1154,10 @@ fn warp_python_kernels_are_found_and_eval_fixtures_are_not() {
 }
 
 #[test]
-fn a_scalar_assembly_kernel_among_simd_ones_joins_them_and_a_lone_one_does_not() {
+fn scalar_assembly_is_a_kernel_alone_too_and_start_up_code_and_probes_are_not() {
     let sse = "    movups (%rdi), %xmm0\n    addps %xmm1, %xmm0\n    ret\n";
     let x87 = "    fldl (%rdi)\n    fabs\n    fstpl (%rsi)\n    ret\n";
+    let alpha = "\tLD\t$f10, 0*SIZE(X)\n\tMUL\t$f10, $f11, $f12\n\tADD\t$f0, $f12, $f0\n";
     let p = Sota::new()
         .git_init()
         .file("kernel/x86_64/saxpy_sse.S", sse)
@@ -1164,16 +1165,23 @@ fn a_scalar_assembly_kernel_among_simd_ones_joins_them_and_a_lone_one_does_not()
         .file("kernel/x86_64/sscal_sse.S", sse)
         // The x87 kernel of the same library: no SIMD instruction.
         .file("kernel/x86_64/amax.S", x87)
-        // Alone, scalar assembly is not known to be a kernel.
-        .file("boot/start.S", x87);
+        // A directory of scalar FPU kernels (OpenBLAS's Alpha port).
+        .file("kernel/alpha/dot.S", alpha)
+        .file("kernel/alpha/axpy.S", alpha)
+        // Start-up code and a CPU feature probe compute no op.
+        .file("boot/startup.S", x87)
+        .file("kernel/x86_64/cpuid.S", x87);
     p.git(&["add", "-A"]).success();
     let plan = plan(&p);
-    assert_eq!(
-        kind_and_op(&plan, "kernel/x86_64/amax.S").0,
-        "asm",
-        "{plan}"
-    );
-    assert!(!in_population(&plan, "boot/start.S"), "{plan}");
+    for path in [
+        "kernel/x86_64/amax.S",
+        "kernel/alpha/dot.S",
+        "kernel/alpha/axpy.S",
+    ] {
+        assert_eq!(kind_and_op(&plan, path).0, "asm", "{path}: {plan}");
+    }
+    assert!(!in_population(&plan, "boot/startup.S"), "{plan}");
+    assert!(!in_population(&plan, "kernel/x86_64/cpuid.S"), "{plan}");
 }
 
 #[test]

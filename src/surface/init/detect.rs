@@ -302,6 +302,10 @@ const INFRA_TOKENS: &[(&str, &str)] = &[
     ("tune", "tuner"),
     ("tuner", "tuner"),
     ("probe", "CPU / GPU feature probe"),
+    ("cpuid", "CPU / GPU feature probe"),
+    ("startup", "start-up code"),
+    ("boot", "start-up code"),
+    ("crt0", "start-up code"),
     ("compat", "portability shim"),
     ("compatibility", "portability shim"),
     ("dummy", "placeholder / stub"),
@@ -409,8 +413,12 @@ pub fn role(path: &str) -> Option<Role> {
         || stem.ends_with("_bench")
         || stem.ends_with("_benchmark")
         || stem.starts_with("benchmark_")
+        || stem.ends_with("_perf")
     {
         return Some(Role::Bench);
+    }
+    if stem.ends_with("_example") || stem.ends_with("_demo") {
+        return Some(Role::Example);
     }
     None
 }
@@ -1442,17 +1450,7 @@ impl Detector {
                 .or_else(|| has(Marker::PortableSimd).then_some(Kind::SimdOther)),
             Family::Go => has(Marker::OtherSimd).then_some(Kind::SimdOther),
             Family::Script => first_kind(seen, SCRIPT_KINDS),
-            Family::Asm => [
-                Marker::GoAsm,
-                Marker::AsmX86,
-                Marker::AsmX86Packed,
-                Marker::AsmArm,
-                Marker::AsmOther,
-                Marker::AsmAmdGpu,
-            ]
-            .into_iter()
-            .any(has)
-            .then_some(Kind::Asm),
+            Family::Asm => Some(Kind::Asm),
         }
     }
 
@@ -1748,10 +1746,13 @@ mod tests {
             ("crates/luminal/src/graph.rs", b"pub struct Graph { nodes: Vec<Node> }\n", None),
             // LoongArch LSX / LASX assembly (OpenBLAS, dav1d) and x86 SIMD
             // assembly over register macros (dav1d's x86inc `m0`,
-            // libjpeg-turbo's `mmA`); scalar assembly is none of them.
+            // libjpeg-turbo's `mmA`); scalar assembly (OpenBLAS's Alpha /
+            // POWER FPU kernels) is assembly all the same: in a kernel
+            // repository an assembly file is a kernel (a feature probe such
+            // as `cpuid.asm` is left out by its name, see `infrastructure`).
             ("kernel/loongarch64/sdot_lsx.S", b"\tvld\t$vr0, X, 0\n\tvfmadd.s\t$vr2, $vr0, $vr1, $vr2\n", Some(Kind::Asm)),
             ("src/x86/ipred_sse.asm", b"    punpcklbw            m0, m1\n    pmaddwd              m0, m2\n", Some(Kind::Asm)),
-            ("src/x86/cpuid.asm", b"cglobal cpu_cpuid, 0, 5, 0\n    mov eax, r0d\n    cpuid\n    RET\n", None),
+            ("kernel/alpha/dot.S", b"\tLD\t$f10, 0*SIZE(X)\n\tMUL\t$f10, $f11, $f12\n\tADD\t$f0, $f12, $f0\n", Some(Kind::Asm)),
             // `.in` templates are in the language before `.in`; a CMake
             // configure header with no kernel marker is not a kernel.
             ("src/f32-vrnd/neon.c.in", b"#include <arm_neon.h>\nvoid f(float* y) { vst1q_f32(y, vrndq_f32(vld1q_f32(y))); }\n", Some(Kind::SimdArm)),
@@ -2070,6 +2071,16 @@ mod tests {
         assert_eq!(role("src/kernels_deprecated/attn.cu"), Some(Role::Retired));
         assert_eq!(role("kernels/bold/gemm.c"), None);
         assert_eq!(role("src/legacy/attn.cu"), None);
+        // A C library's performance driver and example are named so.
+        assert_eq!(role("crc/crc32_ieee_perf.c"), Some(Role::Bench));
+        assert_eq!(role("crc/crc64_example.c"), Some(Role::Example));
+        assert_eq!(role("crc/crc64_ecma_refl_pmull.S"), None);
+        // A CPU feature probe serves the kernels; it computes no op.
+        assert_eq!(
+            infrastructure("kernel/x86/cpuid.S"),
+            Some("CPU / GPU feature probe")
+        );
+        assert_eq!(infrastructure("kernel/x86/kv_cache.cu"), None);
         // A role word that also ends an op's directory counts only alone.
         assert_eq!(role("torchao/prototype/fp8_training/kernels.py"), None);
         assert_eq!(role("crates/kernel/grid_sample/bilinear.rs"), None);
