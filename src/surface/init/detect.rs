@@ -29,6 +29,9 @@ pub enum Kind {
     /// WebGL GPGPU: GLSL ES fragment shaders held in TypeScript /
     /// JavaScript strings (TensorFlow.js's WebGL backend).
     Webgl,
+    /// OpenGL ES GLSL shader files (`.fsh` fragment, `.vsh` vertex): iOS /
+    /// Android GPU image processing (GPUImage's filters).
+    Gles,
     Ptx,
     Triton,
     CuteDsl,
@@ -46,7 +49,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 20] = [
+    pub const ALL: [Kind; 21] = [
         Kind::Cuda,
         Kind::Cutlass,
         Kind::Hip,
@@ -57,6 +60,7 @@ impl Kind {
         Kind::Wgsl,
         Kind::Hlsl,
         Kind::Webgl,
+        Kind::Gles,
         Kind::Ptx,
         Kind::Triton,
         Kind::CuteDsl,
@@ -82,6 +86,7 @@ impl Kind {
             Kind::Wgsl => "wgsl",
             Kind::Hlsl => "hlsl",
             Kind::Webgl => "webgl",
+            Kind::Gles => "gles",
             Kind::Ptx => "ptx",
             Kind::Triton => "triton",
             Kind::CuteDsl => "cute-dsl",
@@ -112,6 +117,7 @@ impl Kind {
             Kind::Wgsl => "WebGPU WGSL",
             Kind::Hlsl => "HLSL shaders (Direct3D, or Vulkan through DXC)",
             Kind::Webgl => "WebGL GLSL ES shaders in script strings",
+            Kind::Gles => "OpenGL ES GLSL shader files",
             Kind::Ptx => "PTX",
             Kind::Triton => "Triton Python",
             Kind::CuteDsl => "CuTe DSL Python",
@@ -522,13 +528,20 @@ fn by_ext(ext: &str) -> ByExtension {
         // Intel ISPC: SPMD programs compiled to SSE / AVX / NEON lanes.
         "ispc" | "isph" => ByExtension::Kernel(Kind::SimdOther),
         "hlsl" | "hlsli" => ByExtension::Kernel(Kind::Hlsl),
+        // OpenGL ES shader files by Apple's naming (GPUImage's filters).
+        "fsh" | "vsh" => ByExtension::Kernel(Kind::Gles),
+        // ORC (the Oil Runtime Compiler): SIMD programs compiled to SSE /
+        // NEON / AltiVec at build or run time (VOLK, GStreamer).
+        "orc" => ByExtension::Kernel(Kind::SimdOther),
         "ptx" => ByExtension::Kernel(Kind::Ptx),
         // `.opencl`: OpenCL C kept in a raw string a host source includes
         // (CLBlast's `xgemm.opencl`).
         "cl" | "opencl" => ByExtension::Ambiguous(Family::OpenclMaybe),
         "c" | "cc" | "cpp" | "cxx" | "h" | "hh" | "hpp" | "hxx" | "inl" | "inc" | "ipp" | "tcc"
         | "impl" => ByExtension::Ambiguous(Family::C),
-        "py" => ByExtension::Ambiguous(Family::Python),
+        // Cython sources hold kernels as Python files do (CuPy's
+        // `_routines_math.pyx`).
+        "py" | "pyx" | "pxd" | "pxi" => ByExtension::Ambiguous(Family::Python),
         "rs" => ByExtension::Ambiguous(Family::Rust),
         "go" => ByExtension::Ambiguous(Family::Go),
         "s" | "S" | "asm" => ByExtension::Ambiguous(Family::Asm),
@@ -737,6 +750,10 @@ enum Marker {
     /// An MLX custom Metal kernel built from a Python source string
     /// (`mx.fast.metal_kernel(name=…, source=…)`).
     MlxMetalKernel,
+    /// A CuPy kernel built from CUDA C in a Python / Cython string
+    /// (`cp.RawKernel(code, name)`, `ElementwiseKernel(in, out, body)`,
+    /// `ReductionKernel`, `RawModule`, `create_ufunc`).
+    CupyKernel,
     /// WGSL compute code inside a host-language file: a `wgsl! { … }` block
     /// (the `inline-wgsl` crate) or a shader string whose body uses
     /// workgroup memory, barriers or the invocation builtins.
@@ -1015,6 +1032,12 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::KernelArg, "setArg("),
     (Marker::KernelArg, "clSetKernelArg("),
     (Marker::MlxMetalKernel, "fast.metal_kernel("),
+    (Marker::CupyKernel, "ElementwiseKernel("),
+    (Marker::CupyKernel, "ReductionKernel("),
+    (Marker::CupyKernel, "RawKernel("),
+    (Marker::CupyKernel, "RawModule("),
+    (Marker::CupyKernel, "create_ufunc("),
+    (Marker::CupyKernel, "create_reduction_func("),
     (Marker::MetalSource, "[[kernel]]"),
     (Marker::MetalSource, "metal_stdlib"),
     (Marker::MetalSource, "simdgroup_matrix"),
@@ -1124,7 +1147,6 @@ const MARKERS: &[(Marker, &str)] = &[
     // ROCm FlyDSL (`import flydsl.compiler as flyc`).
     (Marker::GpuDsl, "flyc.kernel"),
     (Marker::GpuDsl, "flyc.jit"),
-    (Marker::GpuDsl, "RawKernel("),
     (Marker::GpuDsl, "load_inline("),
     // CubeCL: a kernel or device function is `#[cube]` / `#[cube(launch)]`
     // code; `use cubecl` alone is host code that launches or tunes them
@@ -1283,6 +1305,7 @@ const PYTHON_KINDS: &[(Marker, Kind)] = &[
     (Marker::GpuDsl, Kind::GpuDsl),
     (Marker::PeachPy, Kind::SimdX86),
     (Marker::MlxMetalKernel, Kind::Metal),
+    (Marker::CupyKernel, Kind::Cuda),
 ];
 
 /// What a Rust file is before its SIMD: a GPU DSL, or WGSL, Metal or CUDA
@@ -1711,7 +1734,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 60] = [
+        let cases: [(&str, &[u8], Option<Kind>); 68] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1804,6 +1827,19 @@ mod tests {
             // built once per ISA (`CPU_CAPABILITY_AVX512`).
             ("csrc/cpu/aten/kernels/CumsumKrnl.cpp", b"using Vec = at::vec::Vectorized<scalar_t>;\nVec::loadu(src).store(dst);", Some(Kind::SimdOther)),
             ("csrc/cpu/aten/kernels/RMSNormKrnl.cpp", b"#if defined(CPU_CAPABILITY_AVX512)\ntemplate <typename T>\nvoid RMSNormKernelImpl() {}", Some(Kind::SimdX86)),
+            // CUDA C in CuPy's kernel constructors, in Python and Cython;
+            // a Python file that only calls CuPy is host code.
+            ("cupyx/scipy/special/_gamma.py", b"import cupy\ngamma = cupy._core.create_ufunc(\n    'cupyx_scipy_gamma', ('f->f',), 'out0 = tgamma(in0)')\n", Some(Kind::Cuda)),
+            ("cupy/_core/_routines_math.pyx", b"cdef _cumsum_kern = _core.ElementwiseKernel(\n    'T x', 'T y', 'y = x', 'cupy_cumsum')\n", Some(Kind::Cuda)),
+            ("cupyx/signal/_peak.py", b"import cupy as cp\n_k = cp.RawKernel(r'__global__ void k(float* x) {}', 'k')\n", Some(Kind::Cuda)),
+            ("cupyx/linalg/_solve.py", b"import cupy\ndef solve(a, b):\n    return cupy.linalg.solve(a, b)\n", None),
+            // Helion's tile DSL.
+            ("kernels/softmax.py", b"import helion\nimport helion.language as hl\n\n@helion.kernel()\ndef softmax(x):\n    for tile_n in hl.tile(n):\n        pass\n", Some(Kind::GpuDsl)),
+            // Shader and SIMD languages known by their files: OpenGL ES
+            // fragment / vertex shaders, ORC programs.
+            ("framework/Source/Operations/Shaders/Sepia_GLES.fsh", b"varying highp vec2 textureCoordinate;\nvoid main() { gl_FragColor = vec4(1.0); }\n", Some(Kind::Gles)),
+            ("framework/Source/Operations/Shaders/OneInput.vsh", b"attribute vec4 position;\nvoid main() { gl_Position = position; }\n", Some(Kind::Gles)),
+            ("kernels/volk/volk_16ic_x2_dot_prod_16ic_neon.orc", b".function volk_16ic_x2_dot_prod_16ic_orc_impl\n.dest 4 d\nmuls d, s1, s2\n", Some(Kind::SimdOther)),
         ];
         for (path, content, kind) in cases {
             assert_eq!(d.detect(path, content), kind, "{path}");
