@@ -1154,34 +1154,53 @@ fn warp_python_kernels_are_found_and_eval_fixtures_are_not() {
 }
 
 #[test]
-fn scalar_assembly_is_a_kernel_alone_too_and_start_up_code_and_probes_are_not() {
+fn scalar_assembly_is_a_kernel_alone_too_and_start_up_code_probes_and_data_are_not() {
     let sse = "    movups (%rdi), %xmm0\n    addps %xmm1, %xmm0\n    ret\n";
     let x87 = "    fldl (%rdi)\n    fabs\n    fstpl (%rsi)\n    ret\n";
-    let alpha = "\tLD\t$f10, 0*SIZE(X)\n\tMUL\t$f10, $f11, $f12\n\tADD\t$f0, $f12, $f0\n";
+    // Ten instruction lines of Alpha floating point, as OpenBLAS writes them.
+    let alpha = "#include \"common.h\"\n\t.set noat\n$L10:\n".to_owned()
+        + &"\tLD\t$f10, 0*SIZE(X)\n\tMUL\t$f10, $f11, $f12\n".repeat(5);
+    let data = "\t.section .rodata\n\t.global table\ntable:\n\t.incbin \"table.bin\"\n";
     let p = Sota::new()
         .git_init()
         .file("kernel/x86_64/saxpy_sse.S", sse)
         .file("kernel/x86_64/sdot_sse.S", sse)
         .file("kernel/x86_64/sscal_sse.S", sse)
-        // The x87 kernel of the same library: no SIMD instruction.
+        // The x87 kernel of the same library: no SIMD instruction; its
+        // SIMD neighbours make it their ISA's assembly.
         .file("kernel/x86_64/amax.S", x87)
         // A directory of scalar FPU kernels (OpenBLAS's Alpha port).
-        .file("kernel/alpha/dot.S", alpha)
-        .file("kernel/alpha/axpy.S", alpha)
-        // Start-up code and a CPU feature probe compute no op.
-        .file("boot/startup.S", x87)
-        .file("kernel/x86_64/cpuid.S", x87);
+        .file("kernel/alpha/dot.S", &alpha)
+        .file("kernel/alpha/axpy.S", &alpha)
+        // Start-up code, a CPU feature probe and a data table compute no op.
+        .file("boot/start.S", &alpha)
+        .file("arch/startup_cm4.S", &alpha)
+        .file("kernel/x86_64/cpuid.S", x87)
+        .file("library/src/sobol32_precomputed.S", data);
     p.git(&["add", "-A"]).success();
     let plan = plan(&p);
-    for path in [
-        "kernel/x86_64/amax.S",
-        "kernel/alpha/dot.S",
-        "kernel/alpha/axpy.S",
-    ] {
-        assert_eq!(kind_and_op(&plan, path).0, "asm", "{path}: {plan}");
+    assert_eq!(
+        kind_and_op(&plan, "kernel/x86_64/amax.S").0,
+        "asm",
+        "{plan}"
+    );
+    for path in ["kernel/alpha/dot.S", "kernel/alpha/axpy.S"] {
+        assert_eq!(kind_and_op(&plan, path).0, "asm-scalar", "{path}: {plan}");
     }
-    assert!(!in_population(&plan, "boot/startup.S"), "{plan}");
-    assert!(!in_population(&plan, "kernel/x86_64/cpuid.S"), "{plan}");
+    for path in [
+        "boot/start.S",
+        "arch/startup_cm4.S",
+        "kernel/x86_64/cpuid.S",
+        "library/src/sobol32_precomputed.S",
+    ] {
+        assert!(!in_population(&plan, path), "{path}: {plan}");
+    }
+    // Scalar assembly takes no ISA backend's op by its kind alone.
+    assert_ne!(
+        kind_and_op(&plan, "kernel/alpha/dot.S").1.as_deref(),
+        Some("x86-avx512-amx"),
+        "{plan}"
+    );
 }
 
 #[test]
@@ -1365,4 +1384,34 @@ fn a_file_left_out_as_infrastructure_is_never_also_a_kernel() {
     let plan = plan(&p);
     assert!(in_population(&plan, "kernels/x86/add_sse.c"), "{plan}");
     assert!(!in_population(&plan, "kernels/x86/cpu_probe.c"), "{plan}");
+}
+
+#[test]
+fn an_umbrella_header_left_out_stays_out_though_a_kernel_includes_it() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "neighbors/ball_cover/kernel.cuh",
+            "__global__ void k(float* x) { x[threadIdx.x] = 0; }\n",
+        )
+        // The umbrella over `ball_cover/`, which a kernel beside it includes.
+        .file(
+            "neighbors/ball_cover.cuh",
+            "#include \"ball_cover/kernel.cuh\"\n__device__ int f() { return 0; }\n",
+        )
+        .file(
+            "neighbors/search.cu",
+            "#include \"ball_cover.cuh\"\n__global__ void s(float* x) { x[threadIdx.x] = f(); }\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert!(in_population(&plan, "neighbors/search.cu"), "{plan}");
+    let skipped = plan["skipped"].as_array().unwrap();
+    assert!(
+        skipped
+            .iter()
+            .any(|s| s["path"] == "neighbors/ball_cover.cuh"),
+        "{plan}"
+    );
+    assert!(!in_population(&plan, "neighbors/ball_cover.cuh"), "{plan}");
 }

@@ -42,6 +42,11 @@ pub enum Kind {
     SimdArm,
     SimdOther,
     Asm,
+    /// Assembly with no SIMD instruction the detector knows (OpenBLAS's
+    /// POWER, MIPS, Alpha, SPARC and IA-64 floating-point kernels): still
+    /// a kernel in a kernel repository, but no ISA backend's, and no vote
+    /// for the scalar sources beside it.
+    AsmScalar,
     /// Plain C / C++ in a scalar backend beside SIMD kernels (`scalar/`,
     /// `serial/`, `generic/`, `ref_kernels/`): the same kernels written
     /// without vectors, the fallback and often the readable reference.
@@ -49,7 +54,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 21] = [
+    pub const ALL: [Kind; 22] = [
         Kind::Cuda,
         Kind::Cutlass,
         Kind::Hip,
@@ -70,6 +75,7 @@ impl Kind {
         Kind::SimdArm,
         Kind::SimdOther,
         Kind::Asm,
+        Kind::AsmScalar,
         Kind::Scalar,
     ];
 
@@ -96,6 +102,7 @@ impl Kind {
             Kind::SimdArm => "simd-arm",
             Kind::SimdOther => "simd-other",
             Kind::Asm => "asm",
+            Kind::AsmScalar => "asm-scalar",
             Kind::Scalar => "scalar",
         }
     }
@@ -127,6 +134,7 @@ impl Kind {
             Kind::SimdArm => "Arm SIMD (NEON/SVE/SME)",
             Kind::SimdOther => "other SIMD (RISC-V V, WASM, POWER, LoongArch, Hexagon, portable)",
             Kind::Asm => "SIMD assembly (incl. Go asm)",
+            Kind::AsmScalar => "assembly without SIMD instructions",
             Kind::Scalar => "scalar C/C++ beside SIMD kernels (their fallback)",
         }
     }
@@ -142,14 +150,19 @@ impl Kind {
     /// CPU SIMD code: intrinsics or assembly of an ISA (not the scalar
     /// fallback beside it).
     pub fn is_cpu_simd(self) -> bool {
-        !self.is_gpu() && self != Kind::Scalar
+        !self.is_gpu() && !matches!(self, Kind::Scalar | Kind::AsmScalar)
     }
 
     /// A GPU programming model (as opposed to CPU SIMD).
     pub fn is_gpu(self) -> bool {
         !matches!(
             self,
-            Kind::SimdX86 | Kind::SimdArm | Kind::SimdOther | Kind::Asm | Kind::Scalar
+            Kind::SimdX86
+                | Kind::SimdArm
+                | Kind::SimdOther
+                | Kind::Asm
+                | Kind::AsmScalar
+                | Kind::Scalar
         )
     }
 }
@@ -275,6 +288,7 @@ const RETIRED_DIRS: &[&str] = &[
 /// Directories of glue around the kernels (see [`infrastructure`]).
 const INFRA_DIRS: &[&str] = &[
     "pybind", "pybinds", "bindings", "binding", "pyutils", "probes", "tune", "tuning", "tuner",
+    "boot", "startup",
 ];
 
 /// File-name tokens of infrastructure: the file serves the kernels (a
@@ -332,6 +346,7 @@ pub fn infrastructure(path: &str) -> Option<&'static str> {
         if INFRA_DIRS.contains(&d.as_str()) {
             return Some(match d.as_str() {
                 "probes" => "CPU / GPU feature probe",
+                "boot" | "startup" => "start-up code",
                 "tune" | "tuning" | "tuner" => "tuner",
                 "pyutils" => "Python binding",
                 _ => "Python binding",
@@ -513,6 +528,41 @@ const CUDA_DIALECT: &[&str] = &["cu", "cuh", "mu", "muh"];
 /// `.mu`, `.muh`).
 pub fn is_cuda_dialect(path: &str) -> bool {
     source_extension(path).is_some_and(|e| CUDA_DIALECT.contains(&e))
+}
+
+/// An assembly file with no SIMD instruction is a kernel all the same
+/// when it holds code: a line that is no directive, label, comment or
+/// preprocessor line (an instruction, or a macro that expands to some:
+/// isa-l's `crc_refl_func crc32_gzip_refl_pmull` over its included
+/// body). A table of `.byte` / `.incbin` data or an empty file is not.
+/// Probes and start-up code are left out by name (see [`infrastructure`]).
+fn scalar_assembly(path: &str, prefix: &[u8]) -> Option<Kind> {
+    if !is_asm_source(path) {
+        return None;
+    }
+    prefix
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::trim_ascii)
+        .any(|l| {
+            !l.is_empty()
+                && !matches!(l[0], b'.' | b'#' | b';' | b'/' | b'*' | b'@' | b'%')
+                && !l.ends_with(b":")
+                || includes_assembly(l)
+        })
+        .then_some(Kind::AsmScalar)
+}
+
+/// Whether a line includes another assembly file (`%include "by8.asm"`,
+/// `.include "common.s"`, `#include "body.S"`): a wrapper that instantiates
+/// a kernel body with its own constants (isa-l's CRC variants).
+fn includes_assembly(line: &[u8]) -> bool {
+    let directive = [&b"%include"[..], b".include", b"#include"]
+        .iter()
+        .any(|d| line.starts_with(d));
+    directive
+        && [&b".asm\""[..], b".s\"", b".S\"", b".inc\""]
+            .iter()
+            .any(|ext| memchr::memmem::find(line, ext).is_some())
 }
 
 /// What an extension (without its dot) says, as [`by_extension`].
@@ -1399,6 +1449,7 @@ impl Detector {
             return None;
         }
         self.kind_of(path, &self.seen(prefix).markers)
+            .or_else(|| scalar_assembly(path, prefix))
     }
 
     /// What one pass over a file's prefix says: its kernel kind, the kind a
@@ -1409,7 +1460,9 @@ impl Detector {
             return Scanned::default();
         }
         let seen = self.seen(prefix);
-        let kind = self.kind_of(path, &seen.markers);
+        let kind = self
+            .kind_of(path, &seen.markers)
+            .or_else(|| scalar_assembly(path, prefix));
         let python = matches!(by_extension(path), ByExtension::Ambiguous(Family::Python));
         let plain_dsl = match kind {
             None if python && seen.markers.contains(&Marker::CuteImport) => Some(Kind::CuteDsl),
@@ -1473,7 +1526,17 @@ impl Detector {
                 .or_else(|| has(Marker::PortableSimd).then_some(Kind::SimdOther)),
             Family::Go => has(Marker::OtherSimd).then_some(Kind::SimdOther),
             Family::Script => first_kind(seen, SCRIPT_KINDS),
-            Family::Asm => Some(Kind::Asm),
+            Family::Asm => [
+                Marker::GoAsm,
+                Marker::AsmX86,
+                Marker::AsmX86Packed,
+                Marker::AsmArm,
+                Marker::AsmOther,
+                Marker::AsmAmdGpu,
+            ]
+            .into_iter()
+            .any(has)
+            .then_some(Kind::Asm),
         }
     }
 
@@ -1734,7 +1797,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 68] = [
+        let cases: [(&str, &[u8], Option<Kind>); 72] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1769,13 +1832,17 @@ mod tests {
             ("crates/luminal/src/graph.rs", b"pub struct Graph { nodes: Vec<Node> }\n", None),
             // LoongArch LSX / LASX assembly (OpenBLAS, dav1d) and x86 SIMD
             // assembly over register macros (dav1d's x86inc `m0`,
-            // libjpeg-turbo's `mmA`); scalar assembly (OpenBLAS's Alpha /
-            // POWER FPU kernels) is assembly all the same: in a kernel
-            // repository an assembly file is a kernel (a feature probe such
-            // as `cpuid.asm` is left out by its name, see `infrastructure`).
+            // libjpeg-turbo's `mmA`). Scalar assembly (OpenBLAS's Alpha /
+            // POWER FPU kernels) is a kernel of its own kind when it holds
+            // code (a probe such as `cpuid.asm` is left out later, by its
+            // name); a data table does not.
             ("kernel/loongarch64/sdot_lsx.S", b"\tvld\t$vr0, X, 0\n\tvfmadd.s\t$vr2, $vr0, $vr1, $vr2\n", Some(Kind::Asm)),
             ("src/x86/ipred_sse.asm", b"    punpcklbw            m0, m1\n    pmaddwd              m0, m2\n", Some(Kind::Asm)),
-            ("kernel/alpha/dot.S", b"\tLD\t$f10, 0*SIZE(X)\n\tMUL\t$f10, $f11, $f12\n\tADD\t$f0, $f12, $f0\n", Some(Kind::Asm)),
+            ("kernel/alpha/dot.S", b"#include \"common.h\"\n\t.set noat\n$L10:\n\tLD\t$f10, 0*SIZE(X)\n\tLD\t$f11, 0*SIZE(Y)\n\tMUL\t$f10, $f11, $f12\n\tADD\t$f0, $f12, $f0\n\tLD\t$f13, 1*SIZE(X)\n\tLD\t$f14, 1*SIZE(Y)\n\tMUL\t$f13, $f14, $f15\n\tADD\t$f1, $f15, $f1\n\tret\n", Some(Kind::AsmScalar)),
+            ("src/x86/cpuid.asm", b"cglobal cpu_cpuid, 0, 5, 0\n    mov eax, r0d\n    cpuid\n    RET\n", Some(Kind::AsmScalar)),
+            ("src/empty.S", b"/* nothing here */\n", None),
+            ("crc/crc64_ecma_norm_by8.asm", b"%define FUNCTION_NAME crc64_ecma_norm_by8\n%include \"crc64_iso_norm_by8.asm\"\n", Some(Kind::AsmScalar)),
+            ("library/src/sobol32_precomputed.S", b"/* tables */\n    .section .rodata\n    .global table\ntable:\n    .incbin \"sobol32.bin\"\n    .byte 0, 1, 2, 3\n    .long 4, 5, 6, 7\n    .quad 8\n    .quad 9\n", None),
             // `.in` templates are in the language before `.in`; a CMake
             // configure header with no kernel marker is not a kernel.
             ("src/f32-vrnd/neon.c.in", b"#include <arm_neon.h>\nvoid f(float* y) { vst1q_f32(y, vrndq_f32(vld1q_f32(y))); }\n", Some(Kind::SimdArm)),

@@ -206,8 +206,8 @@ pub(super) fn includes(prefix: &[u8]) -> Vec<String> {
 
 /// Resolves an include to a tracked path: beside the including file, else
 /// the one tracked path that ends with it (`<faiss/gpu/utils/Tensor.cuh>`
-/// from the repository's include root), else, of several, the one it
-/// names from the nearest directory above the includer.
+/// from the repository's include root), else, of several, the one
+/// sharing the deepest directory with the includer.
 struct Resolver<'a> {
     tracked: HashSet<&'a str>,
     by_name: HashMap<&'a str, Vec<&'a str>>,
@@ -244,35 +244,30 @@ impl<'a> Resolver<'a> {
             .collect();
         match hits.as_slice() {
             [one] => Some(one),
-            // Two files end that way: the one in the nearest directory
-            // above the includer is the one its include path finds first
-            // (FlashAttention's `hopper/instantiations/*.cu` include
+            // Two files end that way: the one sharing the deepest directory
+            // with the includer is the one its include path most likely
+            // lists (FlashAttention's `hopper/instantiations/*.cu` include
             // `hopper/flash_bwd_launch_template.h`, not `csrc/…`'s).
-            _ => nearest_above(from, include, &hits),
+            _ => deepest_shared(from, &hits),
         }
     }
 }
 
-/// Among several files an include may name, the one it names from the
-/// nearest directory above the includer (its parent, then the parent's
-/// parent, …), as an include path listing the project's directories finds it.
-fn nearest_above<'a>(from: &str, include: &str, hits: &[&'a str]) -> Option<&'a str> {
-    let include = include.trim_start_matches("./");
-    let mut dir = parent_dir(from);
-    loop {
-        let joined = if dir.is_empty() {
-            include.to_owned()
-        } else {
-            format!("{dir}/{include}")
-        };
-        if let Some(&hit) = hits.iter().find(|h| **h == joined) {
-            return Some(hit);
-        }
-        if dir.is_empty() {
-            return None;
-        }
-        dir = parent_dir(dir);
-    }
+/// Among several files an include may name, the one whose directory shares
+/// the most leading directories with the includer's; none on a tie or
+/// when none shares any.
+fn deepest_shared<'a>(from: &str, hits: &[&'a str]) -> Option<&'a str> {
+    let shared = |hit: &str| {
+        parent_dir(from)
+            .split('/')
+            .zip(parent_dir(hit).split('/'))
+            .take_while(|(a, b)| a == b && !a.is_empty())
+            .count()
+    };
+    let depth = hits.iter().map(|h| shared(h)).max()?;
+    let mut deepest = hits.iter().filter(|h| shared(h) == depth);
+    let first = deepest.next()?;
+    (depth > 0 && deepest.next().is_none()).then_some(*first)
 }
 
 #[cfg(test)]
@@ -313,7 +308,7 @@ mod tests {
     }
 
     #[test]
-    fn a_name_two_files_end_with_resolves_to_the_one_nearest_above_the_includer() {
+    fn a_name_two_files_end_with_resolves_to_the_one_sharing_the_deepest_directory() {
         let tracked = [
             "csrc/flash_attn/src/flash_bwd_launch_template.h",
             "hopper/flash_bwd_launch_template.h",
@@ -337,7 +332,18 @@ mod tests {
             ),
             Some("csrc/flash_attn/src/flash_bwd_launch_template.h")
         );
-        // Neither candidate sits above the includer: still none.
+        // Neither candidate shares a directory with the includer: none.
         assert_eq!(r.resolve("c/d/unit.cu", "common.h"), None);
+        // A header under the includer's own directory beats an ancestor's.
+        let tracked = ["a/utils.cuh", "a/b/include/utils.cuh", "a/b/x.cu"];
+        let r = Resolver::new(&tracked);
+        assert_eq!(
+            r.resolve("a/b/x.cu", "utils.cuh"),
+            Some("a/b/include/utils.cuh")
+        );
+        // Two equally near: none.
+        let tracked = ["a/b/c/k.h", "a/b/d/k.h", "a/b/x.cu"];
+        let r = Resolver::new(&tracked);
+        assert_eq!(r.resolve("a/b/x.cu", "k.h"), None);
     }
 }

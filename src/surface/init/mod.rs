@@ -1219,10 +1219,11 @@ fn adopt_scalar_backends(
 /// family of one of them (`arm_convolve_f32.c` beside the Helium
 /// `arm_convolve_s8.c`) and computes (a loop or inline assembly: the
 /// family's `_wrapper` and `_get_buffer_sizes` files have neither). An
-/// assembly source there with no SIMD instruction (OpenBLAS's x87 and
-/// POWER scalar floating-point `.S` beside their SSE / VSX kernels) joins
-/// the same way, as an assembly kernel. Read again to be placed (few files
-/// get this far).
+/// assembly source there with no SIMD instruction (OpenBLAS's x87 `.S`
+/// beside its SSE kernels; libjpeg-turbo's `jccolor-avx2.asm`, whose body
+/// an `%include` brings in) joins the same way as its ISA's assembly
+/// kernel, [`Kind::Asm`], found on its own as [`Kind::AsmScalar`] or not.
+/// Read again to be placed (few files get this far).
 fn adopt_plain_sources(
     root: &Path,
     found: &mut Vec<Found>,
@@ -1247,9 +1248,12 @@ fn adopt_plain_sources(
         return;
     }
     // Only the files of those directories matter: the rest is not looked up.
+    // Scalar assembly found on its own is judged again here: beside SIMD
+    // kernels it is their ISA's (libjpeg-turbo's `jccolor-avx2.asm`, whose
+    // body an `%include` brings in).
     let known: std::collections::HashSet<&str> = found
         .iter()
-        .filter(|f| simd.contains_key(parent_dir(&f.path)))
+        .filter(|f| simd.contains_key(parent_dir(&f.path)) && f.kind != Some(Kind::AsmScalar))
         .map(|f| f.path.as_str())
         .collect();
     let mut plain: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
@@ -1290,6 +1294,12 @@ fn adopt_plain_sources(
             let kind = if asm { Kind::Asm } else { Kind::Scalar };
             let best = signals.best(path, Some(kind), prefix);
             adopted.push(Found::adopted(path.to_owned(), kind, best));
+        }
+    }
+    // A scalar assembly file found on its own takes the directory's kind.
+    for f in found.iter_mut() {
+        if let Some(i) = adopted.iter().position(|a| a.path == f.path) {
+            *f = adopted.swap_remove(i);
         }
     }
     found.extend(adopted);

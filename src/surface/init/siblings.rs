@@ -28,26 +28,34 @@ use super::signals::{Candidate, Signals};
 use super::{declaration_test_applies, declarations, parent_dir, Found, Reread};
 
 /// C / C++ sources beside assembly kernels that call a symbol one of them
-/// defines join the population with the assembly's kind.
+/// defines join the population with the assembly's kind (`asm` where any
+/// of the directory's assembly is SIMD, else `asm-scalar`).
 pub(super) fn adopt_asm_entries(
     root: &Path,
     found: &mut Vec<Found>,
     candidates: &[&str],
     signals: &Signals,
 ) {
-    let asm: Vec<&str> = found
+    let asm: Vec<(&str, Kind)> = found
         .iter()
-        .filter(|f| f.kind == Some(Kind::Asm))
-        .map(|f| f.path.as_str())
+        .filter_map(|f| match f.kind {
+            Some(k @ (Kind::Asm | Kind::AsmScalar)) => Some((f.path.as_str(), k)),
+            _ => None,
+        })
         .collect();
     if asm.is_empty() {
         return;
     }
     let mut reread = Reread::new(root);
     let mut symbols: HashMap<&str, Vec<String>> = HashMap::new();
-    for path in asm {
+    let mut kinds: HashMap<&str, Kind> = HashMap::new();
+    for (path, kind) in asm {
         let defined = defined_symbols(reread.prefix(path));
         symbols.entry(parent_dir(path)).or_default().extend(defined);
+        let dir_kind = kinds.entry(parent_dir(path)).or_insert(kind);
+        if kind == Kind::Asm {
+            *dir_kind = Kind::Asm;
+        }
     }
     // One automaton per directory: a C source is read once whatever the
     // number of kernels beside it.
@@ -68,8 +76,9 @@ pub(super) fn adopt_asm_entries(
         if !callees[parent_dir(path)].called_in(prefix) {
             continue;
         }
-        let best = signals.best(path, Some(Kind::Asm), prefix);
-        adopted.push(Found::adopted(path.to_owned(), Kind::Asm, best));
+        let kind = kinds[parent_dir(path)];
+        let best = signals.best(path, Some(kind), prefix);
+        adopted.push(Found::adopted(path.to_owned(), kind, best));
     }
     found.extend(adopted);
 }
