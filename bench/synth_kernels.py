@@ -14,7 +14,8 @@ the cost grows with kernel count times kernel size (docs/BENCHMARKS.md).
 """
 import argparse
 import os
-import subprocess
+
+from synth_git import commit_all
 
 LICENCE = "/*\n" + "".join(f" * licence line {i} of the header every file carries\n"
                             for i in range(60)) + " */\n"
@@ -46,11 +47,7 @@ def main():
             name, text = f"c{i}.c", LICENCE + C
         with open(os.path.join(d, name), "w") as f:
             f.write(text)
-    env = dict(os.environ, GIT_AUTHOR_NAME="Synth", GIT_AUTHOR_EMAIL="synth@example.org",
-               GIT_COMMITTER_NAME="Synth", GIT_COMMITTER_EMAIL="synth@example.org",
-               GIT_AUTHOR_DATE="2026-01-01T00:00:00Z", GIT_COMMITTER_DATE="2026-01-01T00:00:00Z")
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "synthetic kernel-dense tree"]):
-        subprocess.run(["git", "-C", a.dir, *args], check=True, env=env)
+    commit_all(a.dir, "synthetic kernel-dense tree")
     print(f"{a.dir}: {a.files} files")
 
 

@@ -12,7 +12,8 @@ script's prefix and finds a few kernels. Deterministic.
 """
 import argparse
 import os
-import subprocess
+
+from synth_git import commit_all
 
 BODY = ("import { Tensor } from '../tensor';\n\n"
         "export function f%d(a: Tensor, b: number[]): Tensor {\n"
@@ -35,11 +36,7 @@ def main():
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, f"mod_{i}{EXTS[i % len(EXTS)]}"), "w") as f:
             f.write((SHADER if i % 500 == 0 else BODY) % i)
-    env = dict(os.environ, GIT_AUTHOR_NAME="Synth", GIT_AUTHOR_EMAIL="synth@example.org",
-               GIT_COMMITTER_NAME="Synth", GIT_COMMITTER_EMAIL="synth@example.org",
-               GIT_AUTHOR_DATE="2026-01-01T00:00:00Z", GIT_COMMITTER_DATE="2026-01-01T00:00:00Z")
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "synthetic web monorepo"]):
-        subprocess.run(["git", "-C", a.dir, *args], check=True, env=env)
+    commit_all(a.dir, "synthetic web monorepo")
     print(f"{a.dir}: {a.files} files")
 
 
