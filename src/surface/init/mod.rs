@@ -1296,13 +1296,18 @@ fn adopt_plain_sources(
             adopted.push(Found::adopted(path.to_owned(), kind, best));
         }
     }
-    // A scalar assembly file found on its own takes the directory's kind.
+    // A scalar assembly file found on its own takes the directory's kind
+    // (one lookup per found file, not a search of the adopted list).
+    let mut by_path: BTreeMap<String, Found> =
+        adopted.into_iter().map(|a| (a.path.clone(), a)).collect();
     for f in found.iter_mut() {
-        if let Some(i) = adopted.iter().position(|a| a.path == f.path) {
-            *f = adopted.swap_remove(i);
+        if f.kind == Some(Kind::AsmScalar) {
+            if let Some(a) = by_path.remove(&f.path) {
+                *f = a;
+            }
         }
     }
-    found.extend(adopted);
+    found.extend(by_path.into_values());
 }
 
 /// The first two words of a file's stem (`arm_convolve` of

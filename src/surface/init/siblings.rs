@@ -222,6 +222,12 @@ pub(super) fn includes_from(text: &[u8], dir: &str) -> bool {
 /// `.globl _name`, a `GLOBAL(name)` macro), without the leading `_`
 /// Mach-O adds; a macro's own definition line is skipped.
 fn defined_symbols(text: &[u8]) -> Vec<String> {
+    // Most assembly of a scalar library exports through a macro the
+    // keys below do not name: skip the line walk when none occurs.
+    let keys = [&b".glob"[..], b"GLOBAL("];
+    if !keys.iter().any(|k| memchr::memmem::find(text, k).is_some()) {
+        return Vec::new();
+    }
     let text = String::from_utf8_lossy(text);
     let mut out = Vec::new();
     for line in text.lines().map(str::trim_start) {
