@@ -222,15 +222,22 @@ pub(super) fn includes_from(text: &[u8], dir: &str) -> bool {
 /// `.globl _name`, a `GLOBAL(name)` macro), without the leading `_`
 /// Mach-O adds; a macro's own definition line is skipped.
 fn defined_symbols(text: &[u8]) -> Vec<String> {
-    // Most assembly of a scalar library exports through a macro the
-    // keys below do not name: skip the line walk when none occurs.
-    let keys = [&b".glob"[..], b"GLOBAL("];
-    if !keys.iter().any(|k| memchr::memmem::find(text, k).is_some()) {
-        return Vec::new();
-    }
+    // Only the lines holding a key are walked: a kernel's prefix is
+    // thousands of instruction lines and a handful of exports. Most
+    // assembly of a scalar library exports through a macro the keys do
+    // not name, and then no line is.
     let text = String::from_utf8_lossy(text);
+    let bytes = text.as_bytes();
+    let mut starts: Vec<usize> = [&b".glob"[..], b"GLOBAL("]
+        .iter()
+        .flat_map(|k| memchr::memmem::find_iter(bytes, k))
+        .map(|at| memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |nl| nl + 1))
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
     let mut out = Vec::new();
-    for line in text.lines().map(str::trim_start) {
+    for start in starts {
+        let line = text[start..].lines().next().unwrap_or("").trim_start();
         if line.starts_with('#') {
             continue;
         }
@@ -311,6 +318,15 @@ mod tests {
             defined_symbols(asm),
             ["kai_kernel_matmul_f32_neon", "sgemm_kernel_8x12"]
         );
+        // The first line, CRLF endings, a symbol exported twice, and a
+        // line naming two keys is read once.
+        let asm = b"\t.globl\tdgemm_kernel_4x8\r\n\tret\r\n.globl dgemm_kernel_4x8 # .global\r\n\
+            GLOBAL(zgemm_kernel_2x2)\n";
+        assert_eq!(
+            defined_symbols(asm),
+            ["dgemm_kernel_4x8", "zgemm_kernel_2x2"]
+        );
+        assert!(defined_symbols(b"\tfmla v0.4s, v1.4s, v2.s[0]\n\tret\n").is_empty());
     }
 
     #[test]
