@@ -1435,7 +1435,7 @@ impl Default for Detector {
 
 impl Detector {
     pub fn new() -> Detector {
-        let ac = AhoCorasick::new(MARKERS.iter().map(|(_, s)| *s)).expect("fixed patterns");
+        let ac = super::scan_automaton(MARKERS.iter().map(|(_, s)| *s));
         Detector {
             ac,
             markers: MARKERS.to_vec(),

@@ -800,7 +800,7 @@ impl Signals {
                 .and_then(|p| ops.iter().position(|o| &o.slug == p));
         }
         let computes = compile_computes(&raw, &ops, &mut patterns);
-        let content_ac = AhoCorasick::new(&patterns.text).expect("literal patterns");
+        let content_ac = super::scan_automaton(&patterns.text);
         let (name_first, dir_first, name_any, dir_any) = first_tokens(&ops);
         Signals {
             ops,
