@@ -1415,3 +1415,54 @@ fn an_umbrella_header_left_out_stays_out_though_a_kernel_includes_it() {
     );
     assert!(!in_population(&plan, "neighbors/ball_cover.cuh"), "{plan}");
 }
+
+#[test]
+fn a_header_of_one_isas_helpers_is_adopted_as_that_isa_beside_anothers_kernels() {
+    let sse = "#include <emmintrin.h>\nvoid k(int* a) { __m128i x = _mm_loadu_si128((const __m128i*)a); }\n";
+    let p = Sota::new()
+        .git_init()
+        .file("src/dsp/dec_sse2.c", sse)
+        .file("src/dsp/enc_sse2.c", sse)
+        .file("src/dsp/yuv_sse2.c", sse)
+        // NEON helpers with no intrinsic the detector marks: adopted with
+        // the directory's kernels, as NEON code (libwebp's `neon.h`).
+        .file(
+            "src/dsp/neon.h",
+            "#include <arm_neon.h>\nstatic inline int32x4x4_t Transpose4x4_NEON(const int32x4x4_t rows) {\n  int32x4x2_t r = vtrnq_s32(rows.val[0], rows.val[1]);\n  return rows;\n}\n",
+        )
+        // A header with no intrinsics include takes the majority, as before.
+        .file(
+            "src/dsp/common.h",
+            "static inline int clip(int v) { return v < 0 ? 0 : v > 255 ? 255 : v; }\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(kind_and_op(&plan, "src/dsp/neon.h").0, "simd-arm", "{plan}");
+    assert_eq!(
+        kind_and_op(&plan, "src/dsp/common.h").0,
+        "simd-x86",
+        "{plan}"
+    );
+    assert_ne!(
+        kind_and_op(&plan, "src/dsp/neon.h").1.as_deref(),
+        Some("x86-avx512-amx"),
+        "{plan}"
+    );
+}
+
+#[test]
+fn a_header_including_x86_intrinsics_beside_cuda_kernels_is_theirs() {
+    let cuda = "__global__ void k(float* a) { a[threadIdx.x] = 0.f; }\n";
+    let p = Sota::new()
+        .git_init()
+        .file("kernels/a.cu", cuda)
+        .file("kernels/b.cu", cuda)
+        .file("kernels/c.cu", cuda)
+        .file(
+            "kernels/helpers.h",
+            "#include <immintrin.h>\nstatic inline float twice(float x) { return 2.f * x; }\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(kind_and_op(&plan, "kernels/helpers.h").0, "cuda", "{plan}");
+}

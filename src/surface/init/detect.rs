@@ -1467,6 +1467,7 @@ impl Detector {
         let plain_dsl = match kind {
             None if python && seen.markers.contains(&Marker::CuteImport) => Some(Kind::CuteDsl),
             None if python && seen.markers.contains(&Marker::FlyImport) => Some(Kind::GpuDsl),
+            None if is_header(path) => isa_included(&seen.markers),
             _ => None,
         };
         let includes = match kind {
@@ -1624,7 +1625,11 @@ pub struct Scanned {
     /// A Python module that imports a kernel DSL (CuTe DSL, FlyDSL) but
     /// defines no kernel and calls no device intrinsic (a layout helper, a
     /// host wrapper, a compile cache): the kind it takes if its directory
-    /// adopts it, as a plain header is.
+    /// adopts it, as a plain header is. For a header that includes one
+    /// ISA's intrinsics header and uses no marked intrinsic (libwebp's
+    /// `neon.h`, all `vtrnq_s32` and `int32x4x4_t`), that ISA's kind: a
+    /// directory of CPU SIMD kernels adopts it as its own ISA's code, not
+    /// as its majority's.
     pub plain_dsl: Option<Kind>,
     /// What it includes from its own directory (see `includes_at`): a
     /// kernel's parts, or, for a host source file, what it shares with the
@@ -1647,6 +1652,19 @@ pub struct Scanned {
     /// Its prefix holds any marker at all: a `.cu` with none is a kernel
     /// by extension only (see `host_units`).
     pub marked: bool,
+}
+
+/// The CPU SIMD kind a file's intrinsics include names when it names
+/// one ISA's only (`<arm_neon.h>`, `<immintrin.h>`).
+fn isa_included(markers: &[Marker]) -> Option<Kind> {
+    match (
+        markers.contains(&Marker::X86Include),
+        markers.contains(&Marker::ArmInclude),
+    ) {
+        (true, false) => Some(Kind::SimdX86),
+        (false, true) => Some(Kind::SimdArm),
+        _ => None,
+    }
 }
 
 /// Split a name into lowercase tokens at `_ - . space` and at a change from

@@ -1162,12 +1162,16 @@ fn adopt_headers(root: &Path, found: &mut [Found], signals: &Signals) {
             continue;
         };
         if *kernels >= 3 && kernels > plain {
-            let kind = f.plain_kind.or_else(|| {
-                kinds
-                    .iter()
-                    .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-                    .map(|(k, _)| *k)
-            });
+            let majority = kinds
+                .iter()
+                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+                .map(|(k, _)| *k);
+            // An ISA's own include decides among CPU SIMD kernels only: a
+            // header including <immintrin.h> beside CUDA kernels is theirs.
+            let kind = match (f.plain_kind, majority) {
+                (Some(own), Some(m)) if own.is_cpu_simd() && !m.is_cpu_simd() => Some(m),
+                (own, m) => own.or(m),
+            };
             if kind.is_some_and(|k| declaration_test_applies(k, &f.path)) && interface(&f.path) {
                 continue;
             }
