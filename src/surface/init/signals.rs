@@ -1577,6 +1577,14 @@ mod tests {
             ("kernel/x86_64/dnrm2.S", "reduction-scan"),
             ("kernel/x86/izamax_sse.S", "topk-selection"),
             ("kernel/x86_64/zaxpy_microk_haswell-2.c", "elementwise"),
+            // LAPACK's auxiliary routines: scale / set / add, copy and
+            // precision casts, norms, Householder reflectors.
+            ("magmablas/zlascl_diag.cu", "elementwise"),
+            ("magmablas/zgeadd_batched.cu", "elementwise"),
+            ("magmablas/zlacpy_sym_in.cu", "copy-cast-layout"),
+            ("magmablas/clag2z.cu", "copy-cast-layout"),
+            ("magmablas/zlange.cu", "reduction-scan"),
+            ("magmablas/zlarfgx-v2.cu", "dense-factorization"),
             ("kernel/x86_64/zgemm_kernel_4x2_haswell.S", "dense-gemm"),
             // One sparse matrix times one vector is SpMV, not SpMM.
             ("library/src/level2/csrmv_device.h", "sparse-spmv"),
