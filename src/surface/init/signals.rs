@@ -2059,6 +2059,49 @@ mod tests {
     }
 
     #[test]
+    fn a_blend_of_images_is_compositing_a_blend_of_registers_is_not() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let metal = "kernel void C7BlendColorBurn(texture2d<half, access::write> outputTexture [[texture(0)]],\n\
+            texture2d<half, access::read> overlayTexture [[texture(2)]]) {\n\
+            const half4 outColor = half4(1.0h - (1.0h - inColor.rgb) / overlay.rgb, inColor.a);\n}\n";
+        assert_eq!(
+            best_of(
+                &s,
+                "Sources/Compute/Blend Modes/C7BlendColorBurn.metal",
+                Kind::Metal,
+                metal
+            )
+            .as_deref(),
+            Some("image-compositing")
+        );
+        let glsl = "varying highp vec2 textureCoordinate;\nuniform sampler2D inputImageTexture;\n\
+            void main() { gl_FragColor = mix(base, overlay, overlay.a); }\n";
+        assert_eq!(
+            best_of(
+                &s,
+                "framework/Source/Operations/Shaders/ScreenBlend_GL.fsh",
+                Kind::Gles,
+                glsl
+            )
+            .as_deref(),
+            Some("image-compositing")
+        );
+        // rocWMMA's blend permutes register elements: no alpha, no texture.
+        let hip = "template <typename VecT>\nstruct Blend { __device__ static VecT exec(VecT const& src0, VecT const& src1); };\n";
+        assert_ne!(
+            best_of(
+                &s,
+                "library/include/rocwmma/internal/blend.hpp",
+                Kind::Hip,
+                hip
+            )
+            .as_deref(),
+            Some("image-compositing")
+        );
+    }
+
+    #[test]
     fn contradicting_computations_leave_the_file_for_the_team() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
