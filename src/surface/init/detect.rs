@@ -890,6 +890,9 @@ const MARKERS: &[(Marker, &str)] = &[
         Marker::CkOps,
         "#include \"ck/library/tensor_operation_instance/",
     ),
+    // CK's instance units register their template instances with this
+    // call, whatever they include (a local `*_instance_common.hpp`).
+    (Marker::CkOps, "add_device_operation_instances("),
     (Marker::HipInclude, "hip/hip_runtime.h"),
     (Marker::HipInclude, "hip_runtime.h"),
     (Marker::Cutlass, "#include \"cutlass/"),
@@ -1815,7 +1818,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 72] = [
+        let cases: [(&str, &[u8], Option<Kind>); 73] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1842,6 +1845,9 @@ mod tests {
             // kernels; a host file that names `ck` in a comment does not.
             ("src/contraction/device/contraction_bilinear_f32_instance.cpp", b"#include \"ck/ck.hpp\"\n#include \"ck/tensor_operation/gpu/device/device_contraction_multiple_d.hpp\"\n", Some(Kind::Hip)),
             ("src/host/launch.cpp", b"// dispatches to ck/tensor_operation kernels\n#include \"launch.hpp\"\n", None),
+            // A CK instance unit that includes only its directory's common
+            // header registers its instances all the same.
+            ("library/src/tensor_operation_instance/gpu/avg_pool2d_bwd/device_avg_pool2d_bwd_nhwc_f8_instance.cpp", b"#include \"device_avg_pool2d_bwd_nhwc_instance_common.hpp\"\nvoid add_device_avgpool_2D_bwd_nhwc_f8_instances(std::vector<std::unique_ptr<DeviceAvgPoolBwd<2, F8, F8, NHWC, NHWC>>>& instances)\n{\n    add_device_operation_instances(instances, device_avgpool_2D_bwd_nhwc_instances<F8, F8, F32>{});\n}\n", Some(Kind::Hip)),
             // Kernels held as strings and compiled at run time: MLX custom
             // Metal kernels in Python, Metal and CUDA C in Rust.
             ("mlx_vlm/models/bitnet/bitlinear.py", b"import mlx.core as mx\n\ndef make():\n    return mx.fast.metal_kernel(name=\"bitlinear\", input_names=[\"x\"], source=src)\n", Some(Kind::Metal)),
