@@ -1466,3 +1466,28 @@ fn a_header_including_x86_intrinsics_beside_cuda_kernels_is_theirs() {
     let plan = plan(&p);
     assert_eq!(kind_and_op(&plan, "kernels/helpers.h").0, "cuda", "{plan}");
 }
+
+#[test]
+fn an_isa_named_in_a_comment_or_one_branch_leaves_a_header_to_its_directory() {
+    let neon = "#include <arm_neon.h>\nvoid k(float* a) { float32x4_t x = vld1q_f32(a); vst1q_f32(a, x); }\n";
+    let p = Sota::new()
+        .git_init()
+        .file("src/arm/add_neon.c", neon)
+        .file("src/arm/mul_neon.c", neon)
+        .file("src/arm/sub_neon.c", neon)
+        // An x86 branch beside another target's: not one ISA's code.
+        .file(
+            "src/arm/cpu_relax.h",
+            "#if defined(__x86_64__)\n#include <immintrin.h>\nstatic inline void relax(void) { _mm_pause(); }\n#else\nstatic inline void relax(void) {}\n#endif\n",
+        )
+        // A mention in a comment is no include.
+        .file(
+            "src/arm/transpose.h",
+            "// NEON equivalents of the emmintrin.h helpers\nstatic inline void transpose4(float* m) { float t = m[1]; m[1] = m[4]; m[4] = t; }\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for header in ["src/arm/cpu_relax.h", "src/arm/transpose.h"] {
+        assert_eq!(kind_and_op(&plan, header).0, "simd-arm", "{header}: {plan}");
+    }
+}

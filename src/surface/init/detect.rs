@@ -1470,7 +1470,7 @@ impl Detector {
         let plain_dsl = match kind {
             None if python && seen.markers.contains(&Marker::CuteImport) => Some(Kind::CuteDsl),
             None if python && seen.markers.contains(&Marker::FlyImport) => Some(Kind::GpuDsl),
-            None if is_header(path) => isa_included(&seen.markers),
+            None if is_header(path) => isa_included(prefix, &seen.markers),
             _ => None,
         };
         let includes = match kind {
@@ -1657,17 +1657,51 @@ pub struct Scanned {
     pub marked: bool,
 }
 
-/// The CPU SIMD kind a file's intrinsics include names when it names
-/// one ISA's only (`<arm_neon.h>`, `<immintrin.h>`).
-fn isa_included(markers: &[Marker]) -> Option<Kind> {
-    match (
+/// The CPU SIMD kind a header's intrinsics include names: an `#include`
+/// directive of one ISA's header only (`<arm_neon.h>`, `<immintrin.h>`),
+/// in a header with no `#else` / `#elif` branch. A mention in a comment
+/// says nothing; a header that includes `<immintrin.h>` for x86 and has
+/// a branch for other targets is not one ISA's code.
+fn isa_included(prefix: &[u8], markers: &[Marker]) -> Option<Kind> {
+    let kind = match (
         markers.contains(&Marker::X86Include),
         markers.contains(&Marker::ArmInclude),
     ) {
-        (true, false) => Some(Kind::SimdX86),
-        (false, true) => Some(Kind::SimdArm),
-        _ => None,
+        (true, false) => Kind::SimdX86,
+        (false, true) => Kind::SimdArm,
+        _ => return None,
+    };
+    let wanted = if kind == Kind::SimdX86 {
+        Marker::X86Include
+    } else {
+        Marker::ArmInclude
+    };
+    let headers: Vec<&str> = MARKERS
+        .iter()
+        .filter(|(m, _)| *m == wanted)
+        .map(|(_, text)| *text)
+        .collect();
+    let mut included = false;
+    for line in prefix.split(|&b| b == b'\n') {
+        let Some(directive) = preprocessor_directive(line) else {
+            continue;
+        };
+        if directive.starts_with(b"else") || directive.starts_with(b"elif") {
+            return None;
+        }
+        included |= directive.starts_with(b"include")
+            && headers
+                .iter()
+                .any(|h| memchr::memmem::find(directive, h.as_bytes()).is_some());
     }
+    included.then_some(kind)
+}
+
+/// A C preprocessor line's directive, from its name on (`include <…>`
+/// for `  #  include <…>`); None for any other line.
+fn preprocessor_directive(line: &[u8]) -> Option<&[u8]> {
+    let line = line.trim_ascii_start().strip_prefix(b"#")?;
+    Some(line.trim_ascii_start())
 }
 
 /// Split a name into lowercase tokens at `_ - . space` and at a change from

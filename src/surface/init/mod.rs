@@ -178,7 +178,8 @@ struct Found {
     kind: Option<Kind>,
     best: Option<signals::Candidate>,
     /// For a plain file, the kind it takes if its directory adopts it (a
-    /// CuTe DSL module's); None: the directory's kernels' kind.
+    /// CuTe DSL module's; a header's one ISA include among CPU SIMD
+    /// kernels, see [`adopt_headers`]); None: the directory's kernels' kind.
     plain_kind: Option<Kind>,
     /// A kernel's includes from its own directory (see
     /// [`detect::Scanned::includes`]): its parts.
@@ -694,7 +695,6 @@ fn neighbours_op(
     None
 }
 
-/// The directory part of a path (`""` at the top).
 /// The automaton both content scans run (the detector's markers, the
 /// signals' computation patterns), every match reported, overlaps too.
 /// A DFA: each byte is one table lookup, with no failure transitions
@@ -712,6 +712,7 @@ where
         .expect("literal patterns, a few thousand at most")
 }
 
+/// The directory part of a path (`""` at the top).
 fn parent_dir(path: &str) -> &str {
     path.rfind('/').map_or("", |i| &path[..i])
 }
@@ -1140,6 +1141,10 @@ fn adopt_included(
 /// no marker of its own joins the kernels when at least three files of its
 /// directory are kernels and they outnumber the other headers there; it
 /// takes their most common kind and is classified by its name and path.
+/// Among CPU SIMD kernels (assembly too), a header that includes one
+/// ISA's intrinsics header takes that ISA's kind instead (libwebp's
+/// `neon.h` beside SSE2 kernels; an `<immintrin.h>` helper beside x86
+/// `.S` kernels is `simd-x86`, no longer `asm`).
 fn adopt_headers(root: &Path, found: &mut [Found], signals: &Signals) {
     let mut reread = Reread::new(root);
     // A GPU header that only declares is the host's interface (read
