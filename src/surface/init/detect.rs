@@ -26,6 +26,9 @@ pub enum Kind {
     Wgsl,
     /// HLSL shaders (Direct3D compute, or SPIR-V through DXC for Vulkan).
     Hlsl,
+    /// Ascend C: Huawei Ascend NPU kernels in C++ (`__aicore__`
+    /// functions, the `AscendC::` API of `kernel_operator.h`).
+    AscendC,
     /// WebGL GPGPU: GLSL ES fragment shaders held in TypeScript /
     /// JavaScript strings (TensorFlow.js's WebGL backend).
     Webgl,
@@ -54,7 +57,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 22] = [
+    pub const ALL: [Kind; 23] = [
         Kind::Cuda,
         Kind::Cutlass,
         Kind::Hip,
@@ -64,6 +67,7 @@ impl Kind {
         Kind::Vulkan,
         Kind::Wgsl,
         Kind::Hlsl,
+        Kind::AscendC,
         Kind::Webgl,
         Kind::Gles,
         Kind::Ptx,
@@ -91,6 +95,7 @@ impl Kind {
             Kind::Vulkan => "vulkan",
             Kind::Wgsl => "wgsl",
             Kind::Hlsl => "hlsl",
+            Kind::AscendC => "ascend-c",
             Kind::Webgl => "webgl",
             Kind::Gles => "gles",
             Kind::Ptx => "ptx",
@@ -123,6 +128,7 @@ impl Kind {
             Kind::Vulkan => "Vulkan GLSL compute",
             Kind::Wgsl => "WebGPU WGSL",
             Kind::Hlsl => "HLSL shaders (Direct3D, or Vulkan through DXC)",
+            Kind::AscendC => "Ascend C (Huawei NPU kernels)",
             Kind::Webgl => "WebGL GLSL ES shaders in script strings",
             Kind::Gles => "OpenGL ES GLSL shader files",
             Kind::Ptx => "PTX",
@@ -144,7 +150,7 @@ impl Kind {
     /// kind without one, which also declares only, is the host's interface
     /// to the kernel. A CPU kernel's scalar fallback has no marker to carry.
     pub fn marks_device_code(self) -> bool {
-        matches!(self, Kind::Cuda | Kind::Cutlass | Kind::Hip)
+        matches!(self, Kind::Cuda | Kind::Cutlass | Kind::Hip | Kind::AscendC)
     }
 
     /// CPU SIMD code: intrinsics or assembly of an ISA (not the scalar
@@ -762,6 +768,9 @@ enum Marker {
     /// marked `__host__ __device__` in a public header is not a kernel).
     CudaWeak,
     HipInclude,
+    /// Ascend C device code: `__aicore__`, the `AscendC::` API, its
+    /// `kernel_operator.h` header.
+    AscendCore,
     /// `__builtin_amdgcn_*`: AMD GPU builtins (MFMA, DPP, `s_waitcnt`…),
     /// valid only in device code — a HIP library written behind its own
     /// `__device__` macro still uses them.
@@ -893,6 +902,9 @@ const MARKERS: &[(Marker, &str)] = &[
     // CK's instance units register their template instances with this
     // call, whatever they include (a local `*_instance_common.hpp`).
     (Marker::CkOps, "add_device_operation_instances("),
+    (Marker::AscendCore, "__aicore__"),
+    (Marker::AscendCore, "AscendC::"),
+    (Marker::AscendCore, "kernel_operator.h"),
     (Marker::HipInclude, "hip/hip_runtime.h"),
     (Marker::HipInclude, "hip_runtime.h"),
     (Marker::Cutlass, "#include \"cutlass/"),
@@ -1395,7 +1407,10 @@ fn first_kind(seen: &[Marker], order: &[(Marker, Kind)]) -> Option<Kind> {
 /// macro headers they use) — the same ISA's kind either way.
 fn c_family_kind(seen: &[Marker]) -> Option<Kind> {
     let has = |m: Marker| seen.contains(&m);
-    if has(Marker::MetalSource) {
+    if has(Marker::AscendCore) {
+        // Before CUDA: an Ascend C entry is `__global__ __aicore__`.
+        Some(Kind::AscendC)
+    } else if has(Marker::MetalSource) {
         Some(Kind::Metal)
     } else if has(Marker::Sycl) {
         Some(Kind::Sycl)
@@ -1852,7 +1867,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 73] = [
+        let cases: [(&str, &[u8], Option<Kind>); 76] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1879,6 +1894,12 @@ mod tests {
             // kernels; a host file that names `ck` in a comment does not.
             ("src/contraction/device/contraction_bilinear_f32_instance.cpp", b"#include \"ck/ck.hpp\"\n#include \"ck/tensor_operation/gpu/device/device_contraction_multiple_d.hpp\"\n", Some(Kind::Hip)),
             ("src/host/launch.cpp", b"// dispatches to ck/tensor_operation kernels\n#include \"launch.hpp\"\n", None),
+            // Ascend C: an NPU kernel entry is `__global__ __aicore__`, its
+            // headers `__aicore__` functions over the `AscendC::` API; the
+            // host's tiling code is neither.
+            ("csrc/rope/op_kernel/rope.cpp", b"#include \"kernel_operator.h\"\nextern \"C\" __global__ __aicore__ void rope(GM_ADDR q, GM_ADDR cos) { RopeFp16 op; op.Process(); }\n", Some(Kind::AscendC)),
+            ("csrc/rope/op_kernel/rope_fp16.h", b"class RopeFp16 {\npublic:\n    __aicore__ inline RopeFp16() : blockIdx_(AscendC::GetBlockIdx()) {}\n};\n", Some(Kind::AscendC)),
+            ("csrc/rope/op_host/rope_tiling.cpp", b"#include \"register/op_def_registry.h\"\nstatic ge::graphStatus TilingFunc(gert::TilingContext* context) { return ge::GRAPH_SUCCESS; }\n", None),
             // A CK instance unit that includes only its directory's common
             // header registers its instances all the same.
             ("library/src/tensor_operation_instance/gpu/avg_pool2d_bwd/device_avg_pool2d_bwd_nhwc_f8_instance.cpp", b"#include \"device_avg_pool2d_bwd_nhwc_instance_common.hpp\"\nvoid add_device_avgpool_2D_bwd_nhwc_f8_instances(std::vector<std::unique_ptr<DeviceAvgPoolBwd<2, F8, F8, NHWC, NHWC>>>& instances)\n{\n    add_device_operation_instances(instances, device_avgpool_2D_bwd_nhwc_instances<F8, F8, F32>{});\n}\n", Some(Kind::Hip)),
