@@ -1577,6 +1577,10 @@ mod tests {
             ("kernel/x86_64/dnrm2.S", "reduction-scan"),
             ("kernel/x86/izamax_sse.S", "topk-selection"),
             ("kernel/x86_64/zaxpy_microk_haswell-2.c", "elementwise"),
+            // Checksums: a CRC of the normal bit order is not a norm.
+            ("crc/crc64_ecma_norm_by8.asm", "checksum"),
+            ("arch/x86/adler32_avx2.c", "checksum"),
+            ("arch/arm/crc32_armv8.c", "checksum"),
             // LAPACK's auxiliary routines: scale / set / add, copy and
             // precision casts, norms, Householder reflectors.
             ("magmablas/zlascl_diag.cu", "elementwise"),
