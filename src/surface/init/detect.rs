@@ -222,6 +222,7 @@ const TEST_DIRS: &[&str] = &[
     "unittest",
     "unittests",
     "test-data",
+    "test_data",
     "testdata",
     // Evaluation harnesses and their fixtures (model evals, an agent
     // skill's eval cases): they run the kernels, they ship none.
@@ -2236,6 +2237,14 @@ mod tests {
     #[test]
     fn roles_come_from_directories_and_names() {
         assert_eq!(role("tests/attn.cu"), Some(Role::Test));
+        // Fixtures, however the directory is spelled.
+        for fixture in [
+            "test_data/sdf/bolt.py",
+            "pkg/testdata/k.cu",
+            "src/test-data/k.metal",
+        ] {
+            assert_eq!(role(fixture), Some(Role::Test), "{fixture}");
+        }
         assert_eq!(role("src/third_party/cutlass/gemm.h"), Some(Role::Vendored));
         assert_eq!(role("kernels/attn_test.cu"), Some(Role::Test));
         assert_eq!(role("kernels/rotary/harness.impl"), Some(Role::Test));
