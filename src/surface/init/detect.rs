@@ -276,6 +276,10 @@ const VENDOR_DIRS: &[&str] = &[
     "_deps",
     "node_modules",
     "submodules",
+    // Dependency managers' checkouts committed with an app: CocoaPods'
+    // `Pods/`, Carthage's `Carthage/` (its `Checkouts/` and `Build/`).
+    "pods",
+    "carthage",
 ];
 const DOC_DIRS: &[&str] = &["doc", "docs", "documentation"];
 /// Directories of code kept for reference, not built (see [`Role::Retired`]).
@@ -2272,6 +2276,12 @@ mod tests {
             Some("CPU / GPU feature probe")
         );
         assert_eq!(infrastructure("kernel/x86/kv_cache.cu"), None);
+        // An app's committed dependency checkouts are vendored.
+        assert_eq!(
+            role("Pods/MetalPetal/Frameworks/MetalPetal/Shaders/Halftone.metal"),
+            Some(Role::Vendored)
+        );
+        assert_eq!(role("Carthage/Checkouts/lib/k.metal"), Some(Role::Vendored));
         // A role word that also ends an op's directory counts only alone.
         assert_eq!(role("torchao/prototype/fp8_training/kernels.py"), None);
         assert_eq!(role("crates/kernel/grid_sample/bilinear.rs"), None);
