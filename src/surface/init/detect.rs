@@ -346,15 +346,28 @@ const INFRA_TOKENS: &[(&str, &str)] = &[
     ("reference", "reference implementation (a test oracle)"),
 ];
 
+/// A directory named for the kernels it holds: `kernels/`, `kernel/`,
+/// `cutlass_kernels/`.
+fn kernel_dir_name(dir: &str) -> bool {
+    let d = dir.to_ascii_lowercase();
+    ["kernels", "kernel"].iter().any(|k| {
+        d.strip_suffix(k)
+            .is_some_and(|head| head.is_empty() || head.ends_with('_') || head.ends_with('-'))
+    })
+}
+
 /// Why a path is infrastructure rather than a kernel (its directory or a
 /// token of its name, see [`INFRA_DIRS`] and [`INFRA_TOKENS`]), if it is.
 /// `memory_pool.cuh`, `lru_cache.h`, `bindings.cpp`, `moe_configs.cuh`,
 /// `hip_compat.cuh`, `pyutils/torchutils.cuh`; never `kv_cache.cu` or `pool2d.cu` (only a
 /// whole token counts, and `pool` only after `buffer`/`memory`/`mem`).
+/// A glue directory that keeps a kernels directory below it is a package,
+/// not glue: `models_py/bindings/cuda/kernels/topk.cu` is a kernel.
 pub fn infrastructure(path: &str) -> Option<&'static str> {
-    for dir in path.split('/').take(path.matches('/').count()) {
+    let dirs: Vec<&str> = path.split('/').take(path.matches('/').count()).collect();
+    for (i, dir) in dirs.iter().enumerate() {
         let d = dir.to_ascii_lowercase();
-        if INFRA_DIRS.contains(&d.as_str()) {
+        if INFRA_DIRS.contains(&d.as_str()) && !dirs[i + 1..].iter().any(|d| kernel_dir_name(d)) {
             return Some(match d.as_str() {
                 "probes" => "CPU / GPU feature probe",
                 "boot" | "startup" => "start-up code",
@@ -2276,6 +2289,17 @@ mod tests {
             Some("CPU / GPU feature probe")
         );
         assert_eq!(infrastructure("kernel/x86/kv_cache.cu"), None);
+        // A bindings package is glue, unless it keeps a kernels directory.
+        assert_eq!(
+            infrastructure("csrc/bindings/cuda/torch_ops.cu"),
+            Some("Python binding")
+        );
+        for kernel in [
+            "models_py/bindings/cuda/kernels/fast_topk.cu",
+            "bindings/cuda/cutlass/cutlass_kernels/fp4_gemm/quant.cu",
+        ] {
+            assert_eq!(infrastructure(kernel), None, "{kernel}");
+        }
         // An app's committed dependency checkouts are vendored.
         assert_eq!(
             role("Pods/MetalPetal/Frameworks/MetalPetal/Shaders/Halftone.metal"),
