@@ -2063,6 +2063,40 @@ mod tests {
     }
 
     #[test]
+    fn a_photo_adjustment_is_color_adjust_a_saturating_add_is_not() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let metal = "kernel void C7Exposure(texture2d<half, access::write> outputTexture [[texture(0)]],\n\
+            texture2d<half, access::read> inputTexture [[texture(1)]], constant float *exposure [[buffer(0)]]) {\n\
+            const half4 outColor = half4(inColor.rgb * pow(2.0h, half(*exposure)), inColor.a);\n}\n";
+        let at = "Sources/Compute/ColorProcess/C7Exposure.metal";
+        assert_eq!(
+            best_of(&s, at, Kind::Metal, metal).as_deref(),
+            Some("color-adjust")
+        );
+        let glsl = "varying highp vec2 textureCoordinate;\nuniform sampler2D inputImageTexture;\n\
+            uniform sampler2D inputImageTexture2; // lookup texture\nvoid main() {}\n";
+        let at = "framework/Source/Operations/Shaders/Lookup_GL.fsh";
+        assert_eq!(
+            best_of(&s, at, Kind::Gles, glsl).as_deref(),
+            Some("color-adjust")
+        );
+        // A word of other ops: saturating arithmetic, a sampler's temperature.
+        let simd = "template <typename T, size_t N> vec<T, N> satadd(const vec<T, N>& x, const vec<T, N>& y);\n";
+        let at = "include/kfr/simd/impl/saturation.hpp";
+        assert_ne!(
+            best_of(&s, at, Kind::SimdX86, simd).as_deref(),
+            Some("color-adjust")
+        );
+        let cuda =
+            "__global__ void apply_temperature(float* logits, const float* t, int vocab) {}\n";
+        assert_ne!(
+            best_of(&s, "csrc/sampling/temperature.cu", Kind::Cuda, cuda).as_deref(),
+            Some("color-adjust")
+        );
+    }
+
+    #[test]
     fn a_blend_of_images_is_compositing_a_blend_of_registers_is_not() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
