@@ -1581,6 +1581,11 @@ mod tests {
             ("crc/crc64_ecma_norm_by8.asm", "checksum"),
             ("arch/x86/adler32_avx2.c", "checksum"),
             ("arch/arm/crc32_armv8.c", "checksum"),
+            // Codec block transforms: libjpeg-turbo's per-ISA DCTs.
+            ("simd/x86_64/jidctint-avx2.asm", "dct"),
+            ("simd/arm/jfdctfst-neon.c", "dct"),
+            ("Samples/dct8x8/dct8x8_kernel1.cuh", "dct"),
+            ("celt/mdct.c", "dct"),
             // LAPACK's auxiliary routines: scale / set / add, copy and
             // precision casts, norms, Householder reflectors.
             ("magmablas/zlascl_diag.cu", "elementwise"),
