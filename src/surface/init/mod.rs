@@ -1429,12 +1429,35 @@ fn excludes(include: &[String], paths: &[&str], roles: &[bool]) -> Vec<String> {
         Err(_) => return Vec::new(),
     };
     let mut set = crate::index::OpIndex::from_globs(globs.iter().map(|g| ((0, 0), g)));
-    let mut dirs: BTreeMap<String, ()> = BTreeMap::new();
+    let mut left_out: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut kept: Vec<&str> = Vec::new();
     for (&p, &role) in paths.iter().zip(roles) {
-        if !role || !set.is_match(p) {
+        if !set.is_match(p) {
             continue;
         }
-        dirs.insert(role_glob(p), ());
+        if role {
+            left_out
+                .entry(role_dir(p).unwrap_or(p))
+                .or_default()
+                .push(p);
+        } else {
+            kept.push(p);
+        }
+    }
+    // A directory that also holds kept files (a `bindings/` package with
+    // a `kernels/` directory below it) is excluded file by file.
+    kept.sort_unstable();
+    let mut dirs: BTreeMap<String, ()> = BTreeMap::new();
+    for (dir, files) in left_out {
+        let holds_kept = dir.ends_with('/') && {
+            let at = kept.partition_point(|k| *k < dir);
+            kept.get(at).is_some_and(|k| k.starts_with(dir))
+        };
+        if holds_kept || !dir.ends_with('/') {
+            dirs.extend(files.into_iter().map(|f| (globs::escape(f), ())));
+        } else {
+            dirs.insert(globs::escape(dir), ());
+        }
     }
     // Many `x/tests/` alike: one `**/tests/**`.
     let mut by_segment: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -1458,21 +1481,41 @@ fn excludes(include: &[String], paths: &[&str], roles: &[bool]) -> Vec<String> {
     out
 }
 
-/// `a/tests/b/x.cu` → `a/tests/`; `k/attn_test.cu` → the file.
-fn role_glob(path: &str) -> String {
-    let segs: Vec<&str> = path.split('/').collect();
-    for i in 0..segs.len() - 1 {
-        let dir = format!("{}/x", segs[i]);
+/// The topmost directory of a role on the path, with its `/`:
+/// `a/tests/b/x.cu` → `a/tests/`; `k/attn_test.cu` → none.
+fn role_dir(path: &str) -> Option<&str> {
+    let mut end = 0;
+    for seg in path.split('/').take(path.matches('/').count()) {
+        end += seg.len() + 1;
+        let dir = format!("{seg}/x");
         if detect::role(&dir).is_some() || detect::infrastructure(&dir).is_some() {
-            return format!("{}/", globs::escape(&segs[..=i].join("/")));
+            return Some(&path[..end]);
         }
     }
-    globs::escape(path)
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_exclude_never_covers_a_kept_kernel() {
+        let include = vec!["pkg/".to_owned()];
+        let paths = [
+            "pkg/bindings/cuda/torch_ops.cu",
+            "pkg/bindings/cuda/kernels/topk.cu",
+            "pkg/tests/a/t.cu",
+            "pkg/tests/b/t.cu",
+        ];
+        // The glue file and the tests are left out; the kernel below the
+        // bindings package is kept.
+        let roles = [true, false, true, true];
+        assert_eq!(
+            excludes(&include, &paths, &roles),
+            ["pkg/bindings/cuda/torch_ops.cu", "pkg/tests/"]
+        );
+    }
 
     #[test]
     fn a_family_is_the_first_two_words_of_a_longer_stem() {

@@ -1581,11 +1581,7 @@ mod tests {
             ("crc/crc64_ecma_norm_by8.asm", "checksum"),
             ("arch/x86/adler32_avx2.c", "checksum"),
             ("arch/arm/crc32_armv8.c", "checksum"),
-            // Codec block transforms: libjpeg-turbo's per-ISA DCTs.
-            ("simd/x86_64/jidctint-avx2.asm", "dct"),
-            ("simd/arm/jfdctfst-neon.c", "dct"),
             ("Samples/dct8x8/dct8x8_kernel1.cuh", "dct"),
-            ("celt/mdct.c", "dct"),
             // LAPACK's auxiliary routines: scale / set / add, copy and
             // precision casts, norms, Householder reflectors.
             ("magmablas/zlascl_diag.cu", "elementwise"),
@@ -2068,6 +2064,37 @@ mod tests {
     }
 
     #[test]
+    fn libjpeg_names_say_the_op_over_the_isa() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let best = |path: &str, kind: Kind| {
+            s.best(path, Some(kind), b"")
+                .map(|c| s.ops[c.op].slug.clone())
+        };
+        for (path, kind, op) in [
+            ("simd/x86_64/jidctint-avx2.asm", Kind::SimdX86, "dct"),
+            ("simd/arm/jfdctfst-neon.c", Kind::SimdArm, "dct"),
+            ("celt/mdct.c", Kind::Scalar, "dct"),
+            (
+                "simd/x86_64/jccolor-avx2.asm",
+                Kind::SimdX86,
+                "color-convert",
+            ),
+            ("simd/arm/jdmerge-neon.c", Kind::SimdArm, "color-convert"),
+            (
+                "simd/x86_64/jdsample-sse2.asm",
+                Kind::SimdX86,
+                "image-resample",
+            ),
+            ("simd/x86_64/jquanti-avx2.asm", Kind::SimdX86, "int-quant"),
+        ] {
+            assert_eq!(best(path, kind).as_deref(), Some(op), "{path}");
+        }
+        // `dct` is a word, not a prefix: DCTCP is a congestion control.
+        assert_ne!(best("net/dctcp.cu", Kind::Cuda).as_deref(), Some("dct"));
+    }
+
+    #[test]
     fn a_photo_adjustment_is_color_adjust_a_saturating_add_is_not() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
@@ -2085,6 +2112,14 @@ mod tests {
         assert_eq!(
             best_of(&s, at, Kind::Gles, glsl).as_deref(),
             Some("color-adjust")
+        );
+        // A hue blend composes two images: the blend names the op.
+        let blend =
+            "kernel void hueBlend(texture2d<half, access::read> overlay [[texture(1)]]) {}\n";
+        let at = "framework/Source/Operations/HueBlend.metal";
+        assert_eq!(
+            best_of(&s, at, Kind::Metal, blend).as_deref(),
+            Some("image-compositing")
         );
         // A word of other ops: saturating arithmetic, a sampler's temperature.
         let simd = "template <typename T, size_t N> vec<T, N> satadd(const vec<T, N>& x, const vec<T, N>& y);\n";
