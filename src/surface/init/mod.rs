@@ -1256,20 +1256,7 @@ fn adopt_plain_sources(
     candidates: &[&str],
     signals: &Signals,
 ) {
-    let mut simd: std::collections::HashMap<&str, usize> = Default::default();
-    let mut families: std::collections::HashMap<&str, std::collections::HashSet<&str>> =
-        Default::default();
-    for f in found.iter() {
-        if f.kind.is_some_and(Kind::is_cpu_simd) {
-            *simd.entry(parent_dir(&f.path)).or_default() += 1;
-            if let Some(family) = name_family(&f.path) {
-                families
-                    .entry(parent_dir(&f.path))
-                    .or_default()
-                    .insert(family);
-            }
-        }
-    }
+    let (simd, families) = simd_directories(found);
     if simd.is_empty() {
         return;
     }
@@ -1334,6 +1321,27 @@ fn adopt_plain_sources(
         }
     }
     found.extend(by_path.into_values());
+}
+
+/// Per directory, its CPU SIMD kernels: how many, and their name families.
+type SimdDirectories<'a> = (
+    std::collections::HashMap<&'a str, usize>,
+    std::collections::HashMap<&'a str, std::collections::HashSet<&'a str>>,
+);
+
+fn simd_directories(found: &[Found]) -> SimdDirectories<'_> {
+    let (mut simd, mut families): SimdDirectories<'_> = Default::default();
+    for f in found
+        .iter()
+        .filter(|f| f.kind.is_some_and(Kind::is_cpu_simd))
+    {
+        let dir = parent_dir(&f.path);
+        *simd.entry(dir).or_default() += 1;
+        if let Some(family) = name_family(&f.path) {
+            families.entry(dir).or_default().insert(family);
+        }
+    }
+    (simd, families)
 }
 
 /// The first two words of a file's stem (`arm_convolve` of
