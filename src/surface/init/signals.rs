@@ -2067,10 +2067,6 @@ mod tests {
     fn libjpeg_names_say_the_op_over_the_isa() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
-        let best = |path: &str, kind: Kind| {
-            s.best(path, Some(kind), b"")
-                .map(|c| s.ops[c.op].slug.clone())
-        };
         for (path, kind, op) in [
             ("simd/x86_64/jidctint-avx2.asm", Kind::SimdX86, "dct"),
             ("simd/arm/jfdctfst-neon.c", Kind::SimdArm, "dct"),
@@ -2088,10 +2084,13 @@ mod tests {
             ),
             ("simd/x86_64/jquanti-avx2.asm", Kind::SimdX86, "int-quant"),
         ] {
-            assert_eq!(best(path, kind).as_deref(), Some(op), "{path}");
+            assert_eq!(best_of(&s, path, kind, "").as_deref(), Some(op), "{path}");
         }
         // `dct` is a word, not a prefix: DCTCP is a congestion control.
-        assert_ne!(best("net/dctcp.cu", Kind::Cuda).as_deref(), Some("dct"));
+        assert_ne!(
+            best_of(&s, "net/dctcp.cu", Kind::Cuda, "").as_deref(),
+            Some("dct")
+        );
     }
 
     #[test]
