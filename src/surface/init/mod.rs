@@ -1438,33 +1438,40 @@ fn excludes(include: &[String], paths: &[&str], roles: &[bool]) -> Vec<String> {
     };
     let mut set = crate::index::OpIndex::from_globs(globs.iter().map(|g| ((0, 0), g)));
     let mut left_out: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    let mut kept: Vec<&str> = Vec::new();
-    for (&p, &role) in paths.iter().zip(roles) {
-        if !set.is_match(p) {
-            continue;
-        }
-        if role {
+    for (&p, _) in paths.iter().zip(roles).filter(|(_, &role)| role) {
+        if set.is_match(p) {
             left_out
                 .entry(role_dir(p).unwrap_or(p))
                 .or_default()
                 .push(p);
-        } else {
-            kept.push(p);
         }
     }
     // A directory that also holds kept files (a `bindings/` package with
-    // a `kernels/` directory below it) is excluded file by file.
-    kept.sort_unstable();
+    // a `kernels/` directory below it) is excluded file by file. The
+    // topmost role directories nest in none of the others, so a path is
+    // below one only if it is below the greatest that sorts before it.
+    let role_dirs: std::collections::BTreeSet<&str> = left_out
+        .keys()
+        .copied()
+        .filter(|d| d.ends_with('/'))
+        .collect();
+    let mut holding_kept: std::collections::HashSet<&str> = Default::default();
+    if !role_dirs.is_empty() {
+        for (&p, _) in paths.iter().zip(roles).filter(|(_, &role)| !role) {
+            let Some(&dir) = role_dirs.range(..=p).next_back() else {
+                continue;
+            };
+            if p.starts_with(dir) && !holding_kept.contains(dir) && set.is_match(p) {
+                holding_kept.insert(dir);
+            }
+        }
+    }
     let mut dirs: BTreeMap<String, ()> = BTreeMap::new();
     for (dir, files) in left_out {
-        let holds_kept = dir.ends_with('/') && {
-            let at = kept.partition_point(|k| *k < dir);
-            kept.get(at).is_some_and(|k| k.starts_with(dir))
-        };
-        if holds_kept || !dir.ends_with('/') {
-            dirs.extend(files.into_iter().map(|f| (globs::escape(f), ())));
-        } else {
+        if role_dirs.contains(dir) && !holding_kept.contains(dir) {
             dirs.insert(globs::escape(dir), ());
+        } else {
+            dirs.extend(files.into_iter().map(|f| (globs::escape(f), ())));
         }
     }
     // Many `x/tests/` alike: one `**/tests/**`.
