@@ -381,3 +381,51 @@ fn written_matrices_keep_the_users_modes_and_links() {
         .contains("slug = \"fused-attention\""));
     assert_eq!(mode(&real), 0o640);
 }
+
+/// The draft on disk gives back the population init reported: a glue
+/// directory (`bindings/`) that also keeps kernels below it is excluded
+/// file by file, never whole (it once hid every kernel under it).
+#[test]
+fn the_written_draft_covers_the_population_init_reports() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "pkg/bindings/torch_ops.cu",
+            "__global__ void bind_glue() {}\n",
+        )
+        .file(
+            "pkg/bindings/cuda/kernels/topk.cu",
+            "__global__ void topk_kernel() {}\n",
+        )
+        .file(
+            "pkg/bindings/cuda/kernels/rms_norm.cu",
+            "__global__ void rms_norm_kernel() {}\n",
+        )
+        .file("pkg/attn/flash_fwd.cu", "__global__ void flash_fwd() {}\n")
+        .file("pkg/tests/test_topk.cu", "__global__ void t() {}\n");
+    p.git(&["add", "-A"]).success();
+    let dry = p.run(&["init", "--dry-run", "--json", "--today", TODAY]);
+    dry.success();
+    let mut reported: Vec<String> = dry.json()["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["path"].as_str().unwrap().to_owned())
+        .collect();
+    reported.sort();
+    assert!(
+        reported.contains(&"pkg/bindings/cuda/kernels/topk.cu".to_owned()),
+        "{reported:?}"
+    );
+    p.run(&["init", "--today", TODAY]).success();
+    let cov = p.run(&["coverage", "--today", TODAY, "--json"]);
+    cov.success();
+    let mut on_disk: Vec<String> = cov.json()["population"]["kernel_files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect();
+    on_disk.sort();
+    assert_eq!(on_disk, reported, "{}", cov.stdout);
+}
