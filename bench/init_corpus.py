@@ -35,6 +35,9 @@ decides and this script has none. Measures (hand matrix = truth):
              full and is labelled wrong); reported, not one of the targets
   init_ms    wall time of the `sota init` run
 
+A WARNING line names a tree whose drafted [kernels] include / exclude
+globs, read back through `sota coverage`, do not give init's population.
+
 --details N prints up to N missed files, extras and unplaced files per repository;
 --sample N prints N seeded random init assignments (file, init op, hand op) per
 repository for judging by hand.
@@ -160,6 +163,9 @@ def measure(entry, corpus, checkouts, sota):
     init, ms = run_init(sota, checkout)
     init_op = {k["path"]: k["op"] for k in init["kernels"]}
     pop = set(init_op)
+    # The draft on disk: its [kernels] globs must give back the population
+    # the JSON lists (a directory exclude once took out kernels below it).
+    on_disk = coverage_files(sota, checkout, init["include"], init.get("exclude", []))
     placed = {f for f, o in init_op.items() if o}
     agree_num = agree_den = 0
     per_op = {}
@@ -195,6 +201,7 @@ def measure(entry, corpus, checkouts, sota):
         "label": ratio(label_num, len(labelled)),
         "init_ops": len(init["ops"]), "hand_ops": len(hand_ops), "init_ms": round(ms),
         "hand_kernels_vs_ops": {"declared_not_in_op": sorted(declared - hand), "in_op_not_declared": sorted(hand - declared)},
+        "draft_globs_vs_population": {"population_only": sorted(pop - on_disk), "globs_only": sorted(on_disk - pop)},
         "missed": sorted(hand - pop), "extra": sorted(pop - hand), "unplaced": sorted(pop - placed),
         "per_op": per_op,
         "assignments": [{"path": f, "init_op": init_op[f], "hand_ops": sorted(hand_of.get(f, ()))} for f in sorted(placed)],
@@ -279,6 +286,10 @@ def main():
     for r in results:
         if "error" in r:
             continue
+        g = r["draft_globs_vs_population"]
+        if g["population_only"] or g["globs_only"]:
+            print(f"WARNING {r['name']}: the draft's [kernels] globs give {len(g['population_only'])} kernel files fewer "
+                  f"and {len(g['globs_only'])} more than init's population (e.g. {(g['population_only'] + g['globs_only'])[0]})")
         w = r["hand_kernels_vs_ops"]
         if w["declared_not_in_op"] or w["in_op_not_declared"]:
             print(f"note {r['name']}: hand [kernels] and op globs differ: {len(w['declared_not_in_op'])} declared only, "
