@@ -386,8 +386,10 @@ pub fn infrastructure(path: &str) -> Option<&'static str> {
         };
         if t == "pool" {
             let before = i.checked_sub(1).map(|j| tokens[j].as_str());
-            if !matches!(before, Some("buffer" | "memory" | "mem")) {
-                continue;
+            match before {
+                Some("buffer" | "memory" | "mem") => {}
+                Some("thread" | "threads") => return Some("worker / thread helper"),
+                _ => continue,
             }
         }
         return Some(why);
@@ -2289,6 +2291,14 @@ mod tests {
             Some("CPU / GPU feature probe")
         );
         assert_eq!(infrastructure("kernel/x86/kv_cache.cu"), None);
+        // A thread pool serves the kernels; a max pool is one. (A file
+        // named `log` is as often the logarithm as the logger: FlagGems'
+        // `log.py`, optimized-routines' `log.c`.)
+        assert_eq!(
+            infrastructure("k2/csrc/thread_pool.cu"),
+            Some("worker / thread helper")
+        );
+        assert_eq!(infrastructure("ops/max_pool.cu"), None);
         // A bindings package is glue, unless it keeps a kernels directory.
         assert_eq!(
             infrastructure("csrc/bindings/cuda/torch_ops.cu"),
