@@ -349,10 +349,13 @@ const INFRA_TOKENS: &[(&str, &str)] = &[
 /// A directory named for the kernels it holds: `kernels/`, `kernel/`,
 /// `cutlass_kernels/`.
 fn kernel_dir_name(dir: &str) -> bool {
-    let d = dir.to_ascii_lowercase();
+    let d = dir.as_bytes();
     ["kernels", "kernel"].iter().any(|k| {
-        d.strip_suffix(k)
-            .is_some_and(|head| head.is_empty() || head.ends_with('_') || head.ends_with('-'))
+        d.len() >= k.len() && {
+            let (head, tail) = d.split_at(d.len() - k.len());
+            tail.eq_ignore_ascii_case(k.as_bytes())
+                && matches!(head.last(), None | Some(b'_' | b'-'))
+        }
     })
 }
 
@@ -364,10 +367,13 @@ fn kernel_dir_name(dir: &str) -> bool {
 /// A glue directory that keeps a kernels directory below it is a package,
 /// not glue: `models_py/bindings/cuda/kernels/topk.cu` is a kernel.
 pub fn infrastructure(path: &str) -> Option<&'static str> {
-    let dirs: Vec<&str> = path.split('/').take(path.matches('/').count()).collect();
-    for (i, dir) in dirs.iter().enumerate() {
+    let dirs = path.rfind('/').map_or("", |i| &path[..i]);
+    let mut end = 0;
+    for dir in dirs.split('/') {
+        end += dir.len() + 1;
         let d = dir.to_ascii_lowercase();
-        if INFRA_DIRS.contains(&d.as_str()) && !dirs[i + 1..].iter().any(|d| kernel_dir_name(d)) {
+        let below = dirs.get(end..).unwrap_or("");
+        if INFRA_DIRS.contains(&d.as_str()) && !below.split('/').any(kernel_dir_name) {
             return Some(match d.as_str() {
                 "probes" => "CPU / GPU feature probe",
                 "boot" | "startup" => "start-up code",
