@@ -1456,6 +1456,29 @@ mod tests {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), op, "{path}");
         }
         assert_eq!(best("kernels/radix.cuh", Some(Kind::Cuda)), None);
+        // SpGEMM multiplies two sparse matrices (clSPARSE, rocSPARSE): not
+        // 2:4 structured sparsity. On CPU code the word names libxsmm's JIT
+        // sparse × dense products, so it says nothing there.
+        for (path, kind, op) in [
+            (
+                "kernels/SpGEMM_ESC_0_1_kernels.cl",
+                Kind::Opencl,
+                Some("sparse-spgemm"),
+            ),
+            (
+                "library/src/extra/csrgemm_device.h",
+                Kind::Hip,
+                Some("sparse-spgemm"),
+            ),
+            ("src/generator_packed_spgemm.c", Kind::SimdX86, None),
+        ] {
+            let got = best(path, Some(kind));
+            assert_eq!(
+                got.as_deref() == Some("sparse-spgemm"),
+                op.is_some(),
+                "{path}: {got:?}"
+            );
+        }
         // BLAS vocabulary in CPU micro-kernels: a GEMM variant's compound
         // name is still a GEMM, level-1 routines are element-wise, panel
         // packing is layout — before the ISA the file is written for.
