@@ -1491,3 +1491,51 @@ fn an_isa_named_in_a_comment_or_one_branch_leaves_a_header_to_its_directory() {
         assert_eq!(kind_and_op(&plan, header).0, "simd-arm", "{header}: {plan}");
     }
 }
+
+#[test]
+fn infrastructure_still_counts_among_the_headers_kernels_must_outnumber() {
+    // Three CUDA kernels, two plain headers and two infrastructure headers
+    // (an exception type, a print helper) in one directory: the kernels do
+    // not outnumber the other headers, so the plain ones stay out. Leaving
+    // the infrastructure out of the population must not tip that vote.
+    let mut p = Sota::new().git_init();
+    for i in 0..3 {
+        p = p.file(
+            &format!("csrc/util/op{i}.cu"),
+            &format!("__global__ void op{i}(float* x) {{ x[0] = {i}; }}\n"),
+        );
+    }
+    p = p
+        .file(
+            "csrc/util/handle_manager.h",
+            "struct Handles { int n; };\nint handles(Handles h) { return h.n; }\n",
+        )
+        .file(
+            "csrc/util/string_utils.h",
+            "inline int length(const char* s) { int n = 0; while (s[n]) ++n; return n; }\n",
+        )
+        .file(
+            "csrc/util/exception.h",
+            "struct Error { const char* what; };\n",
+        )
+        .file(
+            "csrc/util/print.h",
+            "void print_tensor(const float* x, int n);\n",
+        );
+    p.commit("kernels and their helpers");
+    let draft = plan(&p);
+    for kernel in ["csrc/util/op0.cu", "csrc/util/op1.cu", "csrc/util/op2.cu"] {
+        assert!(in_population(&draft, kernel), "{kernel}: {draft}");
+    }
+    for host in [
+        "csrc/util/handle_manager.h",
+        "csrc/util/string_utils.h",
+        "csrc/util/exception.h",
+        "csrc/util/print.h",
+    ] {
+        assert!(
+            !in_population(&draft, host),
+            "{host} joined the kernels: {draft}"
+        );
+    }
+}

@@ -344,6 +344,13 @@ const INFRA_TOKENS: &[(&str, &str)] = &[
     ("stubs", "placeholder / stub"),
     ("compile", "build / compile tooling"),
     ("reference", "reference implementation (a test oracle)"),
+    ("exception", "error checking"),
+    ("exceptions", "error checking"),
+    ("print", "printing / debug output"),
+    ("printf", "printing / debug output"),
+    ("defines", "macro definitions"),
+    ("platform", "platform / portability layer"),
+    ("pointer", "pointer wrapper"),
 ];
 
 /// A directory named for the kernels it holds: `kernels/`, `kernel/`,
@@ -2305,6 +2312,22 @@ mod tests {
             Some("worker / thread helper")
         );
         assert_eq!(infrastructure("ops/max_pool.cu"), None);
+        // Exceptions, printing, macro definitions, platform layers and
+        // pointer wrappers compute no op (DeepGEMM's `exception.cuh`,
+        // FlashMLA's `defines.h`, Thrust's `raw_pointer_cast.h`).
+        for (path, why) in [
+            ("csrc/jit_kernels/exception.cuh", "error checking"),
+            ("src/common/inline_print.cuh", "printing / debug output"),
+            ("csrc/sm90/defines.h", "macro definitions"),
+            (
+                "faiss/impl/platform_macros.h",
+                "platform / portability layer",
+            ),
+            ("thrust/detail/raw_pointer_cast.h", "pointer wrapper"),
+        ] {
+            assert_eq!(infrastructure(path), Some(why), "{path}");
+        }
+        assert_eq!(infrastructure("kernels/pointwise.cu"), None);
         // A bindings package is glue, unless it keeps a kernels directory.
         assert_eq!(
             infrastructure("csrc/bindings/cuda/torch_ops.cu"),

@@ -253,6 +253,9 @@ struct ScanOut {
     /// Host sources that bind OpenCL kernel arguments, each with the op
     /// its own evidence says (see [`siblings::adopt_opencl_launchers`]).
     opencl_launchers: Vec<(String, Option<signals::Candidate>)>,
+    /// Files left out as infrastructure, kernels or plain: still files of
+    /// their directory when [`adopt_headers`] weighs it.
+    infrastructure: Vec<String>,
 }
 
 /// Run `work` on the items split into one chunk per core (at most 8) and
@@ -328,6 +331,7 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
         includers: Vec::new(),
         instantiation_macros: Vec::new(),
         opencl_launchers: Vec::new(),
+        infrastructure: Vec::new(),
     };
     for (found, host, macros, (launchers, includers, instantiation, opencl)) in parts {
         out.found.extend(found);
@@ -485,7 +489,11 @@ fn partition(tracked: &PathList, examples_ship: bool) -> Partition<'_> {
 /// Kernel files that are infrastructure (bindings, allocators, tuning
 /// tables…) leave the population for `skipped`, with the reason; plain
 /// headers of that kind are dropped.
-fn leave_out_infrastructure(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec<Found> {
+fn leave_out_infrastructure(
+    found: Vec<Found>,
+    skipped: &mut Vec<Skipped>,
+    left_out: &mut Vec<String>,
+) -> Vec<Found> {
     let why = on_cores(&found, |part| {
         part.iter()
             .map(|f| detect::infrastructure(&f.path))
@@ -494,12 +502,16 @@ fn leave_out_infrastructure(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Ve
     let mut kept = Vec::with_capacity(found.len());
     for (f, why) in found.into_iter().zip(why.into_iter().flatten()) {
         match why {
-            Some(reason) if f.kind.is_some() => skipped.push(Skipped {
-                path: f.path,
-                role: Role::Infrastructure,
-                reason: Some(reason),
-            }),
-            Some(_) => {}
+            Some(reason) => {
+                left_out.push(f.path.clone());
+                if f.kind.is_some() {
+                    skipped.push(Skipped {
+                        path: f.path,
+                        role: Role::Infrastructure,
+                        reason: Some(reason),
+                    });
+                }
+            }
             None => kept.push(f),
         }
     }
@@ -786,7 +798,11 @@ fn found<'a>(
         signals,
     );
     let skipped = &mut partition.skipped;
-    let found = leave_out_infrastructure(std::mem::take(&mut scanned.found), skipped);
+    let found = leave_out_infrastructure(
+        std::mem::take(&mut scanned.found),
+        skipped,
+        &mut scanned.infrastructure,
+    );
     let found = leave_out_umbrellas(input.root, found, skipped);
     let found = leave_out_string_copies(found, skipped);
     scanned.found = host_units::leave_out(input.root, found, &partition.paths, skipped);
@@ -900,6 +916,7 @@ fn assigned(
         includers,
         instantiation_macros,
         opencl_launchers,
+        infrastructure,
         ..
     } = scanned;
     launchers.extend(device_macros::instantiating_units(
@@ -909,7 +926,7 @@ fn assigned(
     ));
     // Headers are judged by their directory's detected kernels first, so a
     // kernel's parts do not tip a directory of host headers.
-    adopt_headers(root, &mut found, signals);
+    adopt_headers(root, &mut found, &infrastructure, signals);
     siblings::adopt_descriptor_headers(root, &mut found, signals);
     adopt_scalar_backends(&mut found, &mut host_included);
     siblings::adopt_asm_entries(root, &mut found, candidates, signals);
@@ -1145,7 +1162,7 @@ fn adopt_included(
 /// ISA's intrinsics header takes that ISA's kind instead (libwebp's
 /// `neon.h` beside SSE2 kernels; an `<immintrin.h>` helper beside x86
 /// `.S` kernels is `simd-x86`, no longer `asm`).
-fn adopt_headers(root: &Path, found: &mut [Found], signals: &Signals) {
+fn adopt_headers(root: &Path, found: &mut [Found], infrastructure: &[String], signals: &Signals) {
     let mut reread = Reread::new(root);
     // A GPU header that only declares is the host's interface (read
     // again: few headers get this far).
@@ -1161,6 +1178,12 @@ fn adopt_headers(root: &Path, found: &mut [Found], signals: &Signals) {
             }
             None => e.1 += 1,
         }
+    }
+    // Infrastructure left the population but not its directory: an
+    // allocator or runtime wrapper is one of the headers kernels must
+    // outnumber there.
+    for path in infrastructure {
+        tally.entry(parent_dir(path).to_owned()).or_default().1 += 1;
     }
     for f in found.iter_mut().filter(|f| f.kind.is_none()) {
         let Some((kernels, plain, kinds)) = tally.get(parent_dir(&f.path)) else {
