@@ -1456,6 +1456,31 @@ mod tests {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), op, "{path}");
         }
         assert_eq!(best("kernels/radix.cuh", Some(Kind::Cuda)), None);
+        // A video codec's DSP modules (dav1d, FFmpeg, kvazaar), on CPU code
+        // only: NCCL's `mc` is multicast, FLA's `chunk_intra` attention.
+        for (path, kind, codec) in [
+            ("src/x86/mc16_avx2.asm", Kind::Asm, true),
+            ("src/arm/64/looprestoration.S", Kind::Asm, true),
+            ("src/strategies/generic/sao-generic.c", Kind::Scalar, true),
+            (
+                "src/strategies/avx2/reg_sad_pow2_widths-avx2.h",
+                Kind::SimdX86,
+                true,
+            ),
+            (
+                "src/device/oneshot_mc_allreduce_kernel.cuh",
+                Kind::Cuda,
+                false,
+            ),
+            ("fla/ops/common/chunk_intra.py", Kind::Triton, false),
+        ] {
+            let got = best(path, Some(kind));
+            assert_eq!(
+                got.as_deref() == Some("video-codec-dsp"),
+                codec,
+                "{path}: {got:?}"
+            );
+        }
         // SpGEMM multiplies two sparse matrices (clSPARSE, rocSPARSE): not
         // 2:4 structured sparsity. On CPU code the word names libxsmm's JIT
         // sparse × dense products, so it says nothing there.
