@@ -1456,6 +1456,22 @@ mod tests {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), op, "{path}");
         }
         assert_eq!(best("kernels/radix.cuh", Some(Kind::Cuda)), None);
+        // Quantized activations times 4- or 2-bit weights narrow a GEMM
+        // to low-bit-activation-gemm; 8-bit weights to int8-gemm; f32
+        // activations with 4-bit weights (weight-only) narrow nothing.
+        for (path, kind, op) in [
+            ("src/qd8-f32-qc4w-gemm/gen/qd8-f32-qc4w-gemm-4x8c8-minmax-avx2.c", Kind::SimdX86, "low-bit-activation-gemm"),
+            ("src/qs8-qc2w-gemm/gen/qs8-qc2w-gemm-1x8c8-minmax-neondot.c", Kind::SimdArm, "low-bit-activation-gemm"),
+            (
+                "kai/ukernels/matmul/matmul_clamp_f32_qai8dxp_qsi4c32p/kai_matmul_clamp_f32_qai8dxp1x8_qsi4c32p4x8_1x4x32_neon_dotprod.c",
+                Kind::SimdArm,
+                "low-bit-activation-gemm",
+            ),
+            ("src/qd8-f32-qc8w-gemm/gen/qd8-f32-qc8w-gemm-4x8c8-minmax-avx2.c", Kind::SimdX86, "int8-gemm"),
+            ("src/f32-qc4w-gemm/gen/f32-qc4w-gemm-4x8-minmax-avx2.c", Kind::SimdX86, "dense-gemm"),
+        ] {
+            assert_eq!(best(path, Some(kind)).as_deref(), Some(op), "{path}");
+        }
         // A video codec's DSP modules (dav1d, FFmpeg, kvazaar), on CPU code
         // only: NCCL's `mc` is multicast, FLA's `chunk_intra` attention.
         for (path, kind, codec) in [
