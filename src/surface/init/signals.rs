@@ -1456,6 +1456,45 @@ mod tests {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), op, "{path}");
         }
         assert_eq!(best("kernels/radix.cuh", Some(Kind::Cuda)), None);
+        // XNNPACK's micro-kernel families (QNNPACK's too): `v*c` binary ops
+        // with a constant and `vrnd*` rounding are element-wise, `r*`
+        // reductions reduce, `radd*expminusmax` is softmax, `packw` packs
+        // (a packing routine named for its GEMM stays with the GEMM: the
+        // corpus's hand matrices disagree on it).
+        for (path, kind, op) in [
+            (
+                "src/qs8-vaddc/gen/qs8-vaddc-minmax-avx2-mul32-ld64-u16.c",
+                Kind::SimdX86,
+                "elementwise",
+            ),
+            (
+                "src/f32-vrnd/gen/f32-vrndne-neon-u4.c",
+                Kind::SimdArm,
+                "elementwise",
+            ),
+            (
+                "src/f32-rminmax/gen/f32-rmax-avx512f-u64-acc4.c",
+                Kind::SimdX86,
+                "reduction-scan",
+            ),
+            (
+                "src/f32-raddstoreexpminusmax/gen/f32-raddstoreexpminusmax-avx2-rr1-p5-u64.c",
+                Kind::SimdX86,
+                "softmax",
+            ),
+            (
+                "src/x32-packw/gen/x32-packw-goi-avx-u4.c",
+                Kind::SimdX86,
+                "copy-cast-layout",
+            ),
+            (
+                "src/f32-ibilinear/gen/f32-ibilinear-neon-c8.c",
+                Kind::SimdArm,
+                "image-resample",
+            ),
+        ] {
+            assert_eq!(best(path, Some(kind)).as_deref(), Some(op), "{path}");
+        }
         // Quantized activations times 4- or 2-bit weights narrow a GEMM
         // to low-bit-activation-gemm; 8-bit weights to int8-gemm; f32
         // activations with 4-bit weights (weight-only) narrow nothing.
