@@ -911,6 +911,10 @@ impl Marker {
 const MARKERS: &[(Marker, &str)] = &[
     (Marker::CudaEntry, "__global__"),
     (Marker::CudaWeak, "__device__"),
+    // An extended device lambda handed to a launch or a Thrust / CUB
+    // algorithm (`[=] __device__ (int i)`, gunrock's and k2's operators).
+    (Marker::CudaDevice, "] __device__"),
+    (Marker::CudaDevice, "] __host__ __device__"),
     (Marker::CudaDevice, "threadIdx."),
     (Marker::CudaDevice, "blockIdx."),
     (Marker::CudaDevice, "__syncthreads"),
@@ -2252,6 +2256,22 @@ mod tests {
             d.detect(
                 "k/math.h",
                 b"__device__ a(); __device__ b(); __device__ c();"
+            ),
+            Some(Kind::Cuda)
+        );
+        // One extended device lambda is device code: the operator a
+        // header-only graph library hands to its advance / filter launch.
+        assert_eq!(
+            d.detect(
+                "include/gunrock/algorithms/bfs.hxx",
+                b"auto search = [distances] __host__ __device__(vertex_t const& v) -> bool {\n  return distances[v] == 0;\n};"
+            ),
+            Some(Kind::Cuda)
+        );
+        assert_eq!(
+            d.detect(
+                "include/ops/fill.hpp",
+                b"thrust::for_each(begin, end, [=] __device__ (int i) { out[i] = 0; });"
             ),
             Some(Kind::Cuda)
         );
