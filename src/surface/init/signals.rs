@@ -1456,6 +1456,16 @@ mod tests {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), op, "{path}");
         }
         assert_eq!(best("kernels/radix.cuh", Some(Kind::Cuda)), None);
+        // A tensor contraction is a GEMM over folded modes (hipTensor's and
+        // Composable Kernel's contraction instances, RAFT's).
+        assert_eq!(
+            best(
+                "library/src/contraction/device/device_contraction_bilinear_m2_n2_k2_xdl_c_shuffle_f32_f32_f32_f32_compute_bf16_mknn_instance.cpp",
+                Some(Kind::Hip)
+            )
+            .as_deref(),
+            Some("dense-gemm")
+        );
         // XNNPACK's micro-kernel families (QNNPACK's too): `v*c` binary ops
         // with a constant and `vrnd*` rounding are element-wise, `r*`
         // reductions reduce, `radd*expminusmax` is softmax, `packw` packs
