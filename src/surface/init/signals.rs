@@ -1456,6 +1456,30 @@ mod tests {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), op, "{path}");
         }
         assert_eq!(best("kernels/radix.cuh", Some(Kind::Cuda)), None);
+        // Compression codecs (zlib-ng, ISA-L igzip, Blosc), cryptographic
+        // hashes (BLAKE3, multi-buffer SHA) and Blosc's bit shuffle.
+        for (path, kind, op) in [
+            (
+                "arch/x86/compare256_avx2.c",
+                Kind::SimdX86,
+                "compression-codec",
+            ),
+            (
+                "igzip/aarch64/igzip_deflate_body_aarch64.S",
+                Kind::Asm,
+                "compression-codec",
+            ),
+            ("blosc/blosclz.c", Kind::SimdX86, "compression-codec"),
+            ("c/blake3_avx512.c", Kind::SimdX86, "cryptographic-hash"),
+            (
+                "sha256_mb/sha256_mb_x8_avx2.asm",
+                Kind::Asm,
+                "cryptographic-hash",
+            ),
+            ("blosc/bitshuffle-avx2.c", Kind::SimdX86, "copy-cast-layout"),
+        ] {
+            assert_eq!(best(path, Some(kind)).as_deref(), Some(op), "{path}");
+        }
         // A tensor contraction is a GEMM over folded modes (hipTensor's and
         // Composable Kernel's contraction instances, RAFT's).
         assert_eq!(
