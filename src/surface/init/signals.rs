@@ -1456,6 +1456,21 @@ mod tests {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), op, "{path}");
         }
         assert_eq!(best("kernels/radix.cuh", Some(Kind::Cuda)), None);
+        // Zero-knowledge kernels: MSM, NTT and the big-integer field and
+        // curve arithmetic under them; a Jacobian matrix is not one.
+        for (path, kind, zk) in [
+            ("shader/mont_backend/mont_mul_cios.metal", Kind::Metal, true),
+            ("msm/pippenger.cuh", Kind::Cuda, true),
+            ("ntt/kernels/ct_mixed_radix_wide.cu", Kind::Cuda, true),
+            (
+                "xopes/ops/inverse/jacobian/inverse_jacobian_triton.py",
+                Kind::Triton,
+                false,
+            ),
+        ] {
+            let got = best(path, Some(kind));
+            assert_eq!(got.as_deref() == Some("zk-msm-ntt"), zk, "{path}: {got:?}");
+        }
         // Compression codecs (zlib-ng, ISA-L igzip, Blosc), cryptographic
         // hashes (BLAKE3, multi-buffer SHA) and Blosc's bit shuffle.
         for (path, kind, op) in [
