@@ -1456,98 +1456,38 @@ mod tests {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), op, "{path}");
         }
         assert_eq!(best("kernels/radix.cuh", Some(Kind::Cuda)), None);
-        // Zero-knowledge kernels: MSM, NTT and the big-integer field and
-        // curve arithmetic under them; a Jacobian matrix is not one.
-        for (path, kind, zk) in [
-            ("shader/mont_backend/mont_mul_cios.metal", Kind::Metal, true),
-            ("msm/pippenger.cuh", Kind::Cuda, true),
-            ("ntt/kernels/ct_mixed_radix_wide.cu", Kind::Cuda, true),
-            (
-                "xopes/ops/inverse/jacobian/inverse_jacobian_triton.py",
-                Kind::Triton,
-                false,
-            ),
-        ] {
-            let got = best(path, Some(kind));
-            assert_eq!(got.as_deref() == Some("zk-msm-ntt"), zk, "{path}: {got:?}");
-        }
-        // Compression codecs (zlib-ng, ISA-L igzip, Blosc), cryptographic
-        // hashes (BLAKE3, multi-buffer SHA) and Blosc's bit shuffle.
+        // Families named by their modules (round 22): each file, its kind
+        // and the op its name says.
         for (path, kind, op) in [
-            (
-                "arch/x86/compare256_avx2.c",
-                Kind::SimdX86,
-                "compression-codec",
-            ),
-            (
-                "igzip/aarch64/igzip_deflate_body_aarch64.S",
-                Kind::Asm,
-                "compression-codec",
-            ),
+            // Compression codecs (zlib-ng, ISA-L igzip, Blosc), hashes
+            // (BLAKE3, multi-buffer SHA), Blosc's bit shuffle.
+            ("arch/x86/compare256_avx2.c", Kind::SimdX86, "compression-codec"),
+            ("igzip/aarch64/igzip_deflate_body_aarch64.S", Kind::Asm, "compression-codec"),
             ("blosc/blosclz.c", Kind::SimdX86, "compression-codec"),
             ("c/blake3_avx512.c", Kind::SimdX86, "cryptographic-hash"),
-            (
-                "sha256_mb/sha256_mb_x8_avx2.asm",
-                Kind::Asm,
-                "cryptographic-hash",
-            ),
+            ("sha256_mb/sha256_mb_x8_avx2.asm", Kind::Asm, "cryptographic-hash"),
             ("blosc/bitshuffle-avx2.c", Kind::SimdX86, "copy-cast-layout"),
-        ] {
-            assert_eq!(best(path, Some(kind)).as_deref(), Some(op), "{path}");
-        }
-        // A tensor contraction is a GEMM over folded modes (hipTensor's and
-        // Composable Kernel's contraction instances, RAFT's).
-        assert_eq!(
-            best(
+            // A tensor contraction is a GEMM over folded modes (hipTensor's
+            // and Composable Kernel's contraction instances).
+            (
                 "library/src/contraction/device/device_contraction_bilinear_m2_n2_k2_xdl_c_shuffle_f32_f32_f32_f32_compute_bf16_mknn_instance.cpp",
-                Some(Kind::Hip)
-            )
-            .as_deref(),
-            Some("dense-gemm")
-        );
-        // XNNPACK's micro-kernel families (QNNPACK's too): `v*c` binary ops
-        // with a constant and `vrnd*` rounding are element-wise, `r*`
-        // reductions reduce, `radd*expminusmax` is softmax, `packw` packs
-        // (a packing routine named for its GEMM stays with the GEMM: the
-        // corpus's hand matrices disagree on it).
-        for (path, kind, op) in [
-            (
-                "src/qs8-vaddc/gen/qs8-vaddc-minmax-avx2-mul32-ld64-u16.c",
-                Kind::SimdX86,
-                "elementwise",
+                Kind::Hip,
+                "dense-gemm",
             ),
-            (
-                "src/f32-vrnd/gen/f32-vrndne-neon-u4.c",
-                Kind::SimdArm,
-                "elementwise",
-            ),
-            (
-                "src/f32-rminmax/gen/f32-rmax-avx512f-u64-acc4.c",
-                Kind::SimdX86,
-                "reduction-scan",
-            ),
-            (
-                "src/f32-raddstoreexpminusmax/gen/f32-raddstoreexpminusmax-avx2-rr1-p5-u64.c",
-                Kind::SimdX86,
-                "softmax",
-            ),
-            (
-                "src/x32-packw/gen/x32-packw-goi-avx-u4.c",
-                Kind::SimdX86,
-                "copy-cast-layout",
-            ),
-            (
-                "src/f32-ibilinear/gen/f32-ibilinear-neon-c8.c",
-                Kind::SimdArm,
-                "image-resample",
-            ),
-        ] {
-            assert_eq!(best(path, Some(kind)).as_deref(), Some(op), "{path}");
-        }
-        // Quantized activations times 4- or 2-bit weights narrow a GEMM
-        // to low-bit-activation-gemm; 8-bit weights to int8-gemm; f32
-        // activations with 4-bit weights (weight-only) narrow nothing.
-        for (path, kind, op) in [
+            // XNNPACK's micro-kernel families (QNNPACK's too): `v*c` binary
+            // ops with a constant and `vrnd*` rounding are element-wise, `r*`
+            // reductions reduce, `radd*expminusmax` is softmax, `packw`
+            // packs (a packing routine named for its GEMM stays with the
+            // GEMM: the corpus's hand matrices disagree on it).
+            ("src/qs8-vaddc/gen/qs8-vaddc-minmax-avx2-mul32-ld64-u16.c", Kind::SimdX86, "elementwise"),
+            ("src/f32-vrnd/gen/f32-vrndne-neon-u4.c", Kind::SimdArm, "elementwise"),
+            ("src/f32-rminmax/gen/f32-rmax-avx512f-u64-acc4.c", Kind::SimdX86, "reduction-scan"),
+            ("src/f32-raddstoreexpminusmax/gen/f32-raddstoreexpminusmax-avx2-rr1-p5-u64.c", Kind::SimdX86, "softmax"),
+            ("src/x32-packw/gen/x32-packw-goi-avx-u4.c", Kind::SimdX86, "copy-cast-layout"),
+            ("src/f32-ibilinear/gen/f32-ibilinear-neon-c8.c", Kind::SimdArm, "image-resample"),
+            // Quantized activations times 4- or 2-bit weights narrow a GEMM
+            // to low-bit-activation-gemm; 8-bit weights to int8-gemm; f32
+            // activations with 4-bit weights (weight-only) narrow nothing.
             ("src/qd8-f32-qc4w-gemm/gen/qd8-f32-qc4w-gemm-4x8c8-minmax-avx2.c", Kind::SimdX86, "low-bit-activation-gemm"),
             ("src/qs8-qc2w-gemm/gen/qs8-qc2w-gemm-1x8c8-minmax-neondot.c", Kind::SimdArm, "low-bit-activation-gemm"),
             (
@@ -1560,53 +1500,88 @@ mod tests {
         ] {
             assert_eq!(best(path, Some(kind)).as_deref(), Some(op), "{path}");
         }
-        // A video codec's DSP modules (dav1d, FFmpeg, kvazaar), on CPU code
-        // only: NCCL's `mc` is multicast, FLA's `chunk_intra` attention.
-        for (path, kind, codec) in [
-            ("src/x86/mc16_avx2.asm", Kind::Asm, true),
-            ("src/arm/64/looprestoration.S", Kind::Asm, true),
-            ("src/strategies/generic/sao-generic.c", Kind::Scalar, true),
+        // Words that say an op only on some code: each file, its kind, the
+        // op and whether the file gets it.
+        for (path, kind, op, gets) in [
+            // Zero-knowledge kernels: MSM, NTT and the big-integer field and
+            // curve arithmetic under them; a Jacobian matrix is not one.
+            (
+                "shader/mont_backend/mont_mul_cios.metal",
+                Kind::Metal,
+                "zk-msm-ntt",
+                true,
+            ),
+            ("msm/pippenger.cuh", Kind::Cuda, "zk-msm-ntt", true),
+            (
+                "ntt/kernels/ct_mixed_radix_wide.cu",
+                Kind::Cuda,
+                "zk-msm-ntt",
+                true,
+            ),
+            (
+                "xopes/ops/inverse/jacobian/inverse_jacobian_triton.py",
+                Kind::Triton,
+                "zk-msm-ntt",
+                false,
+            ),
+            // A video codec's DSP modules (dav1d, FFmpeg, kvazaar), on CPU
+            // code only: NCCL's `mc` is multicast, FLA's `chunk_intra`
+            // attention.
+            ("src/x86/mc16_avx2.asm", Kind::Asm, "video-codec-dsp", true),
+            (
+                "src/arm/64/looprestoration.S",
+                Kind::Asm,
+                "video-codec-dsp",
+                true,
+            ),
+            (
+                "src/strategies/generic/sao-generic.c",
+                Kind::Scalar,
+                "video-codec-dsp",
+                true,
+            ),
             (
                 "src/strategies/avx2/reg_sad_pow2_widths-avx2.h",
                 Kind::SimdX86,
+                "video-codec-dsp",
                 true,
             ),
             (
                 "src/device/oneshot_mc_allreduce_kernel.cuh",
                 Kind::Cuda,
+                "video-codec-dsp",
                 false,
             ),
-            ("fla/ops/common/chunk_intra.py", Kind::Triton, false),
-        ] {
-            let got = best(path, Some(kind));
-            assert_eq!(
-                got.as_deref() == Some("video-codec-dsp"),
-                codec,
-                "{path}: {got:?}"
-            );
-        }
-        // SpGEMM multiplies two sparse matrices (clSPARSE, rocSPARSE): not
-        // 2:4 structured sparsity. On CPU code the word names libxsmm's JIT
-        // sparse × dense products, so it says nothing there.
-        for (path, kind, op) in [
+            (
+                "fla/ops/common/chunk_intra.py",
+                Kind::Triton,
+                "video-codec-dsp",
+                false,
+            ),
+            // SpGEMM multiplies two sparse matrices (clSPARSE, rocSPARSE):
+            // not 2:4 structured sparsity. On CPU code the word names
+            // libxsmm's JIT sparse × dense products, so it says nothing.
             (
                 "kernels/SpGEMM_ESC_0_1_kernels.cl",
                 Kind::Opencl,
-                Some("sparse-spgemm"),
+                "sparse-spgemm",
+                true,
             ),
             (
                 "library/src/extra/csrgemm_device.h",
                 Kind::Hip,
-                Some("sparse-spgemm"),
+                "sparse-spgemm",
+                true,
             ),
-            ("src/generator_packed_spgemm.c", Kind::SimdX86, None),
+            (
+                "src/generator_packed_spgemm.c",
+                Kind::SimdX86,
+                "sparse-spgemm",
+                false,
+            ),
         ] {
             let got = best(path, Some(kind));
-            assert_eq!(
-                got.as_deref() == Some("sparse-spgemm"),
-                op.is_some(),
-                "{path}: {got:?}"
-            );
+            assert_eq!(got.as_deref() == Some(op), gets, "{path}: {got:?}");
         }
         // BLAS vocabulary in CPU micro-kernels: a GEMM variant's compound
         // name is still a GEMM, level-1 routines are element-wise, panel
