@@ -488,7 +488,8 @@ fn partition(tracked: &PathList, examples_ship: bool) -> Partition<'_> {
 
 /// Kernel files that are infrastructure (bindings, allocators, tuning
 /// tables…) leave the population for `skipped`, with the reason; plain
-/// headers of that kind are dropped.
+/// headers of that kind are dropped. Both are listed in `left_out`: they
+/// still count among their directory's headers (see [`adopt_headers`]).
 fn leave_out_infrastructure(
     found: Vec<Found>,
     skipped: &mut Vec<Skipped>,
