@@ -186,15 +186,27 @@ fn numbered(token: &str) -> Option<&str> {
         .then(|| &token[..at])
 }
 
+/// The word a token versions (`flashattention` of `flashattentionv2`,
+/// `fmha` of `fmhav3`): a numbered word whose last letter is a `v` and
+/// that is still a word without it.
+fn versioned(token: &str) -> Option<&str> {
+    numbered(token)?
+        .strip_suffix('v')
+        .filter(|w| w.len() >= NUMBERED_WORD)
+}
+
 /// Whether `token` is `word` and then its number (`numbered(token) ==
 /// Some(word)`), checked from `word`'s end without scanning the token:
 /// the name matcher asks this for every pattern it tries.
 fn numbers_word(token: &str, word: &str) -> bool {
+    let rest = token.as_bytes().get(word.len()..).unwrap_or_default();
+    let number = match rest {
+        [b'v', d, ..] if !word.ends_with('v') => d,
+        [d, ..] => d,
+        [] => return false,
+    };
     word.len() >= NUMBERED_WORD
-        && token
-            .as_bytes()
-            .get(word.len())
-            .is_some_and(u8::is_ascii_digit)
+        && number.is_ascii_digit()
         && token.starts_with(word)
         && word.bytes().all(|b| b.is_ascii_lowercase())
 }
@@ -989,8 +1001,7 @@ impl Signals {
                 .any(|t| t.starts_with(prefix.as_str()));
         }
         for t in name {
-            let word = numbered(t);
-            for &i in [Some(t.as_str()), word]
+            for &i in [Some(t.as_str()), numbered(t), versioned(t)]
                 .into_iter()
                 .flatten()
                 .filter_map(|w| self.name_first.get(w))
@@ -1289,6 +1300,19 @@ mod tests {
         assert_eq!(at("gemm"), Some(0));
         assert_eq!(at("token_embedding_gemma"), None);
         assert_eq!(at("gemma3_mlp"), None);
+    }
+
+    #[test]
+    fn a_version_written_into_a_word_is_its_number() {
+        let attention = Pattern::new("flashattention");
+        let at =
+            |name: &str| attention.find_tokens(&crate::surface::init::detect::tokens(name), true);
+        assert_eq!(at("flashattentionv2"), Some(0));
+        assert_eq!(at("flashattention2_nopad"), Some(0));
+        assert_eq!(at("flashattentionvar"), None);
+        // A word that ends in `v` keeps it too: `csrmv2` is SpMV.
+        assert!(numbers_word("csrmv2", "csrmv"));
+        assert_eq!(versioned("fmhav3"), Some("fmha"));
     }
 
     fn raw() -> RawFile {
