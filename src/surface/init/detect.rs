@@ -1620,6 +1620,13 @@ impl Detector {
             {
                 continue;
             }
+            // A NEON vector type the file defines itself (`using int32x4_t
+            // = __attribute__((__vector_size__(16))) int;` in a HIP header)
+            // is its own type, not Arm's.
+            let text = self.markers[m.pattern().as_usize()].1;
+            if marker == Marker::Arm && text.ends_with("_t") && defines_type(prefix, text) {
+                continue;
+            }
             match marker {
                 Marker::CudaEntry => {
                     entry = true;
@@ -1663,6 +1670,28 @@ impl Detector {
             entry,
         }
     }
+}
+
+/// Whether the prefix defines the type `name` itself: `using name =`, or
+/// a `typedef` statement that declares it last (`… name;`, `… name
+/// __attribute__((…));`), not one that aliases it (`typedef name v;`).
+fn defines_type(prefix: &[u8], name: &str) -> bool {
+    let name = name.as_bytes();
+    memchr::memmem::find_iter(prefix, name).any(|at| {
+        let before = prefix[..at].trim_ascii_end();
+        let after = prefix[at + name.len()..].trim_ascii_start();
+        if before.ends_with(b"using") && after.starts_with(b"=") {
+            return true;
+        }
+        if !after.starts_with(b";") && !after.starts_with(b"__attribute__") {
+            return false;
+        }
+        let statement = before
+            .iter()
+            .rposition(|&b| b == b';' || b == b'{' || b == b'}')
+            .map_or(before, |i| &before[i + 1..]);
+        statement.trim_ascii_start().starts_with(b"typedef")
+    })
 }
 
 /// The markers found in a prefix, and where each `#include "` ends.
@@ -1904,7 +1933,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 76] = [
+        let cases: [(&str, &[u8], Option<Kind>); 79] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -1997,6 +2026,10 @@ mod tests {
             ("src/pooling/max_pool_s8_esp32p4.c", b"asm volatile (\n  \"esp.vld.128.ip q0, x30, 16 \\n\\t\"\n);", Some(Kind::SimdOther)),
             ("layer/mips/absval_mips.cpp", b"#include <msa.h>\nv4f32 _p = (v4f32)__msa_ld_w(ptr, 0);", Some(Kind::SimdOther)),
             ("fixedpoint/fixedpoint_neon.h", b"inline int32x4_t ShiftLeft(int32x4_t a, int offset) {", Some(Kind::SimdArm)),
+            // A GPU header's own vector types named as NEON's are not Arm.
+            ("csrc/core/base.h", b"#include <hip/hip_runtime.h>\nusing int32x4_t = __attribute__((__vector_size__(4 * sizeof(int)))) int;\n__device__ int32x4_t load(const int32x4_t* p) { return *p; }\n", None),
+            ("include/vec.h", b"typedef int int32x4_t __attribute__((ext_vector_type(4)));\nint32x4_t add(int32x4_t a, int32x4_t b) { return a + b; }\n", None),
+            ("neon/alias.h", b"typedef int32x4_t v4i;\nv4i add(v4i a, v4i b) { return vaddq_s32(a, b); }\n", Some(Kind::SimdArm)),
             // LoongArch LASX borrows x86's vector type names.
             ("layer/loongarch/absval_loongarch.cpp", b"__m256i _p = __lasx_xvld(ptr, 0);", Some(Kind::SimdOther)),
             ("src/x86/sum.c", b"__m256 acc = load(p);", Some(Kind::SimdX86)),
