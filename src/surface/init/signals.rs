@@ -1498,6 +1498,18 @@ mod tests {
                 Kind::Hip,
                 "dense-gemm",
             ),
+            // Tensile names a GEMM by its index assignment (`Cijk_Ailk_Bljk`:
+            // C[i,j,k] = A[i,l,k] B[l,j,k]) and a grouped one with `_GG`.
+            (
+                "Tensile/CustomKernels/Custom_Cijk_Alik_Bljk_HHS_BH_MT128x128x64_MI16x16x1_gfx942.s",
+                Kind::Asm,
+                "dense-gemm",
+            ),
+            (
+                "Tensile/CustomKernels/Custom_Cijk_Ailk_Bljk_HHS_BH_Bias_GG_UserArgs_shortname0_gfx942.s",
+                Kind::Asm,
+                "grouped-gemm",
+            ),
             // XNNPACK's micro-kernel families (QNNPACK's too): `v*c` binary
             // ops with a constant and `vrnd*` rounding are element-wise, `r*`
             // reductions reduce, `radd*expminusmax` is softmax, `packw`
