@@ -1142,9 +1142,27 @@ impl Signals {
             if !op.names_count_on(kind) {
                 continue;
             }
+            // The family is said by the file's name, its ISA folder, or a
+            // directory (`gemm/…_s8_s8.hpp`, `attention/decoding.cu`); by a
+            // directory only where no other op's name, nor a nearer
+            // directory, says what the file is
+            // (`attention/…/rotary_mul/rotate_split.h` stays RoPE).
+            let said_otherwise = |dir_rank: u32| {
+                out.iter().any(|c| {
+                    c.op != general
+                        && c.op != i
+                        && c.score >= THRESHOLD
+                        && (c.name_score > 0 || c.dir_rank > dir_rank)
+                })
+            };
             let Some(parent) = out
                 .iter()
-                .find(|c| c.op == general && (c.name_score > 0 || c.dir_rank == FOLDER_RANK))
+                .find(|c| {
+                    c.op == general
+                        && (c.name_score > 0
+                            || c.dir_rank == FOLDER_RANK
+                            || c.dir_rank > 0 && !said_otherwise(c.dir_rank))
+                })
                 .cloned()
             else {
                 continue;
@@ -1173,7 +1191,7 @@ impl Signals {
                     .iter()
                     .filter(|e| match e {
                         Evidence::Name(_) => true,
-                        Evidence::Dir(_) => parent.dir_rank == FOLDER_RANK,
+                        Evidence::Dir(_) => parent.dir_rank > 0,
                         _ => false,
                     })
                     .cloned(),
@@ -1497,6 +1515,22 @@ mod tests {
                 "library/src/contraction/device/device_contraction_bilinear_m2_n2_k2_xdl_c_shuffle_f32_f32_f32_f32_compute_bf16_mknn_instance.cpp",
                 Kind::Hip,
                 "dense-gemm",
+            ),
+            // A type or an int8 instruction in the name narrows the GEMM its
+            // directory says (KleidiAI's interleaves, ncnn's i8mm GEMM); so
+            // does `decoding` the attention of its directory, unless a
+            // nearer directory says the file is something else.
+            (
+                "ops/gemm/indirect-interleaves/a64_interleave8_block4_s8_s8.hpp",
+                Kind::SimdArm,
+                "int8-gemm",
+            ),
+            ("src/layer/arm/gemm_arm_i8mm.cpp", Kind::SimdArm, "int8-gemm"),
+            ("kernels/attention/kernel/decoding_sm70_128.cu", Kind::Cuda, "decode-attention"),
+            (
+                "csrc/attention/inplace_partial_rotary_mul/op_kernel/rotate_interleaved_split_bs.h",
+                Kind::Cuda,
+                "rope",
             ),
             // Tensile names a GEMM by its index assignment (`Cijk_Ailk_Bljk`:
             // C[i,j,k] = A[i,l,k] B[l,j,k]) and a grouped one with `_GG`.
