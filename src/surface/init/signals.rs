@@ -877,7 +877,7 @@ impl Signals {
             None => name_tokens,
         };
         let hints = (&read_as_name[..], dir_tokens.last(), &content_hits[..]);
-        self.refine(&mut out, hints, kind);
+        self.refine(&mut out, hints, &dir_tokens, kind);
         self.building_blocks(&mut out, &seen, kind);
         self.fall_back(&mut out, kind);
         out.sort_by(|a, b| {
@@ -1121,6 +1121,28 @@ impl Signals {
         narrow
     }
 
+    /// The qualifier points of the nearest directory that holds one of
+    /// `op`'s qualifiers (its evidence said as a directory).
+    fn narrowed_by_dirs(
+        &self,
+        op: &OpSignals,
+        dirs: &[Vec<String>],
+        evidence: &mut Vec<Evidence>,
+    ) -> u32 {
+        for dir in dirs.iter().rev() {
+            let mut found = Vec::new();
+            let narrow = qualifier_points(&op.qualifiers, dir, &mut found);
+            if narrow > 0 {
+                evidence.extend(found.into_iter().map(|e| match e {
+                    Evidence::Name(p) => Evidence::Dir(p),
+                    e => e,
+                }));
+                return narrow;
+            }
+        }
+        0
+    }
+
     /// A name that says a general op and a token that narrows it says the
     /// narrower op (`gemm_a8w8` is an INT8 GEMM, `moe_op_gemm` a grouped
     /// one, `qk_int8_attn` low-precision attention), whatever order the
@@ -1132,6 +1154,7 @@ impl Signals {
         &self,
         out: &mut Vec<Candidate>,
         (name, folder, content): (&[String], Option<&Vec<String>>, &[Vec<usize>]),
+        dirs: &[Vec<String>],
         kind: Option<Kind>,
     ) {
         for (i, op) in self.ops.iter().enumerate() {
@@ -1169,6 +1192,32 @@ impl Signals {
             };
             let mut evidence = Vec::new();
             let mut narrow = self.narrowed_by_name(op, (name, folder), &mut evidence);
+            // A directory narrows the family the name says, unless another
+            // word of the name says as much for another op
+            // (`awq/gemv_cuda.cu` is AWQ; `moe/scatter_nd_update_linear.h`
+            // says a scatter as much as a linear layer).
+            let words = |c: &Candidate| -> Vec<String> {
+                c.evidence
+                    .iter()
+                    .filter_map(|e| match e {
+                        Evidence::Name(p) => Some(p.trim_end_matches('*').to_owned()),
+                        _ => None,
+                    })
+                    .collect()
+            };
+            let parent_words = words(&parent);
+            let name_says_best = parent.name_score > 0
+                && !out.iter().any(|c| {
+                    c.op != general
+                        && c.op != i
+                        && !c.backend
+                        && self.ops[c.op].refines != Some(general)
+                        && c.name_score >= parent.name_score
+                        && words(c).iter().any(|w| !parent_words.contains(w))
+                });
+            if narrow == 0 && name_says_best {
+                narrow = self.narrowed_by_dirs(op, dirs, &mut evidence);
+            }
             // Narrowed by content alone, the op still yields like the
             // family it narrows: any op a name or computation says ranks first.
             let by_content = narrow == 0 && self.ops[general].backend;
@@ -1531,6 +1580,19 @@ mod tests {
                 "csrc/attention/inplace_partial_rotary_mul/op_kernel/rotate_interleaved_split_bs.h",
                 Kind::Cuda,
                 "rope",
+            ),
+            // A directory's qualifier narrows the family the name says,
+            // unless another word of the name says another op as much.
+            ("ext/awq/quantization/gemv_cuda.cu", Kind::Cuda, "awq-int4-gemm"),
+            (
+                "csrc/block_sparse_attn/src/flash_fwd_block_hdim128_fp16_sm80.cu",
+                Kind::Cuda,
+                "sparse-attention",
+            ),
+            (
+                "csrc/moe/scatter_nd_update_v2/op_kernel/scatter_nd_update_linear_index.h",
+                Kind::Cuda,
+                "gather-scatter",
             ),
             // Tensile names a GEMM by its index assignment (`Cijk_Ailk_Bljk`:
             // C[i,j,k] = A[i,l,k] B[l,j,k]) and a grouped one with `_GG`.
