@@ -1594,6 +1594,13 @@ mod tests {
                 Kind::Cuda,
                 "gather-scatter",
             ),
+            // A routing directory narrows a file named only as MoE code.
+            (
+                "csrc/moe/moe_init_routing_quant_v2/moe_v2_fullload_quant.h",
+                Kind::Cuda,
+                "moe-routing",
+            ),
+            ("src/moe/moe_gemm_kernels.cu", Kind::Cuda, "grouped-gemm"),
             // Tensile names a GEMM by its index assignment (`Cijk_Ailk_Bljk`:
             // C[i,j,k] = A[i,l,k] B[l,j,k]) and a grouped one with `_GG`.
             (
