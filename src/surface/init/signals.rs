@@ -1594,6 +1594,12 @@ mod tests {
                 Kind::Cuda,
                 "gather-scatter",
             ),
+            // The catalog's reduction-scan is the device-wide and segmented
+            // primitives (CUB's block / warp / device scans); prefix-scan the
+            // cumulative tensor ops.
+            ("cub/cub/block/block_scan.cuh", Kind::Cuda, "reduction-scan"),
+            ("k2/csrc/cudpp/segmented_scan_kernel.h", Kind::Cuda, "reduction-scan"),
+            ("src/ops/cumsum_kernel.cu", Kind::Cuda, "prefix-scan"),
             // A routing directory narrows a file named only as MoE code.
             (
                 "csrc/moe/moe_init_routing_quant_v2/moe_v2_fullload_quant.h",
