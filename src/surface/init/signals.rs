@@ -1600,6 +1600,9 @@ mod tests {
             ("cub/cub/block/block_scan.cuh", Kind::Cuda, "reduction-scan"),
             ("k2/csrc/cudpp/segmented_scan_kernel.h", Kind::Cuda, "reduction-scan"),
             ("src/ops/cumsum_kernel.cu", Kind::Cuda, "prefix-scan"),
+            // An activation times its gate is a gated activation.
+            ("tasks/ampere/silu_mul_linear.cuh", Kind::Cuda, "gated-activation"),
+            ("kernels/sigmoid_mul.py", Kind::Triton, "gated-activation"),
             // A routing directory narrows a file named only as MoE code.
             (
                 "csrc/moe/moe_init_routing_quant_v2/moe_v2_fullload_quant.h",
