@@ -1600,6 +1600,10 @@ mod tests {
             ("cub/cub/block/block_scan.cuh", Kind::Cuda, "reduction-scan"),
             ("k2/csrc/cudpp/segmented_scan_kernel.h", Kind::Cuda, "reduction-scan"),
             ("src/ops/cumsum_kernel.cu", Kind::Cuda, "prefix-scan"),
+            // sse_mathfun's vectorised exp / log / sin and its NEON and AVX
+            // ports are element-wise math, not the ISA's backend.
+            ("src/layer/arm/neon_mathfun_fp16s.h", Kind::SimdArm, "elementwise"),
+            ("source/tnn/device/x86/acc/avx_mathfun.h", Kind::SimdX86, "elementwise"),
             // An activation times its gate is a gated activation.
             ("tasks/ampere/silu_mul_linear.cuh", Kind::Cuda, "gated-activation"),
             ("kernels/sigmoid_mul.py", Kind::Triton, "gated-activation"),
