@@ -1285,6 +1285,38 @@ fn a_collection_of_samples_counts_its_samples_and_a_library_does_not() {
             .contains("A collection of samples"),
         "{drafted}"
     );
+    // A tree with no kernel outside its examples ships them, whatever
+    // their number, when their content says they are kernels
+    // (DiffTaichi's `@ti.kernel` simulation scripts); its other scripts
+    // stay out.
+    let taichi = "import taichi as ti\n\n@ti.kernel\ndef p2g(s: ti.i32):\n    for p in range(n):\n        grid_v[p] += x[p]\n";
+    let scripts = Sota::new()
+        .git_init()
+        .file("examples/diffmpm.py", taichi)
+        .file("examples/mass_spring.py", taichi)
+        .file(
+            "examples/plot_losses.py",
+            "import matplotlib.pyplot as plt\nplt.plot([1, 2])\n",
+        )
+        .file("README.md", "# examples\n");
+    scripts.git(&["add", "-A"]).success();
+    let drafted = plan(&scripts);
+    assert!(in_population(&drafted, "examples/diffmpm.py"), "{drafted}");
+    assert!(
+        in_population(&drafted, "examples/mass_spring.py"),
+        "{drafted}"
+    );
+    assert!(
+        !in_population(&drafted, "examples/plot_losses.py"),
+        "{drafted}"
+    );
+    assert!(
+        drafted["toml"]
+            .as_str()
+            .unwrap()
+            .contains("# A collection of samples: its 2 example kernel sources"),
+        "{drafted}"
+    );
 }
 
 #[test]

@@ -1246,6 +1246,12 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::GpuDsl, "@wp.func"),
     (Marker::GpuDsl, "@warp.kernel"),
     (Marker::GpuDsl, "@warp.func"),
+    // Taichi: kernels and the functions they call, as its documentation
+    // writes them (`import taichi as ti`).
+    (Marker::GpuDsl, "@ti.kernel"),
+    (Marker::GpuDsl, "@ti.func"),
+    (Marker::GpuDsl, "@taichi.kernel"),
+    (Marker::GpuDsl, "@taichi.func"),
     // ROCm FlyDSL (`import flydsl.compiler as flyc`).
     (Marker::GpuDsl, "flyc.kernel"),
     (Marker::GpuDsl, "flyc.jit"),
@@ -1933,7 +1939,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 79] = [
+        let cases: [(&str, &[u8], Option<Kind>); 80] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -2026,6 +2032,8 @@ mod tests {
             ("src/pooling/max_pool_s8_esp32p4.c", b"asm volatile (\n  \"esp.vld.128.ip q0, x30, 16 \\n\\t\"\n);", Some(Kind::SimdOther)),
             ("layer/mips/absval_mips.cpp", b"#include <msa.h>\nv4f32 _p = (v4f32)__msa_ld_w(ptr, 0);", Some(Kind::SimdOther)),
             ("fixedpoint/fixedpoint_neon.h", b"inline int32x4_t ShiftLeft(int32x4_t a, int offset) {", Some(Kind::SimdArm)),
+            // Taichi kernels and functions in a Python script.
+            ("examples/diffmpm.py", b"import taichi as ti\n\n@ti.kernel\ndef p2g(f: ti.i32):\n    pass\n", Some(Kind::GpuDsl)),
             // A GPU header's own vector types named as NEON's are not Arm.
             ("csrc/core/base.h", b"#include <hip/hip_runtime.h>\nusing int32x4_t = __attribute__((__vector_size__(4 * sizeof(int)))) int;\n__device__ int32x4_t load(const int32x4_t* p) { return *p; }\n", None),
             ("include/vec.h", b"typedef int int32x4_t __attribute__((ext_vector_type(4)));\nint32x4_t add(int32x4_t a, int32x4_t b) { return a + b; }\n", None),

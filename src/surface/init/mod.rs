@@ -821,6 +821,11 @@ fn examples_shipped(skipped: &[Skipped], scanned: &ScanOut) -> Option<usize> {
     (examples >= EXAMPLES_SHIP_AT_LEAST && kernels * 10 < examples).then_some(examples)
 }
 
+/// Whether a scan found any kernel file.
+fn has_kernels(scanned: &ScanOut) -> bool {
+    scanned.found.iter().any(|f| f.kind.is_some())
+}
+
 /// The fewest example kernel sources that make a tree a sample collection.
 const EXAMPLES_SHIP_AT_LEAST: usize = 10;
 
@@ -834,9 +839,23 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     let mut signals = Signals::for_catalog(catalog);
     signals.own = own_op(catalog, &signals, input);
     let (partition, scanned) = found(input, &signals, false);
-    let examples_ship = examples_shipped(&partition.skipped, &scanned);
+    let mut examples_ship = examples_shipped(&partition.skipped, &scanned);
     let (partition, scanned) = match examples_ship {
         Some(_) => found(input, &signals, true),
+        None if !has_kernels(&scanned) => {
+            // No kernel outside the examples: a tree of examples in a
+            // language whose kernels only their content tells (DiffTaichi's
+            // `@ti.kernel` scripts) ships them, when they hold any.
+            let (with_examples, rescanned) = found(input, &signals, true);
+            match has_kernels(&rescanned) {
+                true => {
+                    examples_ship =
+                        Some(rescanned.found.iter().filter(|f| f.kind.is_some()).count());
+                    (with_examples, rescanned)
+                }
+                false => (partition, scanned),
+            }
+        }
         None => (partition, scanned),
     };
     let Partition {
