@@ -1506,6 +1506,22 @@ mod tests {
         for (path, kind, op) in cases {
             assert_eq!(best(path, Some(kind)).as_deref(), Some(op), "{path}");
         }
+        // A codec's `decode` is no attention: the word says decode
+        // attention only beside paged / split-KV code.
+        assert_ne!(
+            best("src/streamvbyte_decode.c", Some(Kind::SimdX86)).as_deref(),
+            Some("decode-attention")
+        );
+        assert_eq!(
+            s.best(
+                "csrc/decode.cu",
+                Some(Kind::Cuda),
+                b"const int* block_table, int page_size"
+            )
+            .map(|c| s.ops[c.op].slug.clone())
+            .as_deref(),
+            Some("decode-attention")
+        );
         assert_eq!(
             best("kernels/rms_norm.cu", Some(Kind::Cuda)).as_deref(),
             Some("normalization")
