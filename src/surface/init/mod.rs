@@ -821,6 +821,34 @@ fn examples_shipped(skipped: &[Skipped], scanned: &ScanOut) -> Option<usize> {
     (examples >= EXAMPLES_SHIP_AT_LEAST && kernels * 10 < examples).then_some(examples)
 }
 
+/// The partition and scan of the tree, its examples counted as kernels
+/// when it is a collection of samples (see [`examples_shipped`]) or when
+/// nothing outside them is a kernel: a tree of examples in a language
+/// whose kernels only their content tells (DiffTaichi's `@ti.kernel`
+/// scripts) ships them, when they hold any. With the count of example
+/// kernel sources shipped.
+fn found_with_examples<'a>(
+    input: &Input<'a>,
+    signals: &Signals,
+) -> (Partition<'a>, ScanOut, Option<usize>) {
+    let (partition, scanned) = found(input, signals, false);
+    if let Some(n) = examples_shipped(&partition.skipped, &scanned) {
+        let (partition, scanned) = found(input, signals, true);
+        return (partition, scanned, Some(n));
+    }
+    if has_kernels(&scanned) {
+        return (partition, scanned, None);
+    }
+    let (with_examples, rescanned) = found(input, signals, true);
+    match has_kernels(&rescanned) {
+        true => {
+            let n = rescanned.found.iter().filter(|f| f.kind.is_some()).count();
+            (with_examples, rescanned, Some(n))
+        }
+        false => (partition, scanned, None),
+    }
+}
+
 /// Whether a scan found any kernel file.
 fn has_kernels(scanned: &ScanOut) -> bool {
     scanned.found.iter().any(|f| f.kind.is_some())
@@ -838,26 +866,7 @@ const EXAMPLES_SHIP_AT_LEAST: usize = 10;
 pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     let mut signals = Signals::for_catalog(catalog);
     signals.own = own_op(catalog, &signals, input);
-    let (partition, scanned) = found(input, &signals, false);
-    let mut examples_ship = examples_shipped(&partition.skipped, &scanned);
-    let (partition, scanned) = match examples_ship {
-        Some(_) => found(input, &signals, true),
-        None if !has_kernels(&scanned) => {
-            // No kernel outside the examples: a tree of examples in a
-            // language whose kernels only their content tells (DiffTaichi's
-            // `@ti.kernel` scripts) ships them, when they hold any.
-            let (with_examples, rescanned) = found(input, &signals, true);
-            match has_kernels(&rescanned) {
-                true => {
-                    examples_ship =
-                        Some(rescanned.found.iter().filter(|f| f.kind.is_some()).count());
-                    (with_examples, rescanned)
-                }
-                false => (partition, scanned),
-            }
-        }
-        None => (partition, scanned),
-    };
+    let (partition, scanned, examples_ship) = found_with_examples(input, &signals);
     let Partition {
         paths,
         candidates,

@@ -1121,6 +1121,61 @@ impl Signals {
         narrow
     }
 
+    /// The general op's candidate when the file's name, its ISA folder or
+    /// a directory says it (`gemm/…_s8_s8.hpp`, `attention/decoding.cu`);
+    /// by a directory only where no other op's name, nor a nearer
+    /// directory, says what the file is
+    /// (`attention/…/rotary_mul/rotate_split.h` stays RoPE).
+    fn general_said(
+        &self,
+        out: &[Candidate],
+        general: usize,
+        narrower: usize,
+    ) -> Option<Candidate> {
+        let said_otherwise = |dir_rank: u32| {
+            out.iter().any(|c| {
+                c.op != general
+                    && c.op != narrower
+                    && c.score >= THRESHOLD
+                    && (c.name_score > 0 || c.dir_rank > dir_rank)
+            })
+        };
+        out.iter()
+            .find(|c| {
+                c.op == general
+                    && (c.name_score > 0
+                        || c.dir_rank == FOLDER_RANK
+                        || c.dir_rank > 0 && !said_otherwise(c.dir_rank))
+            })
+            .cloned()
+    }
+
+    /// Whether the name says the general op (`parent`) and no other word
+    /// of it says another op as much: then a directory may narrow it
+    /// (`awq/gemv_cuda.cu` is AWQ; `moe/scatter_nd_update_linear.h` says a
+    /// scatter as much as a linear layer).
+    fn name_says_best(&self, out: &[Candidate], parent: &Candidate, narrower: usize) -> bool {
+        let words = |c: &Candidate| -> Vec<String> {
+            c.evidence
+                .iter()
+                .filter_map(|e| match e {
+                    Evidence::Name(p) => Some(p.trim_end_matches('*').to_owned()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let parent_words = words(parent);
+        parent.name_score > 0
+            && !out.iter().any(|c| {
+                c.op != parent.op
+                    && c.op != narrower
+                    && !c.backend
+                    && self.ops[c.op].refines != Some(parent.op)
+                    && c.name_score >= parent.name_score
+                    && words(c).iter().any(|w| !parent_words.contains(w))
+            })
+    }
+
     /// The qualifier points of the nearest directory that holds one of
     /// `op`'s qualifiers (its evidence said as a directory).
     fn narrowed_by_dirs(
@@ -1165,56 +1220,12 @@ impl Signals {
             if !op.names_count_on(kind) {
                 continue;
             }
-            // The family is said by the file's name, its ISA folder, or a
-            // directory (`gemm/…_s8_s8.hpp`, `attention/decoding.cu`); by a
-            // directory only where no other op's name, nor a nearer
-            // directory, says what the file is
-            // (`attention/…/rotary_mul/rotate_split.h` stays RoPE).
-            let said_otherwise = |dir_rank: u32| {
-                out.iter().any(|c| {
-                    c.op != general
-                        && c.op != i
-                        && c.score >= THRESHOLD
-                        && (c.name_score > 0 || c.dir_rank > dir_rank)
-                })
-            };
-            let Some(parent) = out
-                .iter()
-                .find(|c| {
-                    c.op == general
-                        && (c.name_score > 0
-                            || c.dir_rank == FOLDER_RANK
-                            || c.dir_rank > 0 && !said_otherwise(c.dir_rank))
-                })
-                .cloned()
-            else {
+            let Some(parent) = self.general_said(out, general, i) else {
                 continue;
             };
             let mut evidence = Vec::new();
             let mut narrow = self.narrowed_by_name(op, (name, folder), &mut evidence);
-            // A directory narrows the family the name says, unless another
-            // word of the name says as much for another op
-            // (`awq/gemv_cuda.cu` is AWQ; `moe/scatter_nd_update_linear.h`
-            // says a scatter as much as a linear layer).
-            let words = |c: &Candidate| -> Vec<String> {
-                c.evidence
-                    .iter()
-                    .filter_map(|e| match e {
-                        Evidence::Name(p) => Some(p.trim_end_matches('*').to_owned()),
-                        _ => None,
-                    })
-                    .collect()
-            };
-            let parent_words = words(&parent);
-            let name_says_best = parent.name_score > 0
-                && !out.iter().any(|c| {
-                    c.op != general
-                        && c.op != i
-                        && !c.backend
-                        && self.ops[c.op].refines != Some(general)
-                        && c.name_score >= parent.name_score
-                        && words(c).iter().any(|w| !parent_words.contains(w))
-                });
+            let name_says_best = self.name_says_best(out, &parent, i);
             if narrow == 0 && name_says_best {
                 narrow = self.narrowed_by_dirs(op, dirs, &mut evidence);
             }
