@@ -1607,6 +1607,7 @@ impl Detector {
         let mut includes = Vec::new();
         let (mut weak, mut args) = (0, 0);
         let mut entry = false;
+        let mut own_types: Vec<(&str, bool)> = Vec::new();
         for m in self.ac.find_overlapping_iter(prefix) {
             // A marker that is a whole string literal (a table of markers,
             // like this file's) is a mention, not a use.
@@ -1629,9 +1630,25 @@ impl Detector {
             // A NEON vector type the file defines itself (`using int32x4_t
             // = __attribute__((__vector_size__(16))) int;` in a HIP header)
             // is its own type, not Arm's.
+            // Each type is looked up once per file, and none once the file
+            // is known to be Arm code (a NEON kernel names its types
+            // hundreds of times).
             let text = self.markers[m.pattern().as_usize()].1;
-            if marker == Marker::Arm && text.ends_with("_t") && defines_type(prefix, text) {
-                continue;
+            if marker == Marker::Arm && text.ends_with("_t") {
+                if seen.contains(&Marker::Arm) {
+                    continue;
+                }
+                let own = match own_types.iter().find(|(t, _)| *t == text) {
+                    Some(&(_, own)) => own,
+                    None => {
+                        let own = defines_type(prefix, text);
+                        own_types.push((text, own));
+                        own
+                    }
+                };
+                if own {
+                    continue;
+                }
             }
             match marker {
                 Marker::CudaEntry => {
