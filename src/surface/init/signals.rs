@@ -1627,6 +1627,12 @@ mod tests {
             ("cub/cub/block/block_scan.cuh", Kind::Cuda, "reduction-scan"),
             ("k2/csrc/cudpp/segmented_scan_kernel.h", Kind::Cuda, "reduction-scan"),
             ("src/ops/cumsum_kernel.cu", Kind::Cuda, "prefix-scan"),
+            // Blend modes (W3C Compositing and Blending's color-burn, …;
+            // Direct2D's and Photoshop's vivid / linear / pin light) are
+            // compositing.
+            ("Sources/Filter/ColorBurnFilter.metal", Kind::Metal, "image-compositing"),
+            ("Sources/Filter/VividLightFilter.metal", Kind::Metal, "image-compositing"),
+            ("Sources/Filter/LinearBurnFilter.metal", Kind::Metal, "image-compositing"),
             // sse_mathfun's vectorised exp / log / sin and its NEON and AVX
             // ports are element-wise math, not the ISA's backend.
             ("src/layer/arm/neon_mathfun_fp16s.h", Kind::SimdArm, "elementwise"),
