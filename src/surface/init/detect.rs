@@ -1607,7 +1607,7 @@ impl Detector {
         let mut includes = Vec::new();
         let (mut weak, mut args) = (0, 0);
         let mut entry = false;
-        let mut own_types: Vec<(&str, bool)> = Vec::new();
+        let mut own_types = OwnTypes::default();
         for m in self.ac.find_overlapping_iter(prefix) {
             // A marker that is a whole string literal (a table of markers,
             // like this file's) is a mention, not a use.
@@ -1630,25 +1630,12 @@ impl Detector {
             // A NEON vector type the file defines itself (`using int32x4_t
             // = __attribute__((__vector_size__(16))) int;` in a HIP header)
             // is its own type, not Arm's.
-            // Each type is looked up once per file, and none once the file
-            // is known to be Arm code (a NEON kernel names its types
-            // hundreds of times).
             let text = self.markers[m.pattern().as_usize()].1;
-            if marker == Marker::Arm && text.ends_with("_t") {
-                if seen.contains(&Marker::Arm) {
-                    continue;
-                }
-                let own = match own_types.iter().find(|(t, _)| *t == text) {
-                    Some(&(_, own)) => own,
-                    None => {
-                        let own = defines_type(prefix, text);
-                        own_types.push((text, own));
-                        own
-                    }
-                };
-                if own {
-                    continue;
-                }
+            if marker == Marker::Arm
+                && text.ends_with("_t")
+                && (seen.contains(&Marker::Arm) || own_types.defines(prefix, text))
+            {
+                continue;
             }
             match marker {
                 Marker::CudaEntry => {
@@ -1692,6 +1679,23 @@ impl Detector {
             includes,
             entry,
         }
+    }
+}
+
+/// The vector types a file defines itself, each looked up once per file
+/// (a NEON kernel names its types hundreds of times; none is looked up
+/// once the file is known to be Arm code).
+#[derive(Default)]
+struct OwnTypes(Vec<(&'static str, bool)>);
+
+impl OwnTypes {
+    fn defines(&mut self, prefix: &[u8], name: &'static str) -> bool {
+        if let Some(&(_, own)) = self.0.iter().find(|(t, _)| *t == name) {
+            return own;
+        }
+        let own = defines_type(prefix, name);
+        self.0.push((name, own));
+        own
     }
 }
 
