@@ -597,6 +597,23 @@ fn name_points<'p>(
     (score, longest)
 }
 
+/// [`qualifier_points`] of a directory's tokens, its evidence said as a
+/// directory.
+fn dir_qualifier_points(
+    qualifiers: &[Pattern],
+    dir: &[String],
+    evidence: &mut Vec<Evidence>,
+) -> u32 {
+    let from = evidence.len();
+    let narrow = qualifier_points(qualifiers, dir, evidence);
+    for e in &mut evidence[from..] {
+        if let Evidence::Name(p) = e {
+            *e = Evidence::Dir(std::mem::take(p));
+        }
+    }
+    narrow
+}
+
 /// Points for the qualifiers that narrow a general op, as names earn them
 /// (a longer run is more specific), without the head bonus: the general
 /// op's name already has it.
@@ -1112,13 +1129,7 @@ impl Signals {
             return narrow;
         }
         let Some(folder) = folder else { return 0 };
-        let narrow = qualifier_points(&op.qualifiers, folder, evidence);
-        for e in evidence.iter_mut() {
-            if let Evidence::Name(p) = e {
-                *e = Evidence::Dir(std::mem::take(p));
-            }
-        }
-        narrow
+        dir_qualifier_points(&op.qualifiers, folder, evidence)
     }
 
     /// The general op's candidate when the file's name, its ISA folder or
@@ -1155,15 +1166,15 @@ impl Signals {
     /// (`awq/gemv_cuda.cu` is AWQ; `moe/scatter_nd_update_linear.h` says a
     /// scatter as much as a linear layer).
     fn name_says_best(&self, out: &[Candidate], parent: &Candidate, narrower: usize) -> bool {
-        let words = |c: &Candidate| -> Vec<String> {
+        fn words(c: &Candidate) -> Vec<&str> {
             c.evidence
                 .iter()
                 .filter_map(|e| match e {
-                    Evidence::Name(p) => Some(p.trim_end_matches('*').to_owned()),
+                    Evidence::Name(p) => Some(p.trim_end_matches('*')),
                     _ => None,
                 })
                 .collect()
-        };
+        }
         let parent_words = words(parent);
         parent.name_score > 0
             && !out.iter().any(|c| {
@@ -1184,18 +1195,11 @@ impl Signals {
         dirs: &[Vec<String>],
         evidence: &mut Vec<Evidence>,
     ) -> u32 {
-        for dir in dirs.iter().rev() {
-            let mut found = Vec::new();
-            let narrow = qualifier_points(&op.qualifiers, dir, &mut found);
-            if narrow > 0 {
-                evidence.extend(found.into_iter().map(|e| match e {
-                    Evidence::Name(p) => Evidence::Dir(p),
-                    e => e,
-                }));
-                return narrow;
-            }
-        }
-        0
+        dirs.iter()
+            .rev()
+            .map(|dir| dir_qualifier_points(&op.qualifiers, dir, evidence))
+            .find(|&narrow| narrow > 0)
+            .unwrap_or(0)
     }
 
     /// A name that says a general op and a token that narrows it says the
@@ -1225,8 +1229,7 @@ impl Signals {
             };
             let mut evidence = Vec::new();
             let mut narrow = self.narrowed_by_name(op, (name, folder), &mut evidence);
-            let name_says_best = self.name_says_best(out, &parent, i);
-            if narrow == 0 && name_says_best {
+            if narrow == 0 && self.name_says_best(out, &parent, i) {
                 narrow = self.narrowed_by_dirs(op, dirs, &mut evidence);
             }
             // Narrowed by content alone, the op still yields like the
