@@ -861,6 +861,42 @@ fn generated_instantiation_units_join_the_kernel_header_they_instantiate() {
 }
 
 #[test]
+fn per_isa_units_that_only_set_macros_and_include_a_simd_kernel_join_it() {
+    let p = Sota::new()
+        .git_init()
+        // A radix-4 FFT written once over an ISA's intrinsics.
+        .file(
+            "x86/kernel.h",
+            "#include <immintrin.h>\n#ifdef __AVX__\n#define MM __m256\n#define add_ps _mm256_add_ps\n#else\n#define MM __m128\n#define add_ps _mm_add_ps\n#endif\nvoid fft_radix4(float* out, const float* in, const float* twiddles, unsigned n) {\n  for (unsigned i = 0; i < n; i += 8) { MM a = _mm256_loadu_ps(in + i); _mm256_storeu_ps(out + i, add_ps(a, a)); }\n}\n",
+        )
+        // Built once per ISA: a license comment, macros, the include.
+        .file(
+            "x86/kernel.avx.c",
+            "/* Copyright (C) 2015 the authors.\n * MIT licence. */\n#ifndef __AVX__\n#define __AVX__ 1\n#endif\n#include \"kernel.h\"\n",
+        )
+        .file(
+            "x86/kernel.sse.c",
+            "// SSE build\n#define __SSE__ 1\n#include \"kernel.h\"\n",
+        )
+        // Includes the kernel but holds host code of its own: not a build of it.
+        .file(
+            "x86/dispatch.c",
+            "#define HAVE_AVX 1\n#include \"kernel.h\"\nint pick(void) { return HAVE_AVX; }\n",
+        )
+        // Only includes, sets nothing: an umbrella, not a per-ISA build.
+        .file("x86/all.c", "#include \"kernel.h\"\n");
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    let header = kind_and_op(&plan, "x86/kernel.h");
+    for unit in ["x86/kernel.avx.c", "x86/kernel.sse.c"] {
+        assert_eq!(kind_and_op(&plan, unit), header, "{unit}: {plan}");
+    }
+    for host in ["x86/dispatch.c", "x86/all.c"] {
+        assert!(!in_population(&plan, host), "{host}: {plan}");
+    }
+}
+
+#[test]
 fn a_cu_file_with_no_device_code_that_includes_no_kernel_is_host_code() {
     let p = Sota::new()
         .git_init()

@@ -962,6 +962,7 @@ fn assigned(
     adopt_plain_sources(root, &mut found, candidates, signals);
     adopt_included(root, &mut found, candidates, &host_included, signals);
     siblings::adopt_launch_units(root, &mut found, &launchers, signals);
+    siblings::adopt_isa_units(root, &mut found, &includers, signals);
     siblings::adopt_opencl_launchers(&mut found, opencl_launchers);
     let mut kernels = kernel_files(found, signals);
     follow_neighbours(&mut kernels, signals);

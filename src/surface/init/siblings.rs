@@ -139,6 +139,87 @@ pub(super) fn adopt_launch_units(
     found.extend(adopted);
 }
 
+/// Per-ISA builds of a CPU SIMD kernel: a C / C++ source with no code of
+/// its own, only preprocessor lines that set macros and then include a
+/// SIMD kernel of its directory (muFFT's `x86/kernel.avx.c` defines
+/// `__AVX__` and includes `kernel.h`), compiles that kernel once more for
+/// an ISA. It joins with the kernel's kind and op.
+pub(super) fn adopt_isa_units(
+    root: &Path,
+    found: &mut Vec<Found>,
+    includers: &[(String, Vec<String>)],
+    signals: &Signals,
+) {
+    let simd: HashMap<&str, (Kind, Option<&Candidate>)> = found
+        .iter()
+        .filter_map(|f| {
+            let kind = f.kind.filter(|k| k.is_cpu_simd())?;
+            Some((f.path.as_str(), (kind, f.best.as_ref())))
+        })
+        .collect();
+    if simd.is_empty() {
+        return;
+    }
+    let known: HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
+    let mut reread = Reread::new(root);
+    let mut adopted = Vec::new();
+    for (path, includes) in includers {
+        if known.contains(path.as_str()) {
+            continue;
+        }
+        let Some(&(kind, best)) = includes.iter().find_map(|p| simd.get(p.as_str())) else {
+            continue;
+        };
+        let prefix = reread.prefix(path);
+        if sets_macros_only(prefix) {
+            // The unit's own name first (`zgemm_kernel_4x4_msa.c`), else the
+            // kernel's op.
+            let best = signals
+                .best(path, Some(kind), prefix)
+                .or_else(|| best.cloned());
+            adopted.push(Found::adopted(path.clone(), kind, best));
+        }
+    }
+    found.extend(adopted);
+}
+
+/// Whether C text is only preprocessor lines (and comments), at least one
+/// of them a `#define`: a unit that configures and includes, nothing more.
+fn sets_macros_only(text: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(text);
+    let mut code = String::with_capacity(text.len());
+    let mut rest = text.as_ref();
+    // Comments out; a block comment keeps its line breaks.
+    while let Some(at) = rest.find('/') {
+        code.push_str(&rest[..at]);
+        let after = &rest[at..];
+        if let Some(body) = after.strip_prefix("/*") {
+            let end = body.find("*/").map_or(body.len(), |e| e + 2);
+            code.extend(body[..end].chars().filter(|&c| c == '\n'));
+            rest = body.get(end..).unwrap_or("");
+        } else if after.starts_with("//") {
+            rest = after.find('\n').map_or("", |e| &after[e..]);
+        } else {
+            code.push('/');
+            rest = &after[1..];
+        }
+    }
+    code.push_str(rest);
+    let mut defines = false;
+    let mut continued = false;
+    for line in code.lines().map(str::trim) {
+        let directive = line.strip_prefix('#').map(str::trim_start);
+        match directive {
+            _ if continued => {}
+            _ if line.is_empty() => {}
+            Some(d) => defines |= d.starts_with("define"),
+            None => return false,
+        }
+        continued = line.ends_with('\\');
+    }
+    defines
+}
+
 /// Host sources that bind an OpenCL kernel's arguments launch the
 /// repository's OpenCL kernels, which they build by name from `.cl`
 /// sources they never include (MACE's `opencl/image/pad.cc` sets the
@@ -305,6 +386,22 @@ mod tests {
         assert!(!includes_from(descriptor, "a64_sgemm"));
         // A directory whose name ends another's is not it.
         assert!(!includes_from(b"#include \"numkong/xdot/serial.h\"", "dot"));
+    }
+
+    #[test]
+    fn a_unit_that_only_sets_macros_and_includes_is_a_per_isa_build() {
+        let unit = b"/* licence\n * text */\n#ifndef __AVX2__\n#define __AVX2__ 1\n#endif\n#include \"kernel.h\"\n";
+        assert!(sets_macros_only(unit));
+        // A continued macro and a trailing line comment.
+        assert!(sets_macros_only(
+            b"#define TARGET(x) \\\n  x##_avx512\n#include \"impl.h\" // the body\n"
+        ));
+        // Code of its own, or nothing set, is not.
+        assert!(!sets_macros_only(
+            b"#define A 1\n#include \"k.h\"\nint f(void) { return A; }\n"
+        ));
+        assert!(!sets_macros_only(b"#include \"k.h\"\n"));
+        assert!(!sets_macros_only(b"/* #define A */\n#include \"k.h\"\n"));
     }
 
     #[test]
