@@ -334,6 +334,10 @@ const INFRA_TOKENS: &[(&str, &str)] = &[
     ("tuner", "tuner"),
     ("probe", "CPU / GPU feature probe"),
     ("cpuid", "CPU / GPU feature probe"),
+    ("cpuinfo", "CPU / GPU feature probe"),
+    ("cpufeatures", "CPU / GPU feature probe"),
+    ("cpudetect", "CPU / GPU feature probe"),
+    ("isadetection", "CPU / GPU feature probe"),
     ("startup", "start-up code"),
     ("boot", "start-up code"),
     ("crt0", "start-up code"),
@@ -352,6 +356,12 @@ const INFRA_TOKENS: &[(&str, &str)] = &[
     ("platform", "platform / portability layer"),
     ("pointer", "pointer wrapper"),
 ];
+
+/// A name token that makes a feature probe after one of
+/// [`FEATURE_PROBE_HEADS`] (`cpu_features`, `isa_detection`, `cpu_info`),
+/// and alone says nothing (`features.cu` extracts image features).
+const FEATURE_PROBE_TAILS: &[&str] = &["features", "feature", "detect", "detection", "info"];
+const FEATURE_PROBE_HEADS: &[&str] = &["cpu", "isa", "simd"];
 
 /// A directory named for the kernels it holds: `kernels/`, `kernel/`,
 /// `cutlass_kernels/`.
@@ -394,6 +404,13 @@ pub fn infrastructure(path: &str) -> Option<&'static str> {
     let stem = name.split('.').next().unwrap_or(name);
     let tokens = tokens(stem);
     for (i, t) in tokens.iter().enumerate() {
+        // `cpu_features.c`, `isa_detection.h`: never `features.cu`.
+        let after_head = i
+            .checked_sub(1)
+            .is_some_and(|j| FEATURE_PROBE_HEADS.contains(&tokens[j].as_str()));
+        if after_head && FEATURE_PROBE_TAILS.contains(&t.as_str()) {
+            return Some("CPU / GPU feature probe");
+        }
         let Some((_, why)) = INFRA_TOKENS.iter().find(|(k, _)| k == t) else {
             continue;
         };
@@ -2386,6 +2403,24 @@ mod tests {
             Some("CPU / GPU feature probe")
         );
         assert_eq!(infrastructure("kernel/x86/kv_cache.cu"), None);
+        // So is a file named for CPU features or ISA detection; a file of
+        // image features is a kernel (libdeflate's `x86/cpu_features.c`,
+        // streamvbyte's `streamvbyte_isadetection.h`).
+        for probe in [
+            "lib/x86/cpu_features.c",
+            "lib/arm/cpu_features.h",
+            "include/streamvbyte_isadetection.h",
+            "src/simd_detect.cpp",
+            "src/CpuInfo.cpp",
+        ] {
+            assert_eq!(
+                infrastructure(probe),
+                Some("CPU / GPU feature probe"),
+                "{probe}"
+            );
+        }
+        assert_eq!(infrastructure("cudaSift/features.cu"), None);
+        assert_eq!(infrastructure("src/detect.cu"), None);
         // A thread pool serves the kernels; a max pool is one. (A file
         // named `log` is as often the logarithm as the logger: FlagGems'
         // `log.py`, optimized-routines' `log.c`.)
