@@ -249,7 +249,8 @@ const EXAMPLE_DIRS: &[&str] = &[
     "example",
     "examples",
     "samples",
-    "sample",
+    // Not `sample/`: vLLM-style serving code keeps its token sampler
+    // there (`v1/sample/`, vllm-ascend's `ops/triton/v2/sample/`).
     "demo",
     "demos",
     "tutorial",
@@ -443,8 +444,7 @@ pub fn role_dirs(role: Role) -> &'static [&'static str] {
 
 /// Role words that also end the name of a kernel directory: `training/`
 /// holds training recipes, `fp8_training/` FP8 training kernels (torchao);
-/// `sample/` a sample, `grid_sample/` the grid-sampling op (Burn).
-const WHOLE_DIR_ONLY: &[&str] = &["training", "sample"];
+const WHOLE_DIR_ONLY: &[&str] = &["training"];
 
 /// The role a path plays when it is not product code (tests, benchmarks,
 /// examples, vendored or documentation trees), judged from its directories
@@ -2465,7 +2465,9 @@ mod tests {
         // A role word that also ends an op's directory counts only alone.
         assert_eq!(role("torchao/prototype/fp8_training/kernels.py"), None);
         assert_eq!(role("crates/kernel/grid_sample/bilinear.rs"), None);
-        assert_eq!(role("sample/grid.cu"), Some(Role::Example));
+        assert_eq!(role("samples/grid.cu"), Some(Role::Example));
+        // `sample/` is a serving engine's token sampler, not a sample.
+        assert_eq!(role("vllm/v1/sample/ops/topk_topp_sampler.py"), None);
         assert_eq!(role("cutlass/cute-examples/gemm.cu"), Some(Role::Example));
         // Measurement and research around the kernels, code that uses them.
         for (path, role_of) in [
