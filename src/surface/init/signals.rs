@@ -1591,6 +1591,15 @@ mod tests {
             ("c/blake3_avx512.c", Kind::SimdX86, "cryptographic-hash"),
             ("sha256_mb/sha256_mb_x8_avx2.asm", Kind::Asm, "cryptographic-hash"),
             ("blosc/bitshuffle-avx2.c", Kind::SimdX86, "copy-cast-layout"),
+            // torch.special's functions are pointwise (torch-xpu-ops' SYCL
+            // kernels, cupyx.scipy.special); ATen spells upsampling
+            // `UpSample…`.
+            ("src/ATen/native/xpu/sycl/BesselJ0Kernel.cpp", Kind::Sycl, "elementwise"),
+            ("src/ATen/native/xpu/sycl/ShiftedChebyshevPolynomialTKernel.cpp", Kind::Sycl, "elementwise"),
+            ("src/ATen/native/xpu/sycl/ZetaKernel.cpp", Kind::Sycl, "elementwise"),
+            ("src/ATen/native/xpu/sycl/UpSampleNearest2dKernels.cpp", Kind::Sycl, "image-resample"),
+            // A Chebyshev distance is not a Chebyshev polynomial.
+            ("Source/DistanceFunctions/arm_chebyshev_distance_f32.c", Kind::SimdArm, "vector-similarity"),
             // A tensor contraction is a GEMM over folded modes (hipTensor's
             // and Composable Kernel's contraction instances).
             (
