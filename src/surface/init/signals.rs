@@ -1598,6 +1598,9 @@ mod tests {
             ("src/ATen/native/xpu/sycl/ShiftedChebyshevPolynomialTKernel.cpp", Kind::Sycl, "elementwise"),
             ("src/ATen/native/xpu/sycl/ZetaKernel.cpp", Kind::Sycl, "elementwise"),
             ("src/ATen/native/xpu/sycl/UpSampleNearest2dKernels.cpp", Kind::Sycl, "image-resample"),
+            // XNNPACK's vector conversions (`vcvt`), any ISA.
+            ("src/f16-f32-vcvt/gen/f16-f32-vcvt-scalar-u4.c", Kind::Scalar, "copy-cast-layout"),
+            ("src/f32-f16-vcvt/gen/f32-f16-vcvt-avx512skx-u16.c", Kind::SimdX86, "copy-cast-layout"),
             // A Chebyshev distance is not a Chebyshev polynomial.
             ("Source/DistanceFunctions/arm_chebyshev_distance_f32.c", Kind::SimdArm, "vector-similarity"),
             // A tensor contraction is a GEMM over folded modes (hipTensor's
