@@ -1601,6 +1601,11 @@ mod tests {
             // XNNPACK's vector conversions (`vcvt`), any ISA.
             ("src/f16-f32-vcvt/gen/f16-f32-vcvt-scalar-u4.c", Kind::Scalar, "copy-cast-layout"),
             ("src/f32-f16-vcvt/gen/f32-f16-vcvt-avx512skx-u16.c", Kind::SimdX86, "copy-cast-layout"),
+            // Instant-NGP's encodings (tiny-cuda-nn, torch-ngp's ports);
+            // Warp's neighbour-search hash grid is not one.
+            ("gridencoder/src/gridencoder.cu", Kind::Cuda, "neural-field-encoding"),
+            ("include/tiny-cuda-nn/encodings/spherical_harmonics.h", Kind::Cuda, "neural-field-encoding"),
+            ("shencoder/src/shencoder.cu", Kind::Cuda, "neural-field-encoding"),
             // A Chebyshev distance is not a Chebyshev polynomial.
             ("Source/DistanceFunctions/arm_chebyshev_distance_f32.c", Kind::SimdArm, "vector-similarity"),
             // A tensor contraction is a GEMM over folded modes (hipTensor's
