@@ -2048,6 +2048,45 @@ mod tests {
     }
 
     #[test]
+    fn a_bare_norm_is_normalisation_beside_its_content_else_a_reduction() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // A solver's residual norm and a vector norm sum squares.
+        let residual = "__global__ void NormKernel(const double* u, double* out, int n) {\n  double s = 0; for (int i = 0; i < n; ++i) s += u[i] * u[i];\n  atomicAdd(out, s);\n}\n";
+        assert_eq!(
+            best_of(&s, "jacobi/codes/Norm.cpp", Kind::Hip, residual).as_deref(),
+            Some("reduction-scan")
+        );
+        assert_eq!(
+            best_of(&s, "src/flag_gems/ops/vector_norm.py", Kind::Triton, "").as_deref(),
+            Some("reduction-scan")
+        );
+        // A norm that scales by an rsqrt of the mean square normalises.
+        let rms = "__global__ void norm(const float* x, float* y, float eps) {\n  float v = x[0] * x[0];\n  y[0] = x[0] * rsqrtf(v + eps);\n}\n";
+        assert_eq!(
+            best_of(&s, "csrc/norm.cu", Kind::Cuda, rms).as_deref(),
+            Some("normalization")
+        );
+        // Layer names that normalise say so outright.
+        for path in [
+            "fused/weight_norm.py",
+            "acc/x86_inst_norm_layer_acc.cc",
+            "sycl/WelfordNorm.h",
+        ] {
+            let kind = if path.ends_with(".py") {
+                Kind::Triton
+            } else {
+                Kind::SimdX86
+            };
+            assert_eq!(
+                best_of(&s, path, kind, "").as_deref(),
+                Some("normalization"),
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
     fn a_kernels_own_name_says_what_a_generic_file_computes() {
         assert_eq!(
             entry_tokens(
