@@ -851,6 +851,10 @@ enum Marker {
     X86Include,
     ArmInclude,
     OpenclKernel,
+    /// OpenCL C's address-space qualifiers (`__constant`, `__private`…):
+    /// in a `.cl` file with no kernel entry, the device functions and
+    /// tables the kernels include (BitCrack's `clMath/sha256.cl`).
+    OpenclAddressSpace,
     /// OpenCL C's work-item functions and barriers (`get_global_id(`,
     /// `barrier(CLK_`): with a kernel entry, OpenCL source in any file.
     OpenclBuiltin,
@@ -1112,6 +1116,10 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::OpenclKernel, "__kernel"),
     (Marker::OpenclKernel, "kernel void"),
     (Marker::OpenclKernel, "#pragma OPENCL"),
+    (Marker::OpenclAddressSpace, "__constant "),
+    (Marker::OpenclAddressSpace, "__private "),
+    (Marker::OpenclAddressSpace, "__local "),
+    (Marker::OpenclAddressSpace, "__global "),
     (Marker::OpenclBuiltin, "get_global_id("),
     (Marker::OpenclBuiltin, "get_local_id("),
     (Marker::OpenclBuiltin, "get_group_id("),
@@ -1589,7 +1597,8 @@ impl Detector {
         let simd = || simd_kind(seen);
         match family {
             Family::C => c_family_kind(seen),
-            Family::OpenclMaybe => has(Marker::OpenclKernel).then_some(Kind::Opencl),
+            Family::OpenclMaybe => (has(Marker::OpenclKernel) || has(Marker::OpenclAddressSpace))
+                .then_some(Kind::Opencl),
             // Metal source held in Swift / Objective-C strings.
             Family::HostMetal => {
                 (has(Marker::MetalSource) || has(Marker::OpenclKernel)).then_some(Kind::Metal)
@@ -2294,6 +2303,17 @@ mod tests {
             None
         );
         assert_eq!(d.detect("k/x.cl", b"(defun f ())"), None);
+        // A `.cl` library of device functions and tables, no entry: its
+        // address spaces say OpenCL C (BitCrack's `clMath/sha256.cl`).
+        assert_eq!(
+            d.detect(
+                "clMath/sha256.cl",
+                b"__constant unsigned int _K[2] = { 0x428a2f98, 0x71374491 };\nvoid sha256(const unsigned int* x, unsigned int* d) {}\n"
+            ),
+            Some(Kind::Opencl)
+        );
+        // A CUDA kernel's `__global__` is not OpenCL's `__global`.
+        assert_eq!(d.detect("k/y.cl", b"__global__ void f() {}"), None);
         assert_eq!(
             d.detect("k/x.cl", b"__kernel void add()"),
             Some(Kind::Opencl)

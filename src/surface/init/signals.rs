@@ -1606,6 +1606,8 @@ mod tests {
             ("gridencoder/src/gridencoder.cu", Kind::Cuda, "neural-field-encoding"),
             ("include/tiny-cuda-nn/encodings/spherical_harmonics.h", Kind::Cuda, "neural-field-encoding"),
             ("shencoder/src/shencoder.cu", Kind::Cuda, "neural-field-encoding"),
+            // CLBlast names its routines x<routine> (and lc0 vendors them).
+            ("src/kernels/level3/xgemm_part2.opencl", Kind::Opencl, "dense-gemm"),
             // A Chebyshev distance is not a Chebyshev polynomial.
             ("Source/DistanceFunctions/arm_chebyshev_distance_f32.c", Kind::SimdArm, "vector-similarity"),
             // A tensor contraction is a GEMM over folded modes (hipTensor's
