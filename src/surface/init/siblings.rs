@@ -97,13 +97,7 @@ pub(super) fn adopt_launch_units(
         return;
     }
     // Each GPU kernel file: its kind and the op its content says.
-    let gpu: HashMap<&str, (Kind, Option<&Candidate>)> = found
-        .iter()
-        .filter_map(|f| {
-            let kind = f.kind.filter(|k| k.marks_device_code())?;
-            Some((f.path.as_str(), (kind, f.best.as_ref())))
-        })
-        .collect();
+    let gpu = kernels_by_path(found, |k| k.marks_device_code());
     let known: HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
     let mut reread = Reread::new(root);
     let mut adopted = Vec::new();
@@ -150,13 +144,7 @@ pub(super) fn adopt_isa_units(
     includers: &[(String, Vec<String>)],
     signals: &Signals,
 ) {
-    let simd: HashMap<&str, (Kind, Option<&Candidate>)> = found
-        .iter()
-        .filter_map(|f| {
-            let kind = f.kind.filter(|k| k.is_cpu_simd())?;
-            Some((f.path.as_str(), (kind, f.best.as_ref())))
-        })
-        .collect();
+    let simd = kernels_by_path(found, |k| k.is_cpu_simd());
     if simd.is_empty() {
         return;
     }
@@ -181,6 +169,21 @@ pub(super) fn adopt_isa_units(
         }
     }
     found.extend(adopted);
+}
+
+/// The found kernels of the kinds `keep` admits, by path: each one's kind
+/// and the op its own evidence says.
+fn kernels_by_path(
+    found: &[Found],
+    keep: impl Fn(Kind) -> bool,
+) -> HashMap<&str, (Kind, Option<&Candidate>)> {
+    found
+        .iter()
+        .filter_map(|f| {
+            let kind = f.kind.filter(|&k| keep(k))?;
+            Some((f.path.as_str(), (kind, f.best.as_ref())))
+        })
+        .collect()
 }
 
 /// Whether C text is only preprocessor lines (and comments), at least one
