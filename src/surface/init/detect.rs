@@ -807,6 +807,10 @@ pub struct Detector {
 enum Marker {
     /// `threadIdx`, `__syncthreads`: device code in a C-family file.
     CudaDevice,
+    /// A device builtin or instruction of [`Marker::CudaDevice`]'s own
+    /// (not a folded `__global__`): a kernel body, found by the scan, not
+    /// a pattern of its own.
+    CudaBuiltin,
     /// `__global__`: device code with a kernel entry (see
     /// [`Scanned::entry`]); otherwise as [`Marker::CudaDevice`].
     CudaEntry,
@@ -1608,7 +1612,12 @@ impl Detector {
             Family::Python if path.ends_with("__init__.py") => {
                 has(Marker::TritonKernel).then_some(Kind::Triton)
             }
-            Family::Python => first_kind(seen, PYTHON_KINDS),
+            // CUDA C held in a string and compiled at run time (PyCUDA's
+            // `SourceModule`, NVRTC, a `string.Template` of kernels): a
+            // `__global__` entry with a body that uses device builtins.
+            Family::Python => first_kind(seen, PYTHON_KINDS).or_else(|| {
+                (has(Marker::CudaEntry) && has(Marker::CudaBuiltin)).then_some(Kind::Cuda)
+            }),
             Family::Rust => first_kind(seen, RUST_KINDS)
                 .or_else(simd)
                 .or_else(|| has(Marker::PortableSimd).then_some(Kind::SimdOther)),
@@ -1667,6 +1676,12 @@ impl Detector {
                 Marker::CudaEntry => {
                     entry = true;
                     marker = Marker::CudaDevice;
+                    if !seen.contains(&Marker::CudaEntry) {
+                        seen.push(Marker::CudaEntry);
+                    }
+                }
+                Marker::CudaDevice if !seen.contains(&Marker::CudaBuiltin) => {
+                    seen.push(Marker::CudaBuiltin);
                 }
                 Marker::CkOps => {
                     entry = true;
@@ -2303,6 +2318,23 @@ mod tests {
             None
         );
         assert_eq!(d.detect("k/x.cl", b"(defun f ())"), None);
+        // CUDA C in a Python string, compiled at run time (gprMax's
+        // PyCUDA `SourceModule` of a `string.Template`): an entry and a
+        // body. A docstring that names `__global__` is no kernel.
+        assert_eq!(
+            d.detect(
+                "gprMax/fields_updates_gpu.py",
+                b"from string import Template\nk = Template(\"\"\"\n__global__ void update_e(int n, $REAL *ex) {\n    int idx = blockIdx.x * blockDim.x + threadIdx.x;\n    if (idx < n) ex[idx] = 0;\n}\n\"\"\")\n"
+            ),
+            Some(Kind::Cuda)
+        );
+        assert_eq!(
+            d.detect(
+                "docs/explain.py",
+                b"def f():\n    \"\"\"Like a CUDA __global__ function, but in Python.\"\"\"\n"
+            ),
+            None
+        );
         // A `.cl` library of device functions and tables, no entry: its
         // address spaces say OpenCL C (BitCrack's `clMath/sha256.cl`).
         assert_eq!(
