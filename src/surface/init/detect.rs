@@ -1642,6 +1642,7 @@ impl Detector {
         let mut includes = Vec::new();
         let (mut weak, mut args) = (0, 0);
         let mut entry = false;
+        let mut builtin = false;
         let mut own_types = OwnTypes::default();
         for m in self.ac.find_overlapping_iter(prefix) {
             // A marker that is a whole string literal (a table of markers,
@@ -1674,13 +1675,14 @@ impl Detector {
             }
             match marker {
                 Marker::CudaEntry => {
-                    entry = true;
-                    marker = Marker::CudaDevice;
-                    if !seen.contains(&Marker::CudaEntry) {
+                    if !entry {
                         seen.push(Marker::CudaEntry);
                     }
+                    entry = true;
+                    marker = Marker::CudaDevice;
                 }
-                Marker::CudaDevice if !seen.contains(&Marker::CudaBuiltin) => {
+                Marker::CudaDevice if !builtin => {
+                    builtin = true;
                     seen.push(Marker::CudaBuiltin);
                 }
                 Marker::CkOps => {
