@@ -2634,7 +2634,14 @@ mod tests {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
         // (path whose name says another op, kind, content, op, weak?)
-        let cases: [(&str, Kind, &str, &str, bool); 8] = [
+        let cases: [(&str, Kind, &str, &str, bool); 9] = [
+            (
+                "shaders/fft/fft.h.metal",
+                Kind::Metal,
+                "// radix-2 DIT butterfly over the field\ntemplate<typename Fp> kernel void radix2_dit_butterfly(device Fp* input, constant Fp* twiddles) { Fp a = input[0]; }\n",
+                "zk-msm-ntt",
+                false,
+            ),
             (
                 "ops/pool_out.py",
                 Kind::Triton,
