@@ -2050,6 +2050,33 @@ mod tests {
     }
 
     #[test]
+    fn a_bare_swa_is_attention_only_beside_its_window() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // bwa-mem2's banded Smith-Waterman alignment.
+        assert_ne!(
+            best_of(
+                &s,
+                "src/bandedSWA.cpp",
+                Kind::SimdX86,
+                "__m512i h = _mm512_max_epi16(e, f);\n"
+            )
+            .as_deref(),
+            Some("sliding-window-attention")
+        );
+        assert_eq!(
+            best_of(
+                &s,
+                "csrc/swa_decode.cu",
+                Kind::Cuda,
+                "if (k < q - window_size_left) continue;\n"
+            )
+            .as_deref(),
+            Some("sliding-window-attention")
+        );
+    }
+
+    #[test]
     fn a_bare_norm_is_normalisation_beside_its_content_else_a_reduction() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
