@@ -1585,6 +1585,9 @@ mod tests {
             ("arch/x86/compare256_avx2.c", Kind::SimdX86, "compression-codec"),
             ("igzip/aarch64/igzip_deflate_body_aarch64.S", Kind::Asm, "compression-codec"),
             ("blosc/blosclz.c", Kind::SimdX86, "compression-codec"),
+            // meshoptimizer's vertex / index / meshlet codecs (glTF's
+            // EXT_meshopt_compression).
+            ("src/vertexcodec.cpp", Kind::SimdX86, "compression-codec"),
             // libdeflate's per-ISA LZ77 match finders beside its CRC kernels.
             ("lib/x86/matchfinder_impl.h", Kind::SimdX86, "compression-codec"),
             ("lib/bt_matchfinder.h", Kind::Scalar, "compression-codec"),
