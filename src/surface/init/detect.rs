@@ -1637,6 +1637,37 @@ impl Detector {
         }
     }
 
+    /// Whether a marker match names the marker rather than uses it: a
+    /// whole string literal (a table of markers, like this file's), a
+    /// `#define LIB_KERNEL __global__` (the files that use the name are
+    /// the device code), or a NEON vector type the file defines itself
+    /// (`using int32x4_t = __attribute__((__vector_size__(16))) int;` in
+    /// a HIP header is its own type, not Arm's).
+    fn is_mention(
+        &self,
+        prefix: &[u8],
+        m: &aho_corasick::Match,
+        seen: &[Marker],
+        own_types: &mut OwnTypes,
+    ) -> bool {
+        let quoted =
+            m.start() > 0 && prefix[m.start() - 1] == b'"' && prefix.get(m.end()) == Some(&b'"');
+        if quoted {
+            return true;
+        }
+        let (marker, text) = self.markers[m.pattern().as_usize()];
+        if matches!(
+            marker,
+            Marker::CudaDevice | Marker::CudaEntry | Marker::CudaWeak
+        ) && super::macro_defs::defines_keyword_at(prefix, m.start())
+        {
+            return true;
+        }
+        marker == Marker::Arm
+            && text.ends_with("_t")
+            && (seen.contains(&Marker::Arm) || own_types.defines(prefix, text))
+    }
+
     fn seen(&self, prefix: &[u8]) -> Seen {
         let mut seen: Vec<Marker> = Vec::new();
         let mut includes = Vec::new();
@@ -1645,34 +1676,10 @@ impl Detector {
         let mut builtin = false;
         let mut own_types = OwnTypes::default();
         for m in self.ac.find_overlapping_iter(prefix) {
-            // A marker that is a whole string literal (a table of markers,
-            // like this file's) is a mention, not a use.
-            let quoted = m.start() > 0
-                && prefix[m.start() - 1] == b'"'
-                && prefix.get(m.end()) == Some(&b'"');
-            if quoted {
+            if self.is_mention(prefix, &m, &seen, &mut own_types) {
                 continue;
             }
             let mut marker = self.markers[m.pattern().as_usize()].0;
-            // `#define LIB_KERNEL __global__` names the keyword; the
-            // files that use the name are the device code.
-            if matches!(
-                marker,
-                Marker::CudaDevice | Marker::CudaEntry | Marker::CudaWeak
-            ) && super::macro_defs::defines_keyword_at(prefix, m.start())
-            {
-                continue;
-            }
-            // A NEON vector type the file defines itself (`using int32x4_t
-            // = __attribute__((__vector_size__(16))) int;` in a HIP header)
-            // is its own type, not Arm's.
-            let text = self.markers[m.pattern().as_usize()].1;
-            if marker == Marker::Arm
-                && text.ends_with("_t")
-                && (seen.contains(&Marker::Arm) || own_types.defines(prefix, text))
-            {
-                continue;
-            }
             match marker {
                 Marker::CudaEntry => {
                     if !entry {
