@@ -33,6 +33,12 @@ pub fn declares_only(src: &[u8]) -> bool {
     true
 }
 
+/// True when the text holds nothing but comments and preprocessor lines
+/// (a unit that only sets macros and includes).
+pub fn preprocessor_only(src: &[u8]) -> bool {
+    Lexer::new(src).next_token().is_none()
+}
+
 /// True when the text declares a function: a name, its parameters and
 /// a `;` (through qualifiers, `= 0`, `= default`), outside an
 /// initializer. With [`declares_only`], the mark of a host interface (a

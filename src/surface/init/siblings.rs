@@ -189,38 +189,12 @@ fn kernels_by_path(
 /// Whether C text is only preprocessor lines (and comments), at least one
 /// of them a `#define`: a unit that configures and includes, nothing more.
 fn sets_macros_only(text: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(text);
-    let mut code = String::with_capacity(text.len());
-    let mut rest = text.as_ref();
-    // Comments out; a block comment keeps its line breaks.
-    while let Some(at) = rest.find('/') {
-        code.push_str(&rest[..at]);
-        let after = &rest[at..];
-        if let Some(body) = after.strip_prefix("/*") {
-            let end = body.find("*/").map_or(body.len(), |e| e + 2);
-            code.extend(body[..end].chars().filter(|&c| c == '\n'));
-            rest = body.get(end..).unwrap_or("");
-        } else if after.starts_with("//") {
-            rest = after.find('\n').map_or("", |e| &after[e..]);
-        } else {
-            code.push('/');
-            rest = &after[1..];
-        }
-    }
-    code.push_str(rest);
-    let mut defines = false;
-    let mut continued = false;
-    for line in code.lines().map(str::trim) {
-        let directive = line.strip_prefix('#').map(str::trim_start);
-        match directive {
-            _ if continued => {}
-            _ if line.is_empty() => {}
-            Some(d) => defines |= d.starts_with("define"),
-            None => return false,
-        }
-        continued = line.ends_with('\\');
-    }
-    defines
+    declarations::preprocessor_only(text)
+        && String::from_utf8_lossy(text).lines().any(|line| {
+            line.trim_start()
+                .strip_prefix('#')
+                .is_some_and(|d| d.trim_start().starts_with("define"))
+        })
 }
 
 /// Host sources that bind an OpenCL kernel's arguments launch the
