@@ -275,12 +275,29 @@ const VENDOR_DIRS: &[&str] = &[
     "extern",
     "deps",
     "_deps",
+    // Linguist's `Dependencies/`, and `CppDependencies/` alike.
+    "dependencies",
     "node_modules",
     "submodules",
     // Dependency managers' checkouts committed with an app: CocoaPods'
     // `Pods/`, Carthage's `Carthage/` (its `Checkouts/` and `Build/`).
     "pods",
     "carthage",
+];
+/// Libraries that ship no kernels of a project's own and are copied into
+/// trees whole, wherever they land (`Fusion/libigl/`, `include/Eigen/`):
+/// a directory of that name is a vendored copy. Not CUTLASS, CUB or
+/// Thrust, whose names also head a project's own kernels (cccl's `cub/`,
+/// a `cutlass/` directory of kernels written on it).
+const VENDORED_LIBRARIES: &[&str] = &[
+    "eigen",
+    "eigen3",
+    "libigl",
+    "googletest",
+    "pybind11",
+    "nlohmann",
+    "catch2",
+    "flatbuffers",
 ];
 const DOC_DIRS: &[&str] = &["doc", "docs", "documentation"];
 /// Directories of code kept for reference, not built (see [`Role::Retired`]).
@@ -462,17 +479,24 @@ pub fn role(path: &str) -> Option<Role> {
             Role::Docs,
             Role::Retired,
         ] {
-            // `tests`, and `candle-examples` / `wasm_tests` alike; a word
-            // that also ends an op's name counts only alone.
+            // `tests`, and `candle-examples` / `wasm_tests` /
+            // `CppDependencies` alike; a word that also ends an op's name
+            // counts only alone.
             let hit = role_dirs(role).iter().any(|r| {
                 d == *r
                     || !WHOLE_DIR_ONLY.contains(r)
-                        && d.strip_suffix(r)
-                            .is_some_and(|head| head.ends_with('-') || head.ends_with('_'))
+                        && d.strip_suffix(r).is_some_and(|head| {
+                            head.ends_with('-')
+                                || head.ends_with('_')
+                                || camel_word(dir, head.len())
+                        })
             });
             if hit {
                 return Some(role);
             }
+        }
+        if VENDORED_LIBRARIES.contains(&d.as_str()) {
+            return Some(Role::Vendored);
         }
     }
     let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
@@ -498,6 +522,15 @@ pub fn role(path: &str) -> Option<Role> {
         return Some(Role::Example);
     }
     None
+}
+
+/// Whether a capitalised word starts at byte `at` of `name`, after a
+/// lower-case letter or digit: `Deps` in `CppDeps`, not `old` in `Threshold`.
+fn camel_word(name: &str, at: usize) -> bool {
+    let b = name.as_bytes();
+    at > 0
+        && b.get(at).is_some_and(u8::is_ascii_uppercase)
+        && (b[at - 1].is_ascii_lowercase() || b[at - 1].is_ascii_digit())
 }
 
 /// What the extension alone says about a path.
@@ -2523,6 +2556,27 @@ mod tests {
             Some(Role::Vendored)
         );
         assert_eq!(role("Carthage/Checkouts/lib/k.metal"), Some(Role::Vendored));
+        // A dependencies directory, however it is prefixed, and the copies
+        // of libraries that ship no kernels of their own.
+        for vendored in [
+            "CppDependencies/Eigen/include/Eigen/src/Core/arch/AVX/PacketMath.h",
+            "Dependencies/lib/k.cu",
+            "Fusion/libigl/include/igl/svd3x3_avx.cpp",
+            "include/eigen3/Eigen/src/Core/arch/NEON/PacketMath.h",
+            "CudaDeps/k.cu",
+        ] {
+            assert_eq!(role(vendored), Some(Role::Vendored), "{vendored}");
+        }
+        // A capital word only: `Threshold/` is not `old/`; CUB, Thrust and
+        // CUTLASS directories are often a project's own.
+        for own in [
+            "kernels/Threshold/k.cu",
+            "kernels/cutlass/gemm.cu",
+            "cub/cub/block/block_scan.cuh",
+            "src/dependency_graph/k.cu",
+        ] {
+            assert_eq!(role(own), None, "{own}");
+        }
         // A role word that also ends an op's directory counts only alone.
         assert_eq!(role("torchao/prototype/fp8_training/kernels.py"), None);
         assert_eq!(role("crates/kernel/grid_sample/bilinear.rs"), None);
