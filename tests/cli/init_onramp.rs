@@ -1607,3 +1607,85 @@ fn infrastructure_still_counts_among_the_headers_kernels_must_outnumber() {
         );
     }
 }
+
+#[test]
+fn paths_the_repository_marks_linguist_vendored_are_left_out_as_a_directory() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            ".gitattributes",
+            "native/cuBQL/** linguist-vendored\n\
+             native/bvh_own/** linguist-vendored\n\
+             native/bvh_own/warp/** -linguist-vendored\n\
+             *.cu text eol=lf\n",
+        )
+        .file("native/bvh.cu", "__global__ void bvh_refit() {}\n")
+        .file("native/sort.cu", "__global__ void radix_sort() {}\n")
+        .file(
+            "native/cuBQL/builder/sah_builder.cu",
+            "__global__ void sah() {}\n",
+        )
+        .file(
+            "native/cuBQL/builder/refit.cu",
+            "__global__ void refit() {}\n",
+        )
+        .file("native/bvh_own/warp/lbvh.cu", "__global__ void lbvh() {}\n");
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert!(!in_population(&plan, "native/cuBQL/builder/sah_builder.cu"));
+    assert!(!in_population(&plan, "native/cuBQL/builder/refit.cu"));
+    // Un-vendored again by a later line: the team's own code.
+    assert!(in_population(&plan, "native/bvh_own/warp/lbvh.cu"));
+    assert!(in_population(&plan, "native/bvh.cu"));
+    let skipped = plan["skipped"].as_array().unwrap();
+    let reason = skipped
+        .iter()
+        .find(|s| s["path"] == "native/cuBQL/builder/refit.cu")
+        .map(|s| (s["role"].as_str().unwrap(), s["reason"].as_str()));
+    assert_eq!(
+        reason,
+        Some(("vendored", Some("linguist-vendored in .gitattributes")))
+    );
+    let toml = plan["toml"].as_str().unwrap();
+    assert!(
+        toml.contains("vendored copy (linguist-vendored in .gitattributes)"),
+        "{toml}"
+    );
+    // The excludes name the directory once, not its files one by one.
+    let exclude: Vec<&str> = plan["exclude"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(exclude.contains(&"native/cuBQL/"), "{exclude:?}");
+    assert!(
+        !exclude.iter().any(|e| e.ends_with("refit.cu")),
+        "{exclude:?}"
+    );
+}
+
+#[test]
+fn a_gitattributes_that_leaves_the_repository_is_not_read() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("attrs"),
+        "native/** linguist-vendored\n",
+    )
+    .unwrap();
+    let p = Sota::new()
+        .git_init()
+        .file("native/bvh.cu", "__global__ void bvh_refit() {}\n")
+        .file("native/sort.cu", "__global__ void radix_sort() {}\n");
+    std::os::unix::fs::symlink(
+        outside.path().join("attrs"),
+        p.path().join(".gitattributes"),
+    )
+    .unwrap();
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    // The symlink points outside the root: its rules are not the
+    // repository's word, and both kernels stay.
+    assert!(in_population(&plan, "native/bvh.cu"), "{plan}");
+    assert!(in_population(&plan, "native/sort.cu"), "{plan}");
+}

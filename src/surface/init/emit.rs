@@ -123,7 +123,8 @@ fn left_out(out: &mut String, plan: &Plan) {
     {
         let reason = match (s.role, s.reason) {
             (Role::Infrastructure, Some(why)) => format!("infrastructure ({why}), not an op"),
-            (Role::Vendored, _) => {
+            (Role::Vendored, Some(why)) => format!("vendored copy ({why}): another project's code"),
+            (Role::Vendored, None) => {
                 "vendored copy (third_party/, vendor/, external/…): another project's code"
                     .to_owned()
             }

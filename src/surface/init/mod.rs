@@ -6,6 +6,7 @@
 //! root (a bounded prefix of each candidate) and the catalog; the CLI passes
 //! the date and the project name in and writes the result.
 
+mod attributes;
 pub mod declarations;
 pub mod detect;
 mod device_macros;
@@ -66,7 +67,8 @@ pub struct Skipped {
     pub path: String,
     pub role: Role,
     /// For infrastructure: what the file is (`memory allocator`, …); for
-    /// host code, when it is no GPU source, what it is.
+    /// host code, when it is no GPU source, what it is; for vendored code,
+    /// when the repository's own attributes said so.
     pub reason: Option<&'static str>,
 }
 
@@ -436,13 +438,16 @@ struct Partition<'a> {
     skipped: Vec<Skipped>,
     /// Per path: whether it plays a role that `[kernels] exclude` takes out.
     roles: Vec<bool>,
+    /// What the repository's `.gitattributes` marks vendored.
+    vendored: attributes::Vendored,
 }
 
-fn partition(tracked: &PathList, examples_ship: bool) -> Partition<'_> {
+fn partition<'a>(root: &Path, tracked: &'a PathList, examples_ship: bool) -> Partition<'a> {
     let paths: Vec<&str> = tracked
         .iter()
         .filter_map(|p| std::str::from_utf8(p).ok())
         .collect();
+    let vendored = attributes::Vendored::read(root, paths.binary_search(&".gitattributes").is_ok());
     // What each path's extension and directories say, on all cores.
     let said = on_cores(&paths, |part| {
         part.iter()
@@ -459,6 +464,10 @@ fn partition(tracked: &PathList, examples_ship: bool) -> Partition<'_> {
     let mut skipped = Vec::new();
     let mut roles: Vec<bool> = Vec::with_capacity(paths.len());
     for (&p, (by_ext, role, writable)) in paths.iter().zip(said.into_iter().flatten()) {
+        let role = match vendored.is_empty() {
+            true => role,
+            false => by_attributes(role, vendored.says(p)),
+        };
         // In a collection of samples the examples are what it ships.
         let role = role.filter(|&r| !(examples_ship && r == Role::Example));
         roles.push(role.is_some());
@@ -472,7 +481,8 @@ fn partition(tracked: &PathList, examples_ship: bool) -> Partition<'_> {
             (ByExtension::Kernel(_), Some(role)) => skipped.push(Skipped {
                 path: p.to_owned(),
                 role,
-                reason: None,
+                reason: (role == Role::Vendored && vendored.says(p) == Some(true))
+                    .then_some("linguist-vendored in .gitattributes"),
             }),
             (_, Some(_)) => {}
             (_, None) => candidates.push(p),
@@ -483,6 +493,17 @@ fn partition(tracked: &PathList, examples_ship: bool) -> Partition<'_> {
         candidates,
         skipped,
         roles,
+        vendored,
+    }
+}
+
+/// A path's role once `.gitattributes` has had its say: marked vendored,
+/// it is; marked not vendored, a vendor directory's name no longer counts.
+fn by_attributes(role: Option<Role>, vendored: Option<bool>) -> Option<Role> {
+    match (vendored, role) {
+        (Some(true), _) => Some(Role::Vendored),
+        (Some(false), Some(Role::Vendored)) => None,
+        _ => role,
     }
 }
 
@@ -788,7 +809,7 @@ fn found<'a>(
     signals: &Signals,
     examples_ship: bool,
 ) -> (Partition<'a>, ScanOut) {
-    let mut partition = partition(input.tracked, examples_ship);
+    let mut partition = partition(input.root, input.tracked, examples_ship);
     let mut scanned = scan(input.root, &partition.candidates, signals);
     let macros = std::mem::take(&mut scanned.device_macros);
     device_macros::adopt_users(
@@ -872,6 +893,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         candidates,
         mut skipped,
         mut roles,
+        vendored,
     } = partition;
     skipped.sort_by(|a, b| a.path.cmp(&b.path));
     let infra: std::collections::HashSet<&str> = skipped
@@ -903,7 +925,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         *kinds.entry(k.kind).or_insert(0) += 1;
     }
     let ((include, exclude), ops) = std::thread::scope(|s| {
-        let population = s.spawn(|| population(&tree, &kernels, &paths, &roles));
+        let population = s.spawn(|| population(&tree, &kernels, &paths, &roles, &vendored));
         let ops = planned_ops(catalog, &signals, &tree, &kernels, input);
         (population.join().expect("init population thread"), ops)
     });
@@ -999,6 +1021,7 @@ fn population(
     kernels: &[KernelFile],
     paths: &[&str],
     roles: &[bool],
+    vendored: &attributes::Vendored,
 ) -> (Vec<String>, Vec<String>) {
     let targets: Vec<&str> = kernels.iter().map(|k| k.path.as_str()).collect();
     let rules = tree.rules(&targets, &crate::matrix::can_hold);
@@ -1014,7 +1037,7 @@ fn population(
         },
     ));
     include.sort();
-    let mut exclude = excludes(&include, paths, roles);
+    let mut exclude = excludes(&include, paths, roles, vendored);
     exclude.extend(rules.exclude);
     exclude.sort();
     exclude.dedup();
@@ -1480,7 +1503,12 @@ fn at_entries(files: &[&KernelFile]) -> Vec<String> {
 
 /// Exclude globs for the tests, benchmarks, examples and vendored trees the
 /// include globs reach: the topmost directory of that role, or the file.
-fn excludes(include: &[String], paths: &[&str], roles: &[bool]) -> Vec<String> {
+fn excludes(
+    include: &[String],
+    paths: &[&str],
+    roles: &[bool],
+    vendored: &attributes::Vendored,
+) -> Vec<String> {
     let globs: Vec<crate::glob::FileGlob> = match include
         .iter()
         .map(|g| crate::glob::FileGlob::new(g))
@@ -1493,10 +1521,13 @@ fn excludes(include: &[String], paths: &[&str], roles: &[bool]) -> Vec<String> {
     let mut left_out: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (&p, _) in paths.iter().zip(roles).filter(|(_, &role)| role) {
         if set.is_match(p) {
-            left_out
-                .entry(role_dir(p).unwrap_or(p))
-                .or_default()
-                .push(p);
+            // The topmost of the role directory and the `.gitattributes`
+            // one, so that no two nest.
+            let dir = match (role_dir(p), vendored.dir_of(p)) {
+                (Some(a), Some(b)) => Some(if a.len() <= b.len() { a } else { b }),
+                (a, b) => a.or(b),
+            };
+            left_out.entry(dir.unwrap_or(p)).or_default().push(p);
         }
     }
     // A directory that also holds kept files (a `bindings/` package with
@@ -1580,7 +1611,7 @@ mod tests {
         // bindings package is kept.
         let roles = [true, false, true, true];
         assert_eq!(
-            excludes(&include, &paths, &roles),
+            excludes(&include, &paths, &roles, &attributes::Vendored::default()),
             ["pkg/bindings/cuda/torch_ops.cu", "pkg/tests/"]
         );
     }
