@@ -2418,6 +2418,24 @@ mod tests {
                 Kind::SimdArm,
                 "int8-gemm",
             ),
+            // Compute Library's operand/accumulator pairs (s8s32, s8qa,
+            // u8s8s32): a token that opens with s8 names an int8 operand.
+            (
+                "ops/gemm/kernels/a64_hybrid_s8qa_dot_4x16/generic.cpp",
+                Kind::SimdArm,
+                "int8-gemm",
+            ),
+            (
+                "ops/gemm/kernels/a64_interleaved_u8s8s32_mmla_8x12.hpp",
+                Kind::SimdArm,
+                "int8-gemm",
+            ),
+            // A u8 image is pixels, not int8 GEMM operands.
+            (
+                "src/ppl/cv/x86/fma/resize_linear_u8_fma.cpp",
+                Kind::SimdX86,
+                "image-resample",
+            ),
             // No ISA token the catalog knows: still only a tile and an ISA.
             ("src/hgemm/8x8-neonfp16arith.c", Kind::SimdArm, "dense-gemm"),
         ] {
