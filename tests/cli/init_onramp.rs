@@ -1689,3 +1689,37 @@ fn a_gitattributes_that_leaves_the_repository_is_not_read() {
     assert!(in_population(&plan, "native/bvh.cu"), "{plan}");
     assert!(in_population(&plan, "native/sort.cu"), "{plan}");
 }
+
+#[test]
+fn a_host_source_that_only_launches_ispc_kernels_is_not_one() {
+    let ispc = |name: &str| {
+        format!("export void {name}(uniform float* uniform x, uniform int n) {{\n  foreach (i = 0 ... n) {{ x[i] = x[i] * 2.f; }}\n}}\n")
+    };
+    let p = Sota::new()
+        .git_init()
+        .file("devices/cpu/cpu_pool_f32.ispc", &ispc("pool_f32"))
+        .file("devices/cpu/cpu_pool_f16.ispc", &ispc("pool_f16"))
+        .file("devices/cpu/cpu_upsample_f32.ispc", &ispc("upsample_f32"))
+        .file("devices/cpu/cpu_conv.ispc", &ispc("conv"))
+        // Launches the generated entry points over a parallel_for.
+        .file(
+            "devices/cpu/cpu_pool.cpp",
+            "#include \"cpu_pool.h\"\n#include \"cpu_pool_f32_ispc.h\"\n\nvoid CPUPool::submit() {\n  parallel_for(C, H, [&](int c, int h) { ispc::pool_f32(&kernel, c, h); });\n}\n",
+        )
+        // Has a scalar path of its own beside the ISPC one.
+        .file(
+            "devices/cpu/cpu_upsample.cpp",
+            "#include \"cpu_upsample_f32_ispc.h\"\n\nvoid CPUUpsample::submit() {\n  parallel_for(C, H, [&](int c, size_t h) {\n    for (size_t w = 0; w < W; ++w) { dst[2*w] = src[w]; }\n  });\n}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert!(
+        in_population(&plan, "devices/cpu/cpu_pool_f32.ispc"),
+        "{plan}"
+    );
+    assert!(!in_population(&plan, "devices/cpu/cpu_pool.cpp"), "{plan}");
+    assert!(
+        in_population(&plan, "devices/cpu/cpu_upsample.cpp"),
+        "{plan}"
+    );
+}

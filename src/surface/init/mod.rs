@@ -1376,8 +1376,11 @@ fn adopt_plain_sources(
             let asm = detect::is_asm_source(path);
             let prefix = reread.prefix(path);
             // A family member computes: a wrapper or a buffer-size query
-            // (`arm_convolve_wrapper_s8.c`) has no loop or assembly of its own.
-            if !asm && !outnumbered && !computes(prefix) {
+            // (`arm_convolve_wrapper_s8.c`) has no loop or assembly of its
+            // own. So does a source that includes an ISPC kernel's generated
+            // header, or it only launches that kernel (`parallel_for` over
+            // `ispc::…_run`, Open Image Denoise's `cpu_pool.cpp`).
+            if !asm && (!outnumbered || includes_ispc_header(prefix)) && !computes(prefix) {
                 continue;
             }
             let kind = if asm { Kind::Asm } else { Kind::Scalar };
@@ -1430,6 +1433,17 @@ fn name_family(path: &str) -> Option<&str> {
     cuts.next().filter(|&at| at > 0)?;
     let end = cuts.next()?;
     (end + 1 < stem.len()).then(|| &stem[..end])
+}
+
+/// Whether C text includes the header ISPC generates for a kernel
+/// (`#include "cpu_pool_f32_ispc.h"`): it calls that kernel from the host.
+fn includes_ispc_header(text: &[u8]) -> bool {
+    memchr::memmem::find_iter(text, b"_ispc.h\"").any(|at| {
+        let line_start = memchr::memrchr(b'\n', &text[..at]).map_or(0, |n| n + 1);
+        let line = &text[line_start..at];
+        let line = line.trim_ascii_start();
+        line.starts_with(b"#") && line.windows(7).any(|w| w == b"include")
+    })
 }
 
 /// Whether C text has a loop (`for (`, `while (` but not the end of a
@@ -1626,6 +1640,17 @@ mod tests {
         assert_eq!(name_family("src/mat.cpp"), None);
         assert_eq!(name_family("x/_foo_bar.c"), None);
         assert_eq!(name_family("x/a_b_.c"), None);
+    }
+
+    #[test]
+    fn an_include_of_an_ispc_generated_header_is_read_as_one() {
+        assert!(includes_ispc_header(
+            b"#include \"cpu_pool.h\"\n#include \"cpu_pool_f32_ispc.h\"\n"
+        ));
+        assert!(includes_ispc_header(b"  #  include \"conv_ispc.h\""));
+        // A mention in a comment or a string is no include.
+        assert!(!includes_ispc_header(b"// see conv_ispc.h\"\n"));
+        assert!(!includes_ispc_header(b"#include \"cpu_pool.h\"\n"));
     }
 
     #[test]
