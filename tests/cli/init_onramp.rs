@@ -1053,6 +1053,17 @@ fn a_cuda_header_that_only_declares_host_functions_is_host_code() {
         .file(
             "ext/cuda/tile/tile.cuh",
             "#pragma once\n#include \"layout.cuh\"\n#include \"../softmax_ops.cuh\"\n",
+        )
+        // Kernels and device functions declared, no body: an interface
+        // for units compiled elsewhere (GenomeWorks' matcher_gpu.cuh).
+        .file(
+            "ext/cuda/matcher_gpu.cuh",
+            "#pragma once\n/// Finds the matches.\n__global__ void find_matches_kernel(const int* a,\n    int* b, int n);\ntemplate <typename T>\n__device__ float dist(const T* x, const T* y);\n",
+        )
+        // A declaration beside a body is a kernel header.
+        .file(
+            "ext/cuda/reduce.cuh",
+            "#pragma once\n__global__ void reduce_kernel(float* x);\n__device__ inline float twice(float v) { return 2.f * v; }\n",
         );
     p.git(&["add", "-A"]).success();
     let plan = plan(&p);
@@ -1061,10 +1072,12 @@ fn a_cuda_header_that_only_declares_host_functions_is_host_code() {
         "ext/cuda/softmax.cu",
         "ext/cuda/tile/layout.cuh",
         "ext/cuda/tile/tile.cuh",
+        "ext/cuda/reduce.cuh",
     ] {
         assert!(in_population(&plan, kernel), "{kernel}: {plan}");
     }
     assert!(!in_population(&plan, "ext/cuda/rms_norm.cuh"), "{plan}");
+    assert!(!in_population(&plan, "ext/cuda/matcher_gpu.cuh"), "{plan}");
     // The draft says what it left out and why.
     let toml = plan["toml"].as_str().unwrap();
     let why = toml

@@ -372,12 +372,13 @@ enum Classified {
 
 fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals) -> Classified {
     match scanned.kind {
-        // A `.cuh` with no marker that only declares, functions among what
-        // it declares, is the host's interface to kernels built elsewhere:
-        // a plain header. One of device types or an umbrella of includes
-        // stays a kernel header.
+        // A `.cuh` that only declares, functions among what it declares,
+        // is the host's interface to kernels built elsewhere: a plain
+        // header. So is one whose markers are all in declarations
+        // (`__global__ void k(…);` with no body), read whole. One of device
+        // types or an umbrella of includes stays a kernel header.
         Some(kind)
-            if !scanned.marked
+            if (!scanned.marked || buf.len() < detect::PREFIX_BYTES)
                 && detect::is_gpu_header(path)
                 && declarations::declares_only(buf)
                 && declarations::declares_a_function(buf) =>
