@@ -11,7 +11,7 @@ fn kernels() -> Sota {
         .file("README.md", "# demo\n")
         .file("kernels/attn/flash_fwd.cu", "__global__ void flash_fwd() {}\n")
         .file("kernels/attn/flash_bwd.cu", "__global__ void flash_bwd() {}\n")
-        .file("kernels/attn/flash_common.cuh", "__device__ float a(); __device__ float b(); __device__ float c();\n")
+        .file("kernels/attn/flash_common.cuh", "__device__ float a() { return 0.f; }\n__device__ float b() { return 1.f; }\n__device__ float c() { return 2.f; }\n")
         .file("kernels/gemm/mmq.cu", "__global__ void mmq() {}\n")
         .file("kernels/gemm/mmvq.cu", "__global__ void mmvq() {}\n")
         .file("kernels/gemm/gemm_host.cpp", "void launch();\n")

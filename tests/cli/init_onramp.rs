@@ -366,8 +366,8 @@ fn a_repository_is_never_told_to_read_itself() {
 fn the_project_name_alone_says_it_is_the_reference() {
     let p = Sota::new()
         .git_init()
-        .file("include/common/base.cuh", "namespace kittens { __device__ void a(); __device__ void b(); __device__ void c(); }\n")
-        .file("include/ops/warp/tile.cuh", "namespace kittens { __device__ void a(); __device__ void b(); __device__ void c(); }\n");
+        .file("include/common/base.cuh", "namespace kittens { __device__ void a() {} __device__ void b() {} __device__ void c() {} }\n")
+        .file("include/ops/warp/tile.cuh", "namespace kittens { __device__ void a() {} __device__ void b() {} __device__ void c() {} }\n");
     p.git(&["add", "-A"]).success();
     let run = p.run(&[
         "init",
