@@ -1017,9 +1017,16 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::JitEmit, "uni_vmovups("),
     (Marker::ArmJit, "Xbyak_aarch64"),
     (Marker::ArmJit, "xbyak_aarch64"),
-    (Marker::Sycl, "sycl/sycl.hpp"),
+    // What a SYCL kernel is written with: its index space, the handler
+    // that submits it, work-group memory and sub-groups. Including
+    // `sycl/sycl.hpp` or holding a `sycl::queue` is host code (an API
+    // that takes the user's queue), as a `cudaStream_t` is.
     (Marker::Sycl, "sycl::nd_item"),
-    (Marker::Sycl, "sycl::queue"),
+    (Marker::Sycl, "sycl::nd_range"),
+    (Marker::Sycl, "sycl::handler"),
+    (Marker::Sycl, "sycl::item<"),
+    (Marker::Sycl, "sycl::local_accessor"),
+    (Marker::Sycl, "sycl::sub_group"),
     (Marker::Sycl, "dpct::"),
     (Marker::X86Include, "immintrin.h"),
     (Marker::X86Include, "emmintrin.h"),
@@ -2393,8 +2400,20 @@ mod tests {
             Some(Kind::Opencl)
         );
         assert_eq!(
-            d.detect("k/x.cpp", b"#include <sycl/sycl.hpp>"),
+            d.detect(
+                "k/x.cpp",
+                b"#include <sycl/sycl.hpp>\nq.submit([&](sycl::handler& h) { h.parallel_for(n, [=](sycl::item<1> i) {}); });"
+            ),
             Some(Kind::Sycl)
+        );
+        // The header and a queue are what host code holds too (Open Image
+        // Denoise's API takes the user's `sycl::queue`).
+        assert_eq!(
+            d.detect(
+                "api/api.cpp",
+                b"#include <sycl/sycl.hpp>\nOIDNDevice oidnNewSYCLDevice(const sycl::queue* queues, int n);"
+            ),
+            None
         );
         assert_eq!(
             d.detect(
