@@ -378,6 +378,11 @@ pub struct Candidate {
     pub kind_bound: bool,
     /// The part of the score that file-name signals earned; it ranks next.
     pub name_score: u32,
+    /// The token where the file name first says this op (`u32::MAX`: it
+    /// does not). Among names equal in every other way, the one said
+    /// first names the computation and later ones its variant
+    /// (`ck_conv_wmma` is a convolution built on WMMA).
+    pub name_at: u32,
     /// How near and how specific the best directory match is; ranks second.
     pub dir_rank: u32,
     pub evidence: Vec<Evidence>,
@@ -571,8 +576,9 @@ fn name_points<'p>(
     patterns: impl IntoIterator<Item = &'p Pattern>,
     (name, numbers): (&[String], bool),
     evidence: &mut Vec<Evidence>,
-) -> (u32, u32) {
+) -> (u32, u32, u32) {
     let mut score = 0;
+    let mut first = u32::MAX;
     let mut head = false;
     let mut longest = 0;
     let mut said: Vec<&[String]> = Vec::new();
@@ -585,6 +591,7 @@ fn name_points<'p>(
                 said.push(literal);
             }
             head |= at == 0;
+            first = first.min(at as u32);
             evidence.push(Evidence::Name(p.text.clone()));
         }
     }
@@ -594,7 +601,7 @@ fn name_points<'p>(
     if longest > 1 {
         score += 3 * (longest - 1);
     }
-    (score, longest)
+    (score, longest, first)
 }
 
 /// [`qualifier_points`] of a directory's tokens, its evidence said as a
@@ -905,6 +912,7 @@ impl Signals {
                 .then(b.name_run.cmp(&a.name_run))
                 .then(b.kind_bound.cmp(&a.kind_bound))
                 .then(b.name_score.cmp(&a.name_score))
+                .then(a.name_at.cmp(&b.name_at))
                 .then(b.dir_rank.cmp(&a.dir_rank))
                 .then(b.score.cmp(&a.score))
                 .then(a.op.cmp(&b.op))
@@ -1059,11 +1067,11 @@ impl Signals {
                 patterns
             }
         };
-        let (name_score, name_run) = if may_name {
+        let (name_score, name_run, name_at) = if may_name {
             let names = op.names.iter().chain(bound(&op.names_with_content));
             name_points(names, (file.name, true), &mut evidence)
         } else {
-            (0, 0)
+            (0, 0, u32::MAX)
         };
         let (mut dir_score, mut dir_rank) = if may_dir {
             let dirs: Vec<&Pattern> = op.dirs.iter().chain(bound(&op.dirs_with_content)).collect();
@@ -1111,6 +1119,7 @@ impl Signals {
             name_run,
             kind_bound: !op.kinds.is_empty() && !op.backend,
             name_score,
+            name_at,
             dir_rank,
             evidence,
         })
@@ -1279,6 +1288,7 @@ impl Signals {
                     name_run: parent.name_run,
                     kind_bound: !op.kinds.is_empty() && !op.backend,
                     name_score,
+                    name_at: parent.name_at,
                     dir_rank: parent.dir_rank,
                     evidence,
                 }),
@@ -1308,6 +1318,7 @@ impl Signals {
                 name_run: 0,
                 kind_bound: false,
                 name_score: 0,
+                name_at: u32::MAX,
                 dir_rank: 0,
                 evidence: vec![Evidence::Part(c.what.clone())],
             });
@@ -1348,6 +1359,7 @@ impl Signals {
                 name_run: 0,
                 kind_bound: false,
                 name_score: 0,
+                name_at: u32::MAX,
                 dir_rank: 0,
                 evidence: vec![Evidence::Fallback(k.name().to_owned())],
             });
@@ -2050,6 +2062,33 @@ mod tests {
     fn best_of(s: &Signals, path: &str, kind: Kind, content: &str) -> Option<String> {
         s.best(path, Some(kind), content.as_bytes())
             .map(|c| s.ops[c.op].slug.clone())
+    }
+
+    #[test]
+    fn among_equal_names_the_one_said_first_is_the_computation() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // A convolution built on WMMA, beside its DL twin (Open Image
+        // Denoise's Composable Kernel convolutions).
+        assert_eq!(
+            best_of(&s, "devices/hip/ck_conv_wmma.cpp", Kind::Hip, "").as_deref(),
+            Some("convolution")
+        );
+        assert_eq!(
+            best_of(&s, "devices/hip/ck_conv_dl.cpp", Kind::Hip, "").as_deref(),
+            Some("convolution")
+        );
+        // XNNPACK's weight packing for a GEMM is a layout copy.
+        assert_eq!(
+            best_of(
+                &s,
+                "src/x32-packw/gen/x32-packw-x8-gemm-goi-avx-u4.c",
+                Kind::SimdX86,
+                ""
+            )
+            .as_deref(),
+            Some("copy-cast-layout")
+        );
     }
 
     #[test]
