@@ -262,6 +262,11 @@ const EXAMPLE_DIRS: &[&str] = &[
     "sandbox",
     "training",
     "recipes",
+    // Programs built on the library: qsim's `apps/`, CUDPP's `apps/`,
+    // a Rust crate's `src/bin/`.
+    "apps",
+    "app",
+    "bin",
 ];
 const VENDOR_DIRS: &[&str] = &[
     "third_party",
@@ -2617,5 +2622,14 @@ mod tests {
             assert_eq!(role(path), Some(role_of), "{path}");
         }
         assert_eq!(role("csrc/training_kernels/adam.cu"), None);
+        // Programs that use the kernels.
+        for program in [
+            "apps/qsim_base_cuda.cu",
+            "apps/cudpp/cudpp_testrig.cpp",
+            "crates/cubecl-runtime/src/bin/bench.rs",
+        ] {
+            assert_eq!(role(program), Some(Role::Example), "{program}");
+        }
+        assert_eq!(role("kernels/cubin/k.cu"), None);
     }
 }
