@@ -920,6 +920,13 @@ enum Marker {
     /// GLSL (ES) in a script string: its `void main()` entry, its
     /// builtins and its vector and sampler types, which no script declares.
     GlslSource,
+    /// A drawing stage of the graphics pipeline in a GLSL file
+    /// (`gl_Position`, tessellation levels, `EmitVertex`): a shader that
+    /// draws, not a compute kernel, unless [`Marker::GlslCompute`] is also
+    /// there.
+    GlslDrawStage,
+    /// A GLSL compute shader's work-group size or invocation ids.
+    GlslCompute,
     TritonKernel,
     CuteDsl,
     Cutile,
@@ -1205,6 +1212,15 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::GlslSource, "ivec3"),
     (Marker::GlslSource, "ivec4"),
     (Marker::GlslSource, "sampler2D"),
+    (Marker::GlslDrawStage, "gl_Position"),
+    (Marker::GlslDrawStage, "gl_TessLevelOuter"),
+    (Marker::GlslDrawStage, "gl_TessLevelInner"),
+    (Marker::GlslDrawStage, "gl_TessCoord"),
+    (Marker::GlslDrawStage, "EmitVertex"),
+    (Marker::GlslCompute, "local_size_x"),
+    (Marker::GlslCompute, "gl_GlobalInvocationID"),
+    (Marker::GlslCompute, "gl_LocalInvocationID"),
+    (Marker::GlslCompute, "gl_WorkGroupID"),
     (Marker::KernelArg, "setArg("),
     (Marker::KernelArg, "clSetKernelArg("),
     (Marker::MlxMetalKernel, "fast.metal_kernel("),
@@ -1638,6 +1654,15 @@ impl Detector {
                         Kind::Cuda
                     },
                 );
+            }
+            // A GLSL file of a drawing stage (vertex, tessellation,
+            // geometry) draws; only a compute shader is a kernel
+            // (OpenSubdiv's patch-drawing shaders beside its evaluators).
+            ByExtension::Kernel(Kind::Vulkan)
+                if seen.contains(&Marker::GlslDrawStage)
+                    && !seen.contains(&Marker::GlslCompute) =>
+            {
+                return None
             }
             ByExtension::Kernel(kind) => return Some(kind),
             ByExtension::Ambiguous(f) => f,
@@ -2403,6 +2428,29 @@ mod tests {
         assert_eq!(
             d.detect("k/x.cl", b"__kernel void add()"),
             Some(Kind::Opencl)
+        );
+        // GLSL that draws (a tessellation or vertex stage) is no kernel;
+        // a compute shader is, whatever else it mentions.
+        assert_eq!(
+            d.detect(
+                "osd/glslPatchBSpline.glsl",
+                b"layout(vertices = 16) out;\nvoid main() { gl_TessLevelOuter[0] = 1.0; }\n"
+            ),
+            None
+        );
+        assert_eq!(
+            d.detect(
+                "osd/glslComputeKernel.glsl",
+                b"layout(local_size_x = 64) in;\nvoid main() { uint i = gl_GlobalInvocationID.x; }\n"
+            ),
+            Some(Kind::Vulkan)
+        );
+        assert_eq!(
+            d.detect(
+                "ops/glsl/draw_debug.glsl",
+                b"layout(local_size_x = 8) in;\n// writes gl_Position-like coordinates\n"
+            ),
+            Some(Kind::Vulkan)
         );
         assert_eq!(
             d.detect(
