@@ -1736,3 +1736,52 @@ fn a_host_source_that_only_launches_ispc_kernels_is_not_one() {
         "{plan}"
     );
 }
+
+#[test]
+fn a_suite_whose_kernels_are_its_benchmarks_ships_them() {
+    let triton =
+        |name: &str| format!("import triton\n@triton.jit\ndef {name}_kernel(x):\n    pass\n");
+    let names = [
+        "gemm",
+        "softmax",
+        "conv2d",
+        "fft",
+        "spmv",
+        "histogram",
+        "syrk",
+        "trmm",
+        "cholesky",
+        "lu",
+        "jacobi",
+        "nbody",
+    ];
+    let suite = names.iter().fold(Sota::new().git_init(), |p, n| {
+        p.file(&format!("pkg/benchmarks/{n}/{n}_triton.py"), &triton(n))
+    });
+    // One utility module outside holds a small kernel of its own.
+    let suite = suite.file("pkg/infrastructure/triton_utilities.py", &triton("fill"));
+    suite.git(&["add", "-A"]).success();
+    let drafted = plan(&suite);
+    for n in names {
+        let path = format!("pkg/benchmarks/{n}/{n}_triton.py");
+        assert!(in_population(&drafted, &path), "{path}: {drafted}");
+    }
+    assert!(drafted["toml"]
+        .as_str()
+        .unwrap()
+        .contains("# A collection of samples: its 12 example kernel sources"));
+    // A library with kernels of its own keeps its benchmarks out.
+    let library = names.iter().fold(Sota::new().git_init(), |p, n| {
+        p.file(&format!("pkg/benchmarks/{n}/{n}_triton.py"), &triton(n))
+    });
+    let library = library
+        .file("pkg/ops/rms_norm.py", &triton("rms_norm"))
+        .file("pkg/ops/rope.py", &triton("rope"));
+    library.git(&["add", "-A"]).success();
+    let drafted = plan(&library);
+    assert!(in_population(&drafted, "pkg/ops/rope.py"), "{drafted}");
+    assert!(
+        !in_population(&drafted, "pkg/benchmarks/gemm/gemm_triton.py"),
+        "{drafted}"
+    );
+}

@@ -91,8 +91,8 @@ fn header(out: &mut String, plan: &Plan) {
         let _ = writeln!(
             out,
             "# A collection of samples: its {n} example kernel sources outnumber the kernels\n\
-             # elsewhere tenfold (or are its only ones), so its examples/ and samples/ are\n\
-             # counted as its kernels."
+             # elsewhere tenfold (or are its only ones), so its examples/ and samples/ (and\n\
+             # its benchmarks/) are counted as its kernels."
         );
     }
     if !plan.unclassified.is_empty() {

@@ -469,8 +469,9 @@ fn partition<'a>(root: &Path, tracked: &'a PathList, examples_ship: bool) -> Par
             true => role,
             false => by_attributes(role, vendored.says(p)),
         };
-        // In a collection of samples the examples are what it ships.
-        let role = role.filter(|&r| !(examples_ship && r == Role::Example));
+        // In a collection of samples (or of benchmarks: NPBench) the
+        // examples and benchmarks are what it ships.
+        let role = role.filter(|&r| !(examples_ship && matches!(r, Role::Example | Role::Bench)));
         roles.push(role.is_some());
         // A name the matrix would refuse cannot be written into the draft.
         let role = match writable {
@@ -843,11 +844,13 @@ fn examples_shipped(skipped: &[Skipped], scanned: &ScanOut) -> Option<usize> {
     (examples >= EXAMPLES_SHIP_AT_LEAST && kernels * 10 < examples).then_some(examples)
 }
 
-/// The partition and scan of the tree, its examples counted as kernels
-/// when it is a collection of samples (see [`examples_shipped`]) or when
-/// nothing outside them is a kernel: a tree of examples in a language
-/// whose kernels only their content tells (DiffTaichi's `@ti.kernel`
-/// scripts) ships them, when they hold any. With the count of example
+/// The partition and scan of the tree, its examples and benchmarks
+/// counted as kernels when it is a collection of samples (see
+/// [`examples_shipped`]) or when they hold its kernels: nothing outside
+/// them is a kernel (DiffTaichi's `@ti.kernel` scripts), or ten or more
+/// of them outnumber the kernels outside tenfold, in a language whose
+/// kernels only their content tells (NPBench's Triton implementations
+/// under `benchmarks/`, one utility module outside). With the count of
 /// kernel sources shipped.
 fn found_with_examples<'a>(
     input: &Input<'a>,
@@ -858,22 +861,27 @@ fn found_with_examples<'a>(
         let (partition, scanned) = found(input, signals, true);
         return (partition, scanned, Some(n));
     }
-    if has_kernels(&scanned) {
+    // Few kernels outside: read the examples and benchmarks too (cheap, a
+    // small tree), and keep them when they hold the tree's kernels.
+    let outside = kernel_count(&scanned);
+    if outside >= EXAMPLES_SHIP_AT_LEAST {
         return (partition, scanned, None);
     }
     let (with_examples, rescanned) = found(input, signals, true);
-    match has_kernels(&rescanned) {
-        true => {
-            let n = rescanned.found.iter().filter(|f| f.kind.is_some()).count();
-            (with_examples, rescanned, Some(n))
-        }
+    let inside = kernel_count(&rescanned).saturating_sub(outside);
+    let ship = match outside {
+        0 => inside > 0,
+        _ => inside >= EXAMPLES_SHIP_AT_LEAST && inside >= 10 * outside,
+    };
+    match ship {
+        true => (with_examples, rescanned, Some(inside)),
         false => (partition, scanned, None),
     }
 }
 
-/// Whether a scan found any kernel file.
-fn has_kernels(scanned: &ScanOut) -> bool {
-    scanned.found.iter().any(|f| f.kind.is_some())
+/// How many files a scan found to be kernels.
+fn kernel_count(scanned: &ScanOut) -> usize {
+    scanned.found.iter().filter(|f| f.kind.is_some()).count()
 }
 
 /// The fewest example kernel sources that make a tree a sample collection.
