@@ -538,6 +538,36 @@ fn camel_word(name: &str, at: usize) -> bool {
         && (b[at - 1].is_ascii_lowercase() || b[at - 1].is_ascii_digit())
 }
 
+/// Whether a GLSL file is a drawing stage of the graphics pipeline: a
+/// vertex, tessellation or geometry built-in (`gl_Position`,
+/// `gl_TessLevelOuter`, `EmitVertex`) and no compute-stage one
+/// (`local_size_x`, `gl_GlobalInvocationID`). It draws; only a compute
+/// shader is a kernel (OpenSubdiv's patch-drawing shaders beside its
+/// evaluators). Searched in GLSL files only, outside the marker
+/// automaton, which every file pays for.
+fn glsl_draws(path: &str, prefix: &[u8]) -> bool {
+    if by_extension(path) != ByExtension::Kernel(Kind::Vulkan) {
+        return false;
+    }
+    let has = |needles: &[&str]| {
+        needles
+            .iter()
+            .any(|n| memchr::memmem::find(prefix, n.as_bytes()).is_some())
+    };
+    has(&[
+        "gl_Position",
+        "gl_TessLevelOuter",
+        "gl_TessLevelInner",
+        "gl_TessCoord",
+        "EmitVertex",
+    ]) && !has(&[
+        "local_size_x",
+        "gl_GlobalInvocationID",
+        "gl_LocalInvocationID",
+        "gl_WorkGroupID",
+    ])
+}
+
 /// What the extension alone says about a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ByExtension {
@@ -920,13 +950,6 @@ enum Marker {
     /// GLSL (ES) in a script string: its `void main()` entry, its
     /// builtins and its vector and sampler types, which no script declares.
     GlslSource,
-    /// A drawing stage of the graphics pipeline in a GLSL file
-    /// (`gl_Position`, tessellation levels, `EmitVertex`): a shader that
-    /// draws, not a compute kernel, unless [`Marker::GlslCompute`] is also
-    /// there.
-    GlslDrawStage,
-    /// A GLSL compute shader's work-group size or invocation ids.
-    GlslCompute,
     TritonKernel,
     CuteDsl,
     Cutile,
@@ -1212,15 +1235,6 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::GlslSource, "ivec3"),
     (Marker::GlslSource, "ivec4"),
     (Marker::GlslSource, "sampler2D"),
-    (Marker::GlslDrawStage, "gl_Position"),
-    (Marker::GlslDrawStage, "gl_TessLevelOuter"),
-    (Marker::GlslDrawStage, "gl_TessLevelInner"),
-    (Marker::GlslDrawStage, "gl_TessCoord"),
-    (Marker::GlslDrawStage, "EmitVertex"),
-    (Marker::GlslCompute, "local_size_x"),
-    (Marker::GlslCompute, "gl_GlobalInvocationID"),
-    (Marker::GlslCompute, "gl_LocalInvocationID"),
-    (Marker::GlslCompute, "gl_WorkGroupID"),
     (Marker::KernelArg, "setArg("),
     (Marker::KernelArg, "clSetKernelArg("),
     (Marker::MlxMetalKernel, "fast.metal_kernel("),
@@ -1601,6 +1615,7 @@ impl Detector {
         }
         self.kind_of(path, &self.seen(prefix).markers)
             .or_else(|| scalar_assembly(path, prefix))
+            .filter(|_| !glsl_draws(path, prefix))
     }
 
     /// What one pass over a file's prefix says: its kernel kind, the kind a
@@ -1613,7 +1628,8 @@ impl Detector {
         let seen = self.seen(prefix);
         let kind = self
             .kind_of(path, &seen.markers)
-            .or_else(|| scalar_assembly(path, prefix));
+            .or_else(|| scalar_assembly(path, prefix))
+            .filter(|_| !glsl_draws(path, prefix));
         let python = matches!(by_extension(path), ByExtension::Ambiguous(Family::Python));
         let plain_dsl = match kind {
             None if python && seen.markers.contains(&Marker::CuteImport) => Some(Kind::CuteDsl),
@@ -1654,15 +1670,6 @@ impl Detector {
                         Kind::Cuda
                     },
                 );
-            }
-            // A GLSL file of a drawing stage (vertex, tessellation,
-            // geometry) draws; only a compute shader is a kernel
-            // (OpenSubdiv's patch-drawing shaders beside its evaluators).
-            ByExtension::Kernel(Kind::Vulkan)
-                if seen.contains(&Marker::GlslDrawStage)
-                    && !seen.contains(&Marker::GlslCompute) =>
-            {
-                return None
             }
             ByExtension::Kernel(kind) => return Some(kind),
             ByExtension::Ambiguous(f) => f,
