@@ -465,10 +465,11 @@ fn partition<'a>(root: &Path, tracked: &'a PathList, examples_ship: bool) -> Par
     let mut skipped = Vec::new();
     let mut roles: Vec<bool> = Vec::with_capacity(paths.len());
     for (&p, (by_ext, role, writable)) in paths.iter().zip(said.into_iter().flatten()) {
-        let role = match vendored.is_empty() {
-            true => role,
-            false => by_attributes(role, vendored.says(p)),
+        let marked = match vendored.is_empty() {
+            true => None,
+            false => vendored.says(p),
         };
+        let role = by_attributes(role, marked);
         // In a collection of samples (or of benchmarks: NPBench) the
         // examples and benchmarks are what it ships.
         let role = role.filter(|&r| !(examples_ship && matches!(r, Role::Example | Role::Bench)));
@@ -483,7 +484,7 @@ fn partition<'a>(root: &Path, tracked: &'a PathList, examples_ship: bool) -> Par
             (ByExtension::Kernel(_), Some(role)) => skipped.push(Skipped {
                 path: p.to_owned(),
                 role,
-                reason: (role == Role::Vendored && vendored.says(p) == Some(true))
+                reason: (role == Role::Vendored && marked == Some(true))
                     .then_some("linguist-vendored in .gitattributes"),
             }),
             (_, Some(_)) => {}
@@ -1447,12 +1448,9 @@ fn name_family(path: &str) -> Option<&str> {
 /// Whether C text includes the header ISPC generates for a kernel
 /// (`#include "cpu_pool_f32_ispc.h"`): it calls that kernel from the host.
 fn includes_ispc_header(text: &[u8]) -> bool {
-    memchr::memmem::find_iter(text, b"_ispc.h\"").any(|at| {
-        let line_start = memchr::memrchr(b'\n', &text[..at]).map_or(0, |n| n + 1);
-        let line = &text[line_start..at];
-        let line = line.trim_ascii_start();
-        line.starts_with(b"#") && line.windows(7).any(|w| w == b"include")
-    })
+    host_units::includes(text)
+        .iter()
+        .any(|included| included.ends_with("_ispc.h"))
 }
 
 /// Whether C text has a loop (`for (`, `while (` but not the end of a
@@ -1656,8 +1654,8 @@ mod tests {
         assert!(includes_ispc_header(
             b"#include \"cpu_pool.h\"\n#include \"cpu_pool_f32_ispc.h\"\n"
         ));
-        assert!(includes_ispc_header(b"  #  include \"conv_ispc.h\""));
-        // A mention in a comment or a string is no include.
+        assert!(includes_ispc_header(b"  #include <conv_ispc.h>"));
+        // A mention outside an include is none.
         assert!(!includes_ispc_header(b"// see conv_ispc.h\"\n"));
         assert!(!includes_ispc_header(b"#include \"cpu_pool.h\"\n"));
     }
