@@ -2092,6 +2092,37 @@ mod tests {
     }
 
     #[test]
+    fn a_bare_spec_is_speculative_only_beside_speculative_code() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // svox2's grid specification, not a draft model's.
+        assert_ne!(
+            best_of(
+                &s,
+                "svox2/csrc/include/data_spec.hpp",
+                Kind::Cuda,
+                "struct SparseGridSpec { float* density; };"
+            )
+            .as_deref(),
+            Some("speculative-decoding")
+        );
+        assert_eq!(
+            best_of(
+                &s,
+                "kernels/spec_kernels.cu",
+                Kind::Cuda,
+                "__global__ void verify(int* draft_token, int* accept_token) {}"
+            )
+            .as_deref(),
+            Some("speculative-decoding")
+        );
+        assert_eq!(
+            best_of(&s, "csrc/spec_decode/tree_verify.cu", Kind::Cuda, "").as_deref(),
+            Some("speculative-decoding")
+        );
+    }
+
+    #[test]
     fn a_bare_swa_is_attention_only_beside_its_window() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
