@@ -56,7 +56,7 @@ import time
 
 TODAY = "2026-11-30"
 TMP_NAME = "sota-init-corpus-op.toml"
-SETS = ("fit", "held-out", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8", "held-out-9", "held-out-10", "held-out-11", "held-out-12", "held-out-13", "held-out-14", "held-out-15", "held-out-16", "held-out-17", "held-out-18", "held-out-19", "held-out-20", "held-out-21", "held-out-22", "held-out-23", "held-out-24", "held-out-25", "held-out-26", "held-out-27", "held-out-28", "held-out-29", "held-out-30", "held-out-31", "held-out-32", "held-out-33", "held-out-34", "held-out-35", "held-out-36", "held-out-37", "held-out-38", "held-out-39", "held-out-40", "held-out-41", "held-out-42", "held-out-43", "held-out-44", "held-out-45", "held-out-46", "held-out-47", "held-out-48", "held-out-49", "held-out-50")  # each set's mean is printed on its own line
+SETS = ("fit", "held-out", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8", "held-out-9", "held-out-10", "held-out-11", "held-out-12", "held-out-13", "held-out-14", "held-out-15", "held-out-16", "held-out-17", "held-out-18", "held-out-19", "held-out-20", "held-out-21", "held-out-22", "held-out-23", "held-out-24", "held-out-25", "held-out-26", "held-out-27", "held-out-28", "held-out-29", "held-out-30", "held-out-31", "held-out-32", "held-out-33", "held-out-34", "held-out-35", "held-out-36", "held-out-37", "held-out-38", "held-out-39", "held-out-40", "held-out-41", "held-out-42", "held-out-43", "held-out-44", "held-out-45", "held-out-46", "held-out-47", "held-out-48", "held-out-49", "held-out-50", "held-out-51")  # each set's mean is printed on its own line
 
 
 def git(repo, *args, check=True):
@@ -203,6 +203,7 @@ def measure(entry, corpus, checkouts, sota):
         "hand_kernels_vs_ops": {"declared_not_in_op": sorted(declared - hand), "in_op_not_declared": sorted(hand - declared)},
         "draft_globs_vs_population": {"population_only": sorted(pop - on_disk), "globs_only": sorted(on_disk - pop)},
         "missed": sorted(hand - pop), "extra": sorted(pop - hand), "unplaced": sorted(pop - placed),
+        "unplaced_hand_ops": {f: sorted(hand_of[f]) for f in sorted((pop - placed) & hand)},
         "per_op": per_op,
         "assignments": [{"path": f, "init_op": init_op[f], "hand_ops": sorted(hand_of.get(f, ()))} for f in sorted(placed)],
     }
