@@ -1785,3 +1785,39 @@ fn a_suite_whose_kernels_are_its_benchmarks_ships_them() {
         "{drafted}"
     );
 }
+
+#[test]
+fn code_written_with_the_repositorys_simd_layer_is_a_simd_kernel() {
+    // astc-encoder's shape: per-ISA headers define vector types over the
+    // intrinsics, the codec is written with those types alone.
+    let layer = "#include <immintrin.h>\n// a class that wraps one register: __m128\nstruct vfloat4 {\n  __m128 m;\n};\nstruct vint4 {\n  __m128i m;\n};\n#define SIMD_MAX(a, b) _mm256_max_epi16(a, b)\n";
+    let p = Sota::new()
+        .git_init()
+        .file("Source/codec_vecmath_sse_4.h", layer)
+        .file(
+            "Source/codec_averages.cpp",
+            "#include \"codec_vecmath_sse_4.h\"\nvoid averages(const float* p, int n, vfloat4* out) {\n  vfloat4 sum(0.0f);\n  for (int i = 0; i < n; i += 4) { sum = sum + vfloat4(p + i); }\n  vint4 lanes(4);\n  *out = sum;\n}\n",
+        )
+        // Passes one type through and loops over nothing of the layer's.
+        .file(
+            "Source/codec_entry.cpp",
+            "#include \"codec_vecmath_sse_4.h\"\nvfloat4 entry_scale();\nint entry(int n) {\n  int total = 0;\n  for (int i = 0; i < n; i++) { total += i; }\n  return total;\n}\n",
+        )
+        // Uses the layer, but is a timer: infrastructure stays out.
+        .file(
+            "Source/codec_timer.cpp",
+            "vfloat4 t0; vint4 t1; vfloat4 t2;\nvoid tick() { for (;;) {} }\n",
+        )
+        // The header's comment names a class `that`: no definition.
+        .file(
+            "Source/codec_tables.cpp",
+            "int table(int n, int that) {\n  int vint4 = 0;\n  for (int i = 0; i < n; i++) { vint4 += that + that; }\n  return that;\n}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    let (kind, _) = kind_and_op(&plan, "Source/codec_averages.cpp");
+    assert_eq!(kind, "simd-x86", "{plan}");
+    assert!(!in_population(&plan, "Source/codec_entry.cpp"), "{plan}");
+    assert!(!in_population(&plan, "Source/codec_timer.cpp"), "{plan}");
+    assert!(!in_population(&plan, "Source/codec_tables.cpp"), "{plan}");
+}

@@ -17,6 +17,7 @@ mod macro_defs;
 pub mod reference;
 mod siblings;
 pub mod signals;
+mod simd_layer;
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -244,6 +245,9 @@ struct ScanOut {
     /// The repository's names for device-code keywords (see
     /// [`device_macros`]).
     device_macros: Vec<macro_defs::DeviceMacro>,
+    /// The names the repository's CPU SIMD headers define over intrinsics
+    /// (see [`simd_layer`]).
+    simd_layer: Vec<simd_layer::LayerName>,
     /// Host sources that launch or explicitly instantiate kernels, with
     /// what they include from their directory (see [`siblings::adopt_launch_units`]).
     launchers: Vec<(String, Vec<String>)>,
@@ -289,6 +293,7 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
         let mut found = Vec::new();
         let mut host = Vec::new();
         let mut macros = Vec::new();
+        let mut layer = Vec::new();
         let mut launchers = Vec::new();
         let mut includers = Vec::new();
         let mut instantiation = Vec::new();
@@ -303,6 +308,11 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
                 instantiation.extend(macro_defs::instantiation_macros(buf));
             }
             let scanned = detector.scan(path, buf);
+            if let Some(kind) = scanned.kind.filter(|k| k.is_cpu_simd()) {
+                if detect::is_header(path) {
+                    layer.extend(simd_layer::defined(&detector, buf, kind));
+                }
+            }
             match classify(path, buf, scanned, signals) {
                 Classified::Found(f) => found.push(f),
                 Classified::Host { includes, launches } => {
@@ -323,22 +333,24 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
             }
         }
         let units = (launchers, includers, instantiation, opencl);
-        (found, host, macros, units)
+        (found, host, (macros, layer), units)
     });
     let mut out = ScanOut {
         found: Vec::new(),
         host_included: Default::default(),
         device_macros: Vec::new(),
+        simd_layer: Vec::new(),
         launchers: Vec::new(),
         includers: Vec::new(),
         instantiation_macros: Vec::new(),
         opencl_launchers: Vec::new(),
         infrastructure: Vec::new(),
     };
-    for (found, host, macros, (launchers, includers, instantiation, opencl)) in parts {
+    for (found, host, (macros, layer), (launchers, includers, instantiation, opencl)) in parts {
         out.found.extend(found);
         out.host_included.extend(host);
         out.device_macros.extend(macros);
+        out.simd_layer.extend(layer);
         out.launchers.extend(launchers);
         out.includers.extend(includers);
         out.instantiation_macros.extend(instantiation);
@@ -978,6 +990,7 @@ fn assigned(
         instantiation_macros,
         opencl_launchers,
         infrastructure,
+        simd_layer,
         ..
     } = scanned;
     launchers.extend(device_macros::instantiating_units(
@@ -992,6 +1005,9 @@ fn assigned(
     adopt_scalar_backends(&mut found, &mut host_included);
     siblings::adopt_asm_entries(root, &mut found, candidates, signals);
     adopt_plain_sources(root, &mut found, candidates, signals);
+    // After the directory passes: a file written with the SIMD layer is
+    // placed by its own evidence and tips no directory of plain code.
+    simd_layer::adopt_users(root, &mut found, candidates, simd_layer, signals);
     adopt_included(root, &mut found, candidates, &host_included, signals);
     siblings::adopt_launch_units(root, &mut found, &launchers, signals);
     siblings::adopt_isa_units(root, &mut found, &includers, signals);
@@ -1456,7 +1472,7 @@ fn includes_ispc_header(text: &[u8]) -> bool {
 /// Whether C text has a loop (`for (`, `while (` but not the end of a
 /// `do { } while (0)` macro) or inline assembly (`__asm__ volatile (`,
 /// `__ASM volatile (` in CMSIS, BLIS's micro-kernels), outside comments.
-fn computes(text: &[u8]) -> bool {
+pub(super) fn computes(text: &[u8]) -> bool {
     let text = without_comments(text);
     let text = text.as_slice();
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
@@ -1481,7 +1497,7 @@ fn computes(text: &[u8]) -> bool {
 
 /// C text with its `//` and `/* */` comments blanked (a heuristic: a
 /// comment marker inside a string blanks too).
-fn without_comments(text: &[u8]) -> Vec<u8> {
+pub(super) fn without_comments(text: &[u8]) -> Vec<u8> {
     let mut out = text.to_vec();
     let mut i = 0;
     while i + 1 < out.len() {
