@@ -1821,3 +1821,29 @@ fn code_written_with_the_repositorys_simd_layer_is_a_simd_kernel() {
     assert!(!in_population(&plan, "Source/codec_timer.cpp"), "{plan}");
     assert!(!in_population(&plan, "Source/codec_tables.cpp"), "{plan}");
 }
+
+#[test]
+fn a_cuda_header_of_kernel_prototypes_and_host_helpers_is_the_host_interface() {
+    // XSBench's shape: the header declares every kernel and defines an
+    // inline error check; the bodies are in Simulation.cu; the other .cu
+    // units are host code that includes the header.
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "cuda/XSbench_header.cuh",
+            "#include <cuda.h>\n#define gpuErrchk(ans) { gpuAssert((ans), __FILE__, __LINE__); }\ninline void gpuAssert(cudaError_t code, const char *file, int line) {\n  if (code != cudaSuccess) exit(code);\n}\ntypedef struct { double energy; } NuclideGridPoint;\n__global__ void xs_lookup_kernel(Inputs in, SimulationData GSD);\n__device__ long grid_search(long n, double q, double * A);\n",
+        )
+        .file(
+            "cuda/Simulation.cu",
+            "#include \"XSbench_header.cuh\"\n__global__ void xs_lookup_kernel(Inputs in, SimulationData GSD) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  GSD.out[i] = grid_search(in.n, 0.5, GSD.grid);\n}\n__device__ long grid_search(long n, double q, double * A) { return 0; }\n",
+        )
+        .file(
+            "cuda/Main.cu",
+            "#include \"XSbench_header.cuh\"\nint main(int argc, char** argv) {\n  gpuErrchk(cudaMalloc(&ptr, 64));\n  return 0;\n}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert!(in_population(&plan, "cuda/Simulation.cu"), "{plan}");
+    assert!(!in_population(&plan, "cuda/XSbench_header.cuh"), "{plan}");
+    assert!(!in_population(&plan, "cuda/Main.cu"), "{plan}");
+}

@@ -22,7 +22,7 @@ pub fn declares_only(src: &[u8]) -> bool {
         if token == Token::OpenBrace && opens_body(&last) {
             return false;
         }
-        if matches!(token, Token::Word | Token::Macro)
+        if matches!(token, Token::Word | Token::Macro | Token::Device)
             && last[2] == Token::CloseParen
             && lexer.new_line
         {
@@ -31,6 +31,29 @@ pub fn declares_only(src: &[u8]) -> bool {
         last = [last[1], last[2], token];
     }
     true
+}
+
+/// True when the text marks device code (`__global__`, `__device__`) and
+/// every mark starts a declaration: the first `;` or `{` after it, outside
+/// parentheses, is a `;` (`__global__ void k(Inputs in);`). The kernels
+/// are defined elsewhere, whatever host helpers the header also defines
+/// (XSBench's `XSbench_header.cuh`: prototypes of every kernel and an
+/// inline `gpuAssert`).
+pub fn device_code_declared_only(src: &[u8]) -> bool {
+    let mut lexer = Lexer::new(src);
+    let (mut seen, mut pending, mut depth) = (false, false, 0usize);
+    while let Some(token) = lexer.next_token() {
+        match token {
+            Token::Device => (seen, pending, depth) = (true, true, 0),
+            _ if !pending => {}
+            Token::OpenParen => depth += 1,
+            Token::CloseParen => depth = depth.saturating_sub(1),
+            Token::Semicolon if depth == 0 => pending = false,
+            Token::OpenBrace if depth == 0 => return false,
+            _ => {}
+        }
+    }
+    seen && !pending
 }
 
 /// True when the text holds nothing but comments and preprocessor lines
@@ -103,6 +126,8 @@ enum Token {
     Qualifier,
     /// An upper-case word: a library's own qualifier macro.
     Macro,
+    /// `__global__` or `__device__`: what starts device code.
+    Device,
     /// A word that takes parentheses but names no function:
     /// `static_assert`, `decltype`, `sizeof`, `alignof`, `alignas`.
     Operator,
@@ -192,6 +217,7 @@ impl<'a> Lexer<'a> {
             self.at += 1;
         }
         match &self.src[start..self.at] {
+            b"__global__" | b"__device__" => Token::Device,
             b"static_assert" | b"decltype" | b"sizeof" | b"alignof" | b"alignas" | b"typeof" => {
                 Token::Operator
             }
@@ -258,7 +284,31 @@ impl<'a> Lexer<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{declares_a_function, declares_only};
+    use super::{declares_a_function, declares_only, device_code_declared_only};
+
+    #[test]
+    fn device_code_declared_only_when_every_mark_starts_a_prototype() {
+        let header = b"#define gpuErrchk(ans) { gpuAssert((ans), __FILE__, __LINE__); }\n\
+            inline void gpuAssert(cudaError_t code, const char *file, int line) {\n  if (code) exit(code);\n}\n\
+            typedef struct { double energy; } NuclideGridPoint;\n\
+            __global__ void xs_lookup_kernel(Inputs in, SimulationData GSD);\n\
+            __host__ __device__ long grid_search(long n, double q, double * __restrict__ A);\n\
+            // __global__ void commented() { }\n";
+        assert!(device_code_declared_only(header));
+        for code in [
+            &b"__global__ void k(float* x) { x[0] = 1.f; }"[..],
+            b"struct Acc { __device__ float get() const { return v; } float v; };",
+            b"__device__ int table[2] = {1, 2};",
+            b"__global__ void k(int n);\n__device__ void f(int (*g)(int)) { g(1); }",
+            b"inline void host_only() { }",
+        ] {
+            assert!(
+                !device_code_declared_only(code),
+                "{}",
+                String::from_utf8_lossy(code)
+            );
+        }
+    }
 
     #[test]
     fn a_prototype_or_a_method_declares_a_function_and_device_types_do_not() {
