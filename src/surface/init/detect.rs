@@ -523,7 +523,11 @@ pub fn role(path: &str) -> Option<Role> {
     {
         return Some(Role::Bench);
     }
-    if stem.ends_with("_example") || stem.ends_with("_demo") {
+    // `example.cpp` at a library's root, `example_tbb.c`, `amx-example.cpp`.
+    let example = stem == "example"
+        || ["example_", "example-"].iter().any(|p| stem.starts_with(p))
+        || ["_example", "-example"].iter().any(|s| stem.ends_with(s));
+    if example || stem.ends_with("_demo") {
         return Some(Role::Example);
     }
     None
@@ -2569,6 +2573,10 @@ mod tests {
         // A C library's performance driver and example are named so.
         assert_eq!(role("crc/crc32_ieee_perf.c"), Some(Role::Bench));
         assert_eq!(role("crc/crc64_example.c"), Some(Role::Example));
+        for example in ["example.cpp", "c/example_tbb.c", "la/amx-example.cpp"] {
+            assert_eq!(role(example), Some(Role::Example), "{example}");
+        }
+        assert_eq!(role("kernels/counterexample.cu"), None);
         assert_eq!(role("crc/crc64_ecma_refl_pmull.S"), None);
         // A CPU feature probe serves the kernels; it computes no op.
         assert_eq!(
