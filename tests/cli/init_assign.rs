@@ -639,3 +639,40 @@ fn hash_tables_primitives_conversions_and_rasterizers_get_their_own_ops() {
         );
     }
 }
+
+#[test]
+fn mri_gridding_kernels_are_a_non_uniform_fft() {
+    // gpuNUFFT's shape: the spreading kernels say NUFFT in their names; a
+    // gridding directory says it of the kernels in it (content alone
+    // places nothing, as for every op).
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "CUDA/src/gpu/atomic/atomic_gpuNUFFT_kernels.cu",
+            "__global__ void convolutionKernel(float2* data, float* crds) {\n  atomicAdd(&gdata[ind].x, val * data[i].x);\n}\n",
+        )
+        .file(
+            "CUDA/src/gridding/sector_kernels.cu",
+            "namespace gpuNUFFT {\n__global__ void deapodizationKernel(float2* gdata, float beta) {\n  gdata[i].x /= kaiser_bessel_fourier(beta, x);\n}\n}\n",
+        )
+        .file(
+            "CUDA/src/gpu/fft_shift.cu",
+            "__global__ void fftShift(float2* data, int n) {\n  float2 twiddle = data[i];\n  data[i] = data[i + n / 2];\n}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_all_in(
+        &plan,
+        &[
+            "CUDA/src/gpu/atomic/atomic_gpuNUFFT_kernels.cu",
+            "CUDA/src/gridding/sector_kernels.cu",
+        ],
+        "nufft",
+    );
+    // A uniform FFT step beside them stays fft.
+    assert_eq!(
+        op_of(&plan, "CUDA/src/gpu/fft_shift.cu").as_deref(),
+        Some("fft"),
+        "{plan}"
+    );
+}
