@@ -11,15 +11,15 @@
 //! body is an explicit instantiation (`INSTANTIATE_GETF2_SMALL(…)`) makes
 //! the host sources that call it instantiation units.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 
 use super::detect::{self, Kind};
 use super::macro_defs::DeviceMacro;
-use super::signals::{Candidate, Signals};
-use super::{on_cores, Found, Reread};
+use super::signals::Signals;
+use super::{not_kernels_yet, reread_kinds, Found, Reread};
 
 /// Whether a path is C-family source that may define or use such macros.
 pub fn may_hold(path: &str) -> bool {
@@ -53,38 +53,16 @@ pub(super) fn adopt_users(
         .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
         .map_or(Kind::Cuda, |(k, _)| *k);
     // The files found but no kernel yet, then the candidates not found.
-    let unmarked: Vec<&str> = {
-        let known: HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
-        found
-            .iter()
-            .filter(|f| (f.kind.is_none() || f.bare.is_some()) && may_hold(&f.path))
-            .map(|f| f.path.as_str())
-            .chain(
-                candidates
-                    .iter()
-                    .copied()
-                    .filter(|p| may_hold(p) && !known.contains(p)),
-            )
-            .collect()
-    };
-    let mut marked: BTreeMap<String, (Kind, Option<Candidate>)> = on_cores(&unmarked, |part| {
-        let mut reread = Reread::new(root);
-        let mut out = Vec::new();
-        for &path in part {
-            let prefix = reread.prefix(path);
-            if uses.marks_device_code(prefix) {
-                let kind = detect::hip_source(prefix).unwrap_or(kind);
-                out.push((
-                    path.to_owned(),
-                    (kind, signals.best(path, Some(kind), prefix)),
-                ));
-            }
-        }
-        out
-    })
-    .into_iter()
-    .flatten()
-    .collect();
+    let unmarked = not_kernels_yet(
+        found,
+        candidates,
+        |f| f.kind.is_none() || f.bare.is_some(),
+        may_hold,
+    );
+    let mut marked = reread_kinds(root, &unmarked, signals, |prefix| {
+        uses.marks_device_code(prefix)
+            .then(|| detect::hip_source(prefix).unwrap_or(kind))
+    });
     for f in found.iter_mut() {
         if let Some((kind, best)) = marked.remove(&f.path) {
             // A `.cu` is a kernel by its extension already: the macros

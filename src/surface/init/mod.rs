@@ -800,6 +800,56 @@ impl Reread {
     }
 }
 
+/// The files a second pass reads again: those found with no kernel kind
+/// yet that `unsettled` accepts, then the candidates the scan did not
+/// find, each a path `eligible` accepts.
+fn not_kernels_yet<'a>(
+    found: &'a [Found],
+    candidates: &[&'a str],
+    unsettled: impl Fn(&Found) -> bool,
+    eligible: impl Fn(&str) -> bool,
+) -> Vec<&'a str> {
+    let known: std::collections::HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
+    found
+        .iter()
+        .filter(|f| unsettled(f) && eligible(&f.path))
+        .map(|f| f.path.as_str())
+        .chain(
+            candidates
+                .iter()
+                .copied()
+                .filter(|p| eligible(p) && !known.contains(p)),
+        )
+        .collect()
+}
+
+/// Read `paths` again on all cores and keep those `judge` gives a kind,
+/// each placed by its own path and prefix.
+fn reread_kinds(
+    root: &Path,
+    paths: &[&str],
+    signals: &Signals,
+    judge: impl Fn(&[u8]) -> Option<Kind> + Sync,
+) -> BTreeMap<String, (Kind, Option<signals::Candidate>)> {
+    on_cores(paths, |part| {
+        let mut reread = Reread::new(root);
+        let mut out = Vec::new();
+        for &path in part {
+            let prefix = reread.prefix(path);
+            if let Some(kind) = judge(prefix) {
+                out.push((
+                    path.to_owned(),
+                    (kind, signals.best(path, Some(kind), prefix)),
+                ));
+            }
+        }
+        out
+    })
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
 /// The op whose catalog reference is the repository being initialised,
 /// when exactly one is (by remote or project name).
 fn own_op(catalog: &Matrix, signals: &Signals, input: &Input<'_>) -> Option<usize> {

@@ -10,14 +10,14 @@
 //! This is the CPU side of what [`super::device_macros`] does for a GPU
 //! library's names for `__global__` and `__device__`.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 
 use super::detect::{self, Detector, Kind};
-use super::signals::{Candidate, Signals};
-use super::{computes, on_cores, without_comments, Found, Reread};
+use super::signals::Signals;
+use super::{computes, not_kernels_yet, reread_kinds, without_comments, Found};
 
 /// One name of the layer and the kind of the header that defines it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -139,37 +139,8 @@ pub(super) fn adopt_users(
     let c_family = |p: &str| {
         (detect::is_c_source(p) || detect::is_header(p)) && detect::infrastructure(p).is_none()
     };
-    let unmarked: Vec<&str> = {
-        let known: HashSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
-        found
-            .iter()
-            .filter(|f| f.kind.is_none() && c_family(&f.path))
-            .map(|f| f.path.as_str())
-            .chain(
-                candidates
-                    .iter()
-                    .copied()
-                    .filter(|p| c_family(p) && !known.contains(p)),
-            )
-            .collect()
-    };
-    let mut adopted: BTreeMap<String, (Kind, Option<Candidate>)> = on_cores(&unmarked, |part| {
-        let mut reread = Reread::new(root);
-        let mut out = Vec::new();
-        for &path in part {
-            let prefix = reread.prefix(path);
-            if let Some(kind) = uses.kind_of(prefix) {
-                out.push((
-                    path.to_owned(),
-                    (kind, signals.best(path, Some(kind), prefix)),
-                ));
-            }
-        }
-        out
-    })
-    .into_iter()
-    .flatten()
-    .collect();
+    let unmarked = not_kernels_yet(found, candidates, |f| f.kind.is_none(), c_family);
+    let mut adopted = reread_kinds(root, &unmarked, signals, |prefix| uses.kind_of(prefix));
     for f in found.iter_mut() {
         if let Some((kind, best)) = adopted.remove(&f.path) {
             f.kind = Some(kind);
