@@ -149,22 +149,9 @@ impl Uses {
     /// once, or device macros [`DEVICE_USES`] times, each as a whole
     /// identifier (not its `#define` line).
     pub fn marks_device_code(&self, prefix: &[u8]) -> bool {
-        let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
         let mut device = 0;
-        for m in self.ac.find_iter(prefix) {
-            let before = m.start().checked_sub(1).map(|i| prefix[i]);
-            let after = prefix.get(m.end()).copied();
-            if before.is_some_and(ident) || after.is_some_and(ident) {
-                continue;
-            }
-            let line_start = memchr::memrchr(b'\n', &prefix[..m.start()]).map_or(0, |i| i + 1);
-            if prefix[line_start..m.start()]
-                .trim_ascii_start()
-                .starts_with(b"#")
-            {
-                continue;
-            }
-            if self.macros[m.pattern().as_usize()].kernel {
+        for i in code_uses(&self.ac, prefix) {
+            if self.macros[i].kernel {
                 return true;
             }
             device += 1;
@@ -174,6 +161,27 @@ impl Uses {
         }
         false
     }
+}
+
+/// The patterns of `ac` the prefix uses as code: each match a whole
+/// identifier, not on a preprocessor line (its `#define`, an `#if`).
+pub(super) fn code_uses<'a>(
+    ac: &'a AhoCorasick,
+    prefix: &'a [u8],
+) -> impl Iterator<Item = usize> + 'a {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    ac.find_iter(prefix).filter_map(move |m| {
+        let before = m.start().checked_sub(1).map(|i| prefix[i]);
+        let after = prefix.get(m.end()).copied();
+        if before.is_some_and(ident) || after.is_some_and(ident) {
+            return None;
+        }
+        let line_start = memchr::memrchr(b'\n', &prefix[..m.start()]).map_or(0, |i| i + 1);
+        let directive = prefix[line_start..m.start()]
+            .trim_ascii_start()
+            .starts_with(b"#");
+        (!directive).then(|| m.pattern().as_usize())
+    })
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use std::path::Path;
 use aho_corasick::{AhoCorasick, MatchKind};
 
 use super::detect::{self, Detector, Kind};
+use super::device_macros::code_uses;
 use super::signals::Signals;
 use super::{computes, not_kernels_yet, reread_kinds, without_comments, Found};
 
@@ -190,22 +191,8 @@ impl Uses {
     /// its uses' definitions have.
     pub fn kind_of(&self, prefix: &[u8]) -> Option<Kind> {
         let mut used: BTreeMap<&str, usize> = BTreeMap::new();
-        for m in self.ac.find_iter(prefix) {
-            let before = m.start().checked_sub(1).map(|i| prefix[i]);
-            let after = prefix.get(m.end()).copied();
-            if before.is_some_and(is_ident) || after.is_some_and(is_ident) {
-                continue;
-            }
-            let line_start = memchr::memrchr(b'\n', &prefix[..m.start()]).map_or(0, |i| i + 1);
-            if prefix[line_start..m.start()]
-                .trim_ascii_start()
-                .starts_with(b"#")
-            {
-                continue;
-            }
-            *used
-                .entry(self.names[m.pattern().as_usize()].name.as_str())
-                .or_default() += 1;
+        for i in code_uses(&self.ac, prefix) {
+            *used.entry(self.names[i].name.as_str()).or_default() += 1;
         }
         if used.len() < DISTINCT || used.values().sum::<usize>() < USES || !computes(prefix) {
             return None;
