@@ -77,7 +77,7 @@ pub fn defines_keyword_at(prefix: &[u8], at: usize) -> bool {
 
 /// The text up to the end of a logical line: a `\` before the newline
 /// continues it (`#define ROCSPARSE_KERNEL(N) \` puts its body below).
-fn logical_line(rest: &[u8]) -> String {
+pub(super) fn logical_line(rest: &[u8]) -> String {
     let mut line = String::new();
     let mut rest = rest;
     loop {

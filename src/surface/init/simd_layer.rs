@@ -17,6 +17,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 
 use super::detect::{self, Detector, Kind};
 use super::device_macros::code_uses;
+use super::macro_defs::logical_line;
 use super::signals::Signals;
 use super::{computes, not_kernels_yet, reread_kinds, without_comments, Found};
 
@@ -64,7 +65,7 @@ pub fn defined(detector: &Detector, prefix: &[u8], kind: Kind) -> Vec<LayerName>
     };
     for at in memchr::memmem::find_iter(prefix, b"#define") {
         let line = logical_line(&prefix[at + b"#define".len()..]);
-        let line = line.trim_ascii_start();
+        let line = line.as_bytes().trim_ascii_start();
         let (name, body) = split_ident(line);
         if !name.is_empty() && simd(body) {
             keep(name);
@@ -245,27 +246,6 @@ fn split_ident(text: &[u8]) -> (&str, &[u8]) {
         _ => name,
     };
     (name, &text[end..])
-}
-
-/// One `#define` with its `\` continuations (at most about 512 bytes).
-fn logical_line(rest: &[u8]) -> Vec<u8> {
-    let mut line = Vec::new();
-    let mut rest = rest;
-    loop {
-        let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-        let part = &rest[..end];
-        match part.trim_ascii_end().strip_suffix(b"\\") {
-            Some(head) if end < rest.len() && line.len() < 512 => {
-                line.extend_from_slice(head);
-                line.push(b' ');
-                rest = &rest[end + 1..];
-            }
-            _ => {
-                line.extend_from_slice(part);
-                return line;
-            }
-        }
-    }
 }
 
 #[cfg(test)]
