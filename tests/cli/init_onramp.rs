@@ -73,7 +73,7 @@ fn kernels_outside_kernel_extensions_are_found_by_their_content() {
         // target pragma says what it is compiled for.
         .file(
             "include/dots/genoa.h",
-            "#pragma GCC target(\"avx2\", \"avx512f\", \"avx512bf16\")\nvoid nk_dots_genoa(void);\n",
+            "#pragma GCC target(\"avx2\", \"avx512f\", \"avx512bf16\")\nvoid nk_dots_genoa(float *c) { c[0] = 0; }\n",
         )
         // A package `__init__.py` that only imports the DSL defines nothing.
         .file("ops/cutedsl/__init__.py", "import cutlass.cute as cute\n");
@@ -117,7 +117,7 @@ fn infrastructure_and_vendored_copies_are_left_out_and_the_draft_says_why() {
         )
         .file(
             "include/numkong/dot.h",
-            "#include <immintrin.h>\n__m256 dispatch(void);\n",
+            "#include <immintrin.h>\n__m256 dispatch(void) { return dot(); }\n",
         )
         .file(
             "include/numkong/dot/haswell.h",
@@ -1084,6 +1084,50 @@ fn a_cuda_header_that_only_declares_host_functions_is_host_code() {
         .find("host code: a GPU header that only declares functions for the host")
         .unwrap_or_else(|| panic!("{toml}"));
     assert!(toml[why..].contains("ext/cuda/rms_norm.cuh"), "{toml}");
+}
+
+#[test]
+fn a_simd_header_that_only_declares_is_not_a_kernel() {
+    let p = Sota::new()
+        .git_init()
+        // The kernel: intrinsics in a loop.
+        .file(
+            "src/align_sse41.cc",
+            "#include \"sse41.h\"\nvoid align_cells_sse41(__m128i* h, const __m128i* q, int n) {\n  for (int i = 0; i < n; i++) h[i] = _mm_min_epu16(h[i], q[i]);\n}\n",
+        )
+        // Its prototype over the vector type (swarm's `sse41.h`): the
+        // interface, not a kernel.
+        .file(
+            "src/sse41.h",
+            "#pragma once\n#include <smmintrin.h>\nusing VECTORTYPE = __m128i;\nauto align_cells_sse41(VECTORTYPE * h,\n                       const VECTORTYPE * q,\n                       int n) -> void;\n",
+        )
+        // A header whose method holds the kernel, through two qualifiers
+        // (gemmlowp's `kernel_sse.h`), and one of inline wrappers: code.
+        .file(
+            "src/kernel_sse.h",
+            "#pragma once\n#include <emmintrin.h>\nstruct SSEKernel : KernelBase {\n  const char* Name() const override { return kName; }\n  void Run(__m128i* acc, const __m128i* a, int n) const override {\n    for (int i = 0; i < n; i++) acc[i] = _mm_add_epi32(acc[i], _mm_madd_epi16(a[i], a[i]));\n  }\n};\n",
+        )
+        .file(
+            "src/vec.h",
+            "#pragma once\n#include <emmintrin.h>\nstatic inline __m128i vmax(__m128i a, __m128i b) { return _mm_max_epi16(a, b); }\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for kernel in ["src/align_sse41.cc", "src/kernel_sse.h", "src/vec.h"] {
+        assert!(in_population(&plan, kernel), "{kernel}: {plan}");
+    }
+    assert!(!in_population(&plan, "src/sse41.h"), "{plan}");
+    // The draft says why it left the prototype header out.
+    let left_out = plan["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == "src/sse41.h")
+        .unwrap_or_else(|| panic!("{plan}"));
+    assert_eq!(
+        left_out["reason"],
+        "a SIMD header that only declares its kernels' functions and vector types"
+    );
 }
 
 #[test]

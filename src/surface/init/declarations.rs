@@ -28,7 +28,15 @@ pub fn declares_only(src: &[u8]) -> bool {
         {
             return false;
         }
-        last = [last[1], last[2], token];
+        // A run of qualifiers after `)` reads as one (`) const override {`).
+        let qualifier_run = matches!(token, Token::Qualifier | Token::Macro)
+            && matches!(
+                last,
+                [_, Token::CloseParen, Token::Qualifier | Token::Macro]
+            );
+        if !qualifier_run {
+            last = [last[1], last[2], token];
+        }
     }
     true
 }
@@ -101,7 +109,7 @@ pub fn declares_a_function(src: &[u8]) -> bool {
 }
 
 /// Whether the tokens before a `{` make it a body: `)` directly, or
-/// through one qualifier word (`const`, or a library's own macro:
+/// through a run of qualifier words (`const override`, or a library's own macro:
 /// `) NK_STREAMING_COMPATIBLE_ {`), or through a trailing return `-> T`.
 fn opens_body(last: &[Token; 3]) -> bool {
     matches!(
@@ -377,6 +385,9 @@ void launch(int n)
         for code in [
             &b"__forceinline__ float warp_sum(float v) { return v; }"[..],
             b"struct S { int get() const { return n; } int n; };",
+            // gemmlowp's SSE kernel: a body through two qualifiers.
+            b"struct K : KernelBase {\n  void Run(int n) const override {\n    asm volatile(\"pxor %%xmm4, %%xmm4\");\n  }\n};",
+            b"struct K { void f(int n) const noexcept final { g(n); } };",
             b"auto f(int x) -> int { return x; }",
             b"auto g = [&](int i) { return i; };",
             b"void f() noexcept\n{\n}",

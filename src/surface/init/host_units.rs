@@ -18,7 +18,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use super::detect::Role;
+use super::detect::{Kind, Role};
 use super::{parent_dir, Found, Reread, Skipped};
 
 /// Leave out the bare GPU sources that reach no kernel file.
@@ -70,18 +70,23 @@ pub(super) fn leave_out(
 }
 
 /// Name the GPU headers (`.cuh`) the scan kept as plain headers, the
-/// host's interface to kernels built elsewhere, among the files left out.
+/// host's interface to kernels built elsewhere, and the CPU SIMD headers
+/// that only declare, among the files left out.
 pub(super) fn interface_headers(found: &[Found], skipped: &mut Vec<Skipped>) {
-    skipped.extend(
-        found
-            .iter()
-            .filter(|f| f.kind.is_none() && super::detect::is_gpu_header(&f.path))
-            .map(|f| Skipped {
-                path: f.path.clone(),
-                role: Role::HostCode,
-                reason: Some("a GPU header that only declares functions for the host"),
-            }),
-    );
+    skipped.extend(found.iter().filter(|f| f.kind.is_none()).filter_map(|f| {
+        let reason = if super::detect::is_gpu_header(&f.path) {
+            "a GPU header that only declares functions for the host"
+        } else if f.declares_only && f.plain_kind.is_some_and(Kind::is_cpu_simd) {
+            "a SIMD header that only declares its kernels' functions and vector types"
+        } else {
+            return None;
+        };
+        Some(Skipped {
+            path: f.path.clone(),
+            role: Role::HostCode,
+            reason: Some(reason),
+        })
+    }));
 }
 
 /// The files with device code, and those of them with a kernel entry.

@@ -187,10 +187,11 @@ struct Found {
     /// A kernel's includes from its own directory (see
     /// [`detect::Scanned::includes`]): its parts.
     includes: Vec<String>,
-    /// A scalar backend's header that holds no function body (see
-    /// [`declarations::declares_only`]; a source holds code even when its
-    /// bodies are macros); other plain headers are judged when a
-    /// directory would adopt them, so the scan lexes none.
+    /// A scalar backend's header, or a CPU SIMD header read whole, that
+    /// holds no function body (see [`declarations::declares_only`]; a
+    /// source holds code even when its bodies are macros); other plain
+    /// headers are judged when a directory would adopt them, so the scan
+    /// lexes none.
     declares_only: bool,
     /// A GPU source file by extension (`.cu`, `.hip`; not a `.cuh` header,
     /// often a kernel library's umbrella) with no marker in its prefix: a
@@ -398,6 +399,20 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
                 && declarations::declares_a_function(buf) =>
         {
             Classified::Found(Found::plain(path, Some(kind)))
+        }
+        // So is a CPU SIMD header read whole that only declares: its
+        // vector types name the kernels' parameters (`VECTORTYPE *`), its
+        // prototypes the kernels a source defines (swarm's `sse41.h`).
+        Some(kind @ (Kind::SimdX86 | Kind::SimdArm | Kind::SimdOther))
+            if buf.len() < detect::PREFIX_BYTES
+                && detect::is_header(path)
+                && declarations::declares_only(buf)
+                && declarations::declares_a_function(buf) =>
+        {
+            Classified::Found(Found {
+                declares_only: true,
+                ..Found::plain(path, Some(kind))
+            })
         }
         Some(kind) => {
             let bare = (!scanned.marked
