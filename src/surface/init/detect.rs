@@ -304,6 +304,24 @@ const VENDORED_LIBRARIES: &[&str] = &[
     "catch2",
     "flatbuffers",
 ];
+/// Single-file libraries copied into trees whole (the file's stem), with
+/// SIMD code that reads as a kernel: Sean Barrett's stb headers (a JPEG
+/// IDCT in SSE2 / NEON), sse2neon, David Reid's dr_libs audio decoders,
+/// miniz, LodePNG, TinyEXR.
+const VENDORED_FILES: &[&str] = &[
+    "stb_image",
+    "stb_image_write",
+    "stb_image_resize",
+    "stb_image_resize2",
+    "stb_truetype",
+    "sse2neon",
+    "dr_mp3",
+    "dr_wav",
+    "dr_flac",
+    "miniz",
+    "lodepng",
+    "tinyexr",
+];
 const DOC_DIRS: &[&str] = &["doc", "docs", "documentation"];
 /// Directories of code kept for reference, not built (see [`Role::Retired`]).
 /// `legacy/` is not one: a legacy path is often still the one that ships.
@@ -505,6 +523,9 @@ pub fn role(path: &str) -> Option<Role> {
         }
     }
     let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    if VENDORED_FILES.contains(&stem.as_str()) {
+        return Some(Role::Vendored);
+    }
     if stem.starts_with("test_")
         || stem == "harness"
         || stem.ends_with("_harness")
@@ -2554,6 +2575,10 @@ mod tests {
             assert_eq!(role(fixture), Some(Role::Test), "{fixture}");
         }
         assert_eq!(role("src/third_party/cutlass/gemm.h"), Some(Role::Vendored));
+        // A single-file library copied in beside the project's own code.
+        assert_eq!(role("src/stb_image.h"), Some(Role::Vendored));
+        assert_eq!(role("libhmsbeagle/CPU/sse2neon.h"), Some(Role::Vendored));
+        assert_eq!(role("src/stb_filter.h"), None);
         assert_eq!(role("kernels/attn_test.cu"), Some(Role::Test));
         assert_eq!(role("kernels/rotary/harness.impl"), Some(Role::Test));
         assert_eq!(role("benchmarks/bench_gemm.py"), Some(Role::Bench));
