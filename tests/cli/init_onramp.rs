@@ -1094,6 +1094,75 @@ fn a_cuda_header_that_only_declares_host_functions_is_host_code() {
 }
 
 #[test]
+fn a_kernel_directorys_twin_in_another_models_directory_joins_it() {
+    let mut p = Sota::new().git_init();
+    // TeaLeaf's layout: one directory per programming model, the same
+    // file names in each.
+    for (name, body) in [
+        ("cg", "p[i] = r[i] + beta * p[i];"),
+        (
+            "jacobi",
+            "u[i] = (u0[i] + rx * (u[i - 1] + u[i + 1])) / (1 + 2 * rx);",
+        ),
+        ("softmax", "y[i] = expf(x[i] - m) / s;"),
+    ] {
+        p = p
+            .file(
+                &format!("src/cuda/{name}.cu"),
+                &format!("__global__ void {name}_kernel(float* p, float* r, int n) {{\n  int i = threadIdx.x;\n  {body}\n}}\n"),
+            )
+            .file(
+                &format!("src/omp/{name}.cpp"),
+                &format!("void {name}_kernel(float* p, float* r, int n) {{\n#pragma omp parallel for\n  for (int i = 0; i < n; i++) {{ {body} }}\n}}\n"),
+            )
+            // The same names outside a model's directory: not a twin.
+            .file(
+                &format!("src/report/{name}.cpp"),
+                &format!("void print_{name}(const float* r, int n) {{\n  for (int i = 0; i < n; i++) printf(\"%f\", r[i]);\n}}\n"),
+            );
+    }
+    p = p
+        // A model directory's file with no twin, and a twin that does
+        // not compute.
+        .file(
+            "src/omp/driver.cpp",
+            "int main() { for (int s = 0; s < 10; s++) step(); }\n",
+        )
+        .file("src/serial/cg.cpp", "#include \"cg.h\"\n")
+        .file(
+            "src/serial/jacobi.cpp",
+            "void jacobi_kernel(float* u, int n);\n",
+        )
+        .file(
+            "src/serial/softmax.cpp",
+            "void softmax_kernel(float* y, int n);\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for name in ["cg", "jacobi", "softmax"] {
+        let twin = format!("src/omp/{name}.cpp");
+        assert!(in_population(&plan, &twin), "{twin}: {plan}");
+        // Placed where the kernel it copies is.
+        assert_eq!(
+            kind_and_op(&plan, &twin).1,
+            kind_and_op(&plan, &format!("src/cuda/{name}.cu")).1,
+            "{twin}"
+        );
+        for other in [
+            format!("src/report/{name}.cpp"),
+            format!("src/serial/{name}.cpp"),
+        ] {
+            assert!(!in_population(&plan, &other), "{other}: {plan}");
+        }
+    }
+    assert_eq!(
+        kind_and_op(&plan, "src/cuda/softmax.cu").1.as_deref(),
+        Some("softmax")
+    );
+    assert!(!in_population(&plan, "src/omp/driver.cpp"), "{plan}");
+}
+
+#[test]
 fn a_simd_header_that_only_declares_is_not_a_kernel() {
     let p = Sota::new()
         .git_init()

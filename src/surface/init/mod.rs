@@ -18,6 +18,7 @@ pub mod reference;
 mod siblings;
 pub mod signals;
 mod simd_layer;
+mod twins;
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -1079,6 +1080,9 @@ fn assigned(
     siblings::adopt_launch_units(root, &mut found, &launchers, signals);
     siblings::adopt_isa_units(root, &mut found, &includers, signals);
     siblings::adopt_opencl_launchers(&mut found, opencl_launchers);
+    // Last: a file no pass made a kernel, named after one in a sibling
+    // model's directory.
+    twins::adopt(root, &mut found, candidates);
     let mut kernels = kernel_files(found, signals);
     follow_neighbours(&mut kernels, signals);
     own_op_default(signals, &mut kernels);
