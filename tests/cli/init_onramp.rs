@@ -541,6 +541,41 @@ fn a_file_with_no_evidence_of_its_own_follows_the_files_placed_beside_it() {
 }
 
 #[test]
+fn two_placed_files_do_not_speak_for_a_directory_of_many() {
+    let cute = "import cutlass.cute as cute\n\n@cute.kernel\ndef k():\n    pass\n";
+    let mut p = Sota::new()
+        .git_init()
+        .file("shaders/gemm_sm90.py", cute)
+        .file("shaders/gemm_sm100.py", cute);
+    // Eleven kernels with no evidence of their own: two GEMMs are not
+    // what the directory does (rife-ncnn-vulkan's two `pack` shaders
+    // among 22).
+    for name in [
+        "warp", "blend", "timestep", "flow_avg", "out_avg", "preproc", "postproc", "mask", "merge",
+        "split", "scale",
+    ] {
+        p = p.file(&format!("shaders/{name}.py"), cute);
+    }
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(
+        kind_and_op(&plan, "shaders/gemm_sm90.py").1.as_deref(),
+        Some("dense-gemm")
+    );
+    let warp = plan["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["path"] == "shaders/warp.py")
+        .unwrap_or_else(|| panic!("{plan}"));
+    assert_ne!(warp["op"], "dense-gemm", "{plan}");
+    assert!(
+        !warp["evidence"].to_string().contains("neighbours"),
+        "{warp}"
+    );
+}
+
+#[test]
 fn a_scalar_backend_beside_simd_kernels_joins_them_and_measurement_code_does_not() {
     let neon = "#include <arm_neon.h>\nvoid k(float* a) { float32x4_t x = vld1q_f32(a); }\n";
     let p = Sota::new()

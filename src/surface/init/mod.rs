@@ -685,7 +685,8 @@ fn backend_only(signals: &Signals, k: &KernelFile) -> bool {
 /// A file with no evidence of its own but weak defaults (a backend default,
 /// a building block) or none is a part of what its directory does: when most
 /// of the files placed there on their own evidence (a name, content, a
-/// computation) are in one op, and at least two are, it joins that op
+/// computation) are in one op, at least two and a fifth of the
+/// directory's kernel files are, it joins that op
 /// (GEMM epilogues and tile schedulers beside the GEMMs, an attention
 /// kernel's helpers beside it). Its own directory decides, else its
 /// parent's; a directory whose placed files disagree decides nothing, and
@@ -698,6 +699,10 @@ fn backend_only(signals: &Signals, k: &KernelFile) -> bool {
 /// NEON `conv_3x3s2.c` named by its ISA beside convolutions is one).
 fn follow_neighbours(kernels: &mut [KernelFile], signals: &Signals) {
     let mut placed: std::collections::HashMap<&str, BTreeMap<&str, usize>> = Default::default();
+    let mut files: std::collections::HashMap<&str, usize> = Default::default();
+    for k in kernels.iter() {
+        *files.entry(parent_dir(&k.path)).or_default() += 1;
+    }
     for k in kernels.iter() {
         if let Some(op) = &k.op {
             if !signals::is_weak(&k.evidence) && !backend_only(signals, k) {
@@ -721,7 +726,7 @@ fn follow_neighbours(kernels: &mut [KernelFile], signals: &Signals) {
         .enumerate()
         .filter(|(_, k)| follows(k))
         .filter_map(|(i, k)| {
-            neighbours_op(&placed, parent_dir(&k.path))
+            neighbours_op(&placed, &files, parent_dir(&k.path))
                 .filter(|(op, _)| signals.admits(op, k.kind))
                 .map(|(op, why)| (i, op, why))
         })
@@ -732,12 +737,19 @@ fn follow_neighbours(kernels: &mut [KernelFile], signals: &Signals) {
     }
 }
 
+/// How many of a directory's kernel files the files that agree on an op
+/// speak for, each: two `pack` files among rife-ncnn-vulkan's 22 shaders
+/// do not make the directory a layout op.
+const NEIGHBOUR_REACH: usize = 5;
+
 /// The op most files placed on their own evidence in `dir` (else its
-/// parent) are in, when at least two are placed there and they agree by a
-/// majority; the first of the two directories that has placed files
-/// decides, for or against.
+/// parent) are in, when at least two are placed there, they agree by a
+/// majority, and they are a fifth of the directory's kernel files
+/// ([`NEIGHBOUR_REACH`]); the first of the two directories that has
+/// placed files decides, for or against.
 fn neighbours_op(
     placed: &std::collections::HashMap<&str, BTreeMap<&str, usize>>,
+    files: &std::collections::HashMap<&str, usize>,
     mut dir: &str,
 ) -> Option<(String, Evidence)> {
     for _ in 0..2 {
@@ -748,6 +760,9 @@ fn neighbours_op(
                 .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
                 .expect("a tally holds an op");
             if total < 2 || 2 * n <= total {
+                return None;
+            }
+            if n * NEIGHBOUR_REACH < files.get(dir).copied().unwrap_or(0) {
                 return None;
             }
             let shown = if dir.is_empty() { "." } else { dir };
