@@ -1198,6 +1198,35 @@ fn a_kernel_directorys_twin_in_another_models_directory_joins_it() {
 }
 
 #[test]
+fn a_twin_of_an_isa_kernel_is_not_placed_in_that_isas_backend() {
+    let neon = |name: &str| {
+        format!("#include <arm_neon.h>\nvoid {name}_k(float* x, int n) {{\n  for (int i = 0; i < n; i += 4) vst1q_f32(x + i, vld1q_f32(x + i));\n}}\n")
+    };
+    let plain = |name: &str| {
+        format!(
+            "void {name}_k(float* x, int n) {{\n  for (int i = 0; i < n; i++) x[i] = x[i];\n}}\n"
+        )
+    };
+    let mut p = Sota::new().git_init();
+    for name in ["amax", "dot", "swap"] {
+        p = p
+            .file(&format!("kernel/arm/{name}.c"), &neon(name))
+            .file(&format!("kernel/mips/{name}.c"), &plain(name));
+    }
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for name in ["amax", "dot", "swap"] {
+        let twin = format!("kernel/mips/{name}.c");
+        assert!(in_population(&plan, &twin), "{twin}: {plan}");
+        assert_ne!(
+            kind_and_op(&plan, &twin).1.as_deref(),
+            Some("arm-neon-sve"),
+            "{twin}: MIPS code is not the NEON backend's"
+        );
+    }
+}
+
+#[test]
 fn a_simd_header_that_only_declares_is_not_a_kernel() {
     let p = Sota::new()
         .git_init()

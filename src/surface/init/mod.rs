@@ -1097,7 +1097,7 @@ fn assigned(
     siblings::adopt_opencl_launchers(&mut found, opencl_launchers);
     // Last: a file no pass made a kernel, named after one in a sibling
     // model's directory.
-    twins::adopt(root, &mut found, candidates);
+    twins::adopt(root, &mut found, candidates, signals);
     let mut kernels = kernel_files(found, signals);
     follow_neighbours(&mut kernels, signals);
     own_op_default(signals, &mut kernels);

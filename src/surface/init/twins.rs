@@ -6,13 +6,14 @@
 //! directory, a C-family file of a sibling directory that carries a
 //! kernel's name, among enough such names, and computes (a loop or inline
 //! assembly) is the same kernel written for another model: it joins as
-//! plain code, placed where its twin is.
+//! plain code, placed where its twin is (by its own evidence when the
+//! twin's op is only its backend's).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use super::detect::{self, Kind};
-use super::signals::{self, Candidate};
+use super::signals::{self, Candidate, Signals};
 use super::{computes, not_kernels_yet, on_cores, parent_dir, Found, Reread};
 
 /// How many kernel names two sibling directories must share: one or two
@@ -86,7 +87,7 @@ fn kernel_dirs(found: &[Found]) -> HashMap<&str, BTreeMap<&str, Option<Candidate
 }
 
 /// Join the twins of the scan's kernel directories (see the module doc).
-pub(super) fn adopt(root: &Path, found: &mut Vec<Found>, candidates: &[&str]) {
+pub(super) fn adopt(root: &Path, found: &mut Vec<Found>, candidates: &[&str], signals: &Signals) {
     let dirs = kernel_dirs(found);
     if dirs.is_empty() {
         return;
@@ -116,18 +117,24 @@ pub(super) fn adopt(root: &Path, found: &mut Vec<Found>, candidates: &[&str]) {
             .or_default()
             .insert(signals::stem(p));
     }
+    // Of several, the sibling sharing the most names is the twin, then
+    // the first by name (ppl-cv's `riscv/` beside `arm/` and `x86/`).
     let twin = |path: &str| -> Option<Option<Candidate>> {
         let dir = parent_dir(path);
         let siblings = by_parent.get(parent_dir(dir))?;
         let own = &stems_by_dir[dir];
+        let stem = signals::stem(path);
         siblings
             .iter()
-            .filter(|&&kernel_dir| kernel_dir != dir)
-            .map(|kernel_dir| &dirs[kernel_dir])
-            .filter(|kernels| {
-                own.iter().filter(|s| kernels.contains_key(*s)).count() >= SHARED_NAMES
+            .filter(|&&kernel_dir| kernel_dir != dir && dirs[kernel_dir].contains_key(stem))
+            .map(|&kernel_dir| {
+                let kernels = &dirs[kernel_dir];
+                let shared = own.iter().filter(|s| kernels.contains_key(*s)).count();
+                (shared, kernel_dir)
             })
-            .find_map(|kernels| kernels.get(signals::stem(path)).cloned())
+            .filter(|&(shared, _)| shared >= SHARED_NAMES)
+            .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(a.1)))
+            .map(|(_, kernel_dir)| dirs[kernel_dir][stem].clone())
     };
     let named: Vec<(&str, Option<Candidate>)> = unmarked
         .iter()
@@ -137,11 +144,20 @@ pub(super) fn adopt(root: &Path, found: &mut Vec<Found>, candidates: &[&str]) {
     if named.is_empty() {
         return;
     }
+    // The twin's op, unless it says how the twin is written (its ISA,
+    // its language): then the file's own evidence places it.
     let mut adopted: BTreeMap<String, Option<Candidate>> = on_cores(&named, |part| {
         let mut reread = Reread::new(root);
         part.iter()
-            .filter(|(path, _)| computes(reread.prefix(path)))
-            .map(|(path, best)| ((*path).to_owned(), best.clone()))
+            .filter_map(|(path, best)| {
+                let prefix = reread.prefix(path);
+                computes(prefix)
+                    .then(|| match best {
+                        Some(b) if !b.backend => Some(b.clone()),
+                        _ => signals.best(path, Some(Kind::Scalar), prefix),
+                    })
+                    .map(|best| ((*path).to_owned(), best))
+            })
             .collect::<Vec<_>>()
     })
     .into_iter()
