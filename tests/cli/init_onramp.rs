@@ -1227,6 +1227,32 @@ fn a_twin_of_an_isa_kernel_is_not_placed_in_that_isas_backend() {
 }
 
 #[test]
+fn a_host_header_beside_shaders_is_not_a_shader() {
+    let shader = "#version 450\nlayout (local_size_x = 64) in;\nlayout (binding = 0) buffer a { float x[]; };\nvoid main() { x[gl_GlobalInvocationID.x] *= 2.0; }\n";
+    let p = Sota::new()
+        .git_init()
+        .file("src/warp.comp", shader)
+        .file("src/blend.comp", shader)
+        .file("src/timestep.comp", shader)
+        .file("src/preproc.comp", shader)
+        // The app's C++ (a system include): the host's.
+        .file(
+            "src/rife.h",
+            "#pragma once\n#include <string>\nclass RIFE {\npublic:\n  int process(const std::string& in);\n};\n",
+        )
+        // A GLSL header the shaders share (ExecuTorch's `indexing_utils.h`).
+        .file(
+            "src/indexing_utils.h",
+            "#ifndef INDEXING_UTILS_H\n#define INDEXING_UTILS_H\nivec4 to_tensor_idx(ivec3 pos, ivec4 sizes) {\n  return ivec4(pos, 0) % sizes;\n}\n#endif\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert!(in_population(&plan, "src/warp.comp"), "{plan}");
+    assert!(!in_population(&plan, "src/rife.h"), "{plan}");
+    assert!(in_population(&plan, "src/indexing_utils.h"), "{plan}");
+}
+
+#[test]
 fn a_simd_header_that_only_declares_is_not_a_kernel() {
     let p = Sota::new()
         .git_init()

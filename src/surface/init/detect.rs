@@ -155,6 +155,12 @@ impl Kind {
 
     /// CPU SIMD code: intrinsics or assembly of an ISA (not the scalar
     /// fallback beside it).
+    /// A shading language of its own, not C / C++ (GLSL for Vulkan and
+    /// OpenGL ES, WGSL, WebGL's GLSL ES): it includes no C header.
+    pub fn is_shader_language(self) -> bool {
+        matches!(self, Kind::Vulkan | Kind::Wgsl | Kind::Gles | Kind::Webgl)
+    }
+
     pub fn is_cpu_simd(self) -> bool {
         !self.is_gpu() && !matches!(self, Kind::Scalar | Kind::AsmScalar)
     }

@@ -1328,10 +1328,8 @@ fn adopt_included(
 /// `neon.h` beside SSE2 kernels; an `<immintrin.h>` helper beside x86
 /// `.S` kernels is `simd-x86`, no longer `asm`).
 fn adopt_headers(root: &Path, found: &mut [Found], infrastructure: &[String], signals: &Signals) {
+    // Headers are read again to test them (few get this far).
     let mut reread = Reread::new(root);
-    // A GPU header that only declares is the host's interface (read
-    // again: few headers get this far).
-    let mut interface = |path: &str| declarations::declares_only(reread.prefix(path));
     let mut tally: std::collections::HashMap<String, (usize, usize, BTreeMap<Kind, usize>)> =
         Default::default();
     for f in found.iter() {
@@ -1359,19 +1357,42 @@ fn adopt_headers(root: &Path, found: &mut [Found], infrastructure: &[String], si
                 .iter()
                 .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
                 .map(|(k, _)| *k);
+            // A shader's header (GLSL, WGSL) includes no system header:
+            // one that does, beside shaders, is the host's C++
+            // (rife-ncnn-vulkan's `rife.h` with `<string>`; ExecuTorch's
+            // GLSL `indexing_utils.h` has none).
+            if majority.is_some_and(Kind::is_shader_language)
+                && includes_system(reread.prefix(&f.path))
+            {
+                continue;
+            }
             // An ISA's own include decides among CPU SIMD kernels only: a
             // header including <immintrin.h> beside CUDA kernels is theirs.
             let kind = match (f.plain_kind, majority) {
                 (Some(own), Some(m)) if own.is_cpu_simd() && !m.is_cpu_simd() => Some(m),
                 (own, m) => own.or(m),
             };
-            if kind.is_some_and(|k| declaration_test_applies(k, &f.path)) && interface(&f.path) {
+            // A GPU header that only declares is the host's interface.
+            if kind.is_some_and(|k| declaration_test_applies(k, &f.path))
+                && declarations::declares_only(reread.prefix(&f.path))
+            {
                 continue;
             }
             f.kind = kind;
             f.best = signals.best(&f.path, kind, b"");
         }
     }
+}
+
+/// Whether C-family text includes a system header (`#include <string>`).
+fn includes_system(text: &[u8]) -> bool {
+    text.split(|&b| b == b'\n').any(|line| {
+        line.trim_ascii_start()
+            .strip_prefix(b"#")
+            .map(|rest| rest.trim_ascii_start())
+            .and_then(|rest| rest.strip_prefix(b"include"))
+            .is_some_and(|rest| rest.trim_ascii_start().starts_with(b"<"))
+    })
 }
 
 /// Whether a header of this kind that only declares is no kernel: a GPU
