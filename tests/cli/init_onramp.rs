@@ -554,8 +554,14 @@ fn two_placed_files_do_not_speak_for_a_directory_of_many() {
         "warp", "blend", "timestep", "flow_avg", "out_avg", "preproc", "postproc", "mask", "merge",
         "split", "scale",
     ] {
-        p = p.file(&format!("shaders/{name}.py"), cute);
+        p = p
+            .file(&format!("shaders/{name}.py"), cute)
+            // Nor do they for a subdirectory that asks its parent.
+            .file(&format!("lib/sub/{name}.py"), cute);
     }
+    p = p
+        .file("lib/gemm_sm90.py", cute)
+        .file("lib/gemm_sm100.py", cute);
     p.git(&["add", "-A"]).success();
     let plan = plan(&p);
     assert_eq!(
@@ -569,6 +575,11 @@ fn two_placed_files_do_not_speak_for_a_directory_of_many() {
         .find(|k| k["path"] == "shaders/warp.py")
         .unwrap_or_else(|| panic!("{plan}"));
     assert_ne!(warp["op"], "dense-gemm", "{plan}");
+    assert_ne!(
+        kind_and_op(&plan, "lib/sub/warp.py").1.as_deref(),
+        Some("dense-gemm"),
+        "{plan}"
+    );
     assert!(
         !warp["evidence"].to_string().contains("neighbours"),
         "{warp}"
@@ -1128,73 +1139,95 @@ fn a_cuda_header_that_only_declares_host_functions_is_host_code() {
     assert!(toml[why..].contains("ext/cuda/rms_norm.cuh"), "{toml}");
 }
 
+const MLA_NAMES: [&str; 3] = ["flash_mla", "mla_decode", "deepseek_mla"];
+
 #[test]
 fn a_kernel_directorys_twin_in_another_models_directory_joins_it() {
+    // TeaLeaf's layout, at the top of the tree: one directory per
+    // programming model, the same file names in each. The names place
+    // the CUDA kernels (`mla` says MLA attention on GPU code only); the
+    // OpenMP twins take their op from them.
     let mut p = Sota::new().git_init();
-    // TeaLeaf's layout: one directory per programming model, the same
-    // file names in each.
-    for (name, body) in [
-        ("cg", "p[i] = r[i] + beta * p[i];"),
-        (
-            "jacobi",
-            "u[i] = (u0[i] + rx * (u[i - 1] + u[i + 1])) / (1 + 2 * rx);",
-        ),
-        ("softmax", "y[i] = expf(x[i] - m) / s;"),
-    ] {
+    for name in MLA_NAMES {
         p = p
             .file(
-                &format!("src/cuda/{name}.cu"),
-                &format!("__global__ void {name}_kernel(float* p, float* r, int n) {{\n  int i = threadIdx.x;\n  {body}\n}}\n"),
+                &format!("cuda/{name}.cu"),
+                "__global__ void k(float* x) { x[threadIdx.x] *= 2.f; }\n",
             )
             .file(
-                &format!("src/omp/{name}.cpp"),
-                &format!("void {name}_kernel(float* p, float* r, int n) {{\n#pragma omp parallel for\n  for (int i = 0; i < n; i++) {{ {body} }}\n}}\n"),
+                &format!("omp/{name}.cpp"),
+                "void k(float* x, int n) {\n#pragma omp parallel for\n  for (int i = 0; i < n; i++) x[i] *= 2.f;\n}\n",
             )
             // The same names outside a model's directory: not a twin.
             .file(
-                &format!("src/report/{name}.cpp"),
-                &format!("void print_{name}(const float* r, int n) {{\n  for (int i = 0; i < n; i++) printf(\"%f\", r[i]);\n}}\n"),
-            );
+                &format!("report/{name}.cpp"),
+                "void print(const float* r, int n) {\n  for (int i = 0; i < n; i++) printf(\"%f\", r[i]);\n}\n",
+            )
+            // A twin that does not compute.
+            .file(&format!("serial/{name}.cpp"), "void k(float* x, int n);\n");
     }
-    p = p
-        // A model directory's file with no twin, and a twin that does
-        // not compute.
-        .file(
-            "src/omp/driver.cpp",
-            "int main() { for (int s = 0; s < 10; s++) step(); }\n",
-        )
-        .file("src/serial/cg.cpp", "#include \"cg.h\"\n")
-        .file(
-            "src/serial/jacobi.cpp",
-            "void jacobi_kernel(float* u, int n);\n",
-        )
-        .file(
-            "src/serial/softmax.cpp",
-            "void softmax_kernel(float* y, int n);\n",
-        );
+    p = p.file(
+        "omp/driver.cpp",
+        "int main() { for (int s = 0; s < 10; s++) step(); }\n",
+    );
     p.git(&["add", "-A"]).success();
     let plan = plan(&p);
-    for name in ["cg", "jacobi", "softmax"] {
-        let twin = format!("src/omp/{name}.cpp");
-        assert!(in_population(&plan, &twin), "{twin}: {plan}");
-        // Placed where the kernel it copies is.
+    for name in MLA_NAMES {
+        let twin = format!("omp/{name}.cpp");
         assert_eq!(
-            kind_and_op(&plan, &twin).1,
-            kind_and_op(&plan, &format!("src/cuda/{name}.cu")).1,
-            "{twin}"
+            kind_and_op(&plan, &twin),
+            ("scalar".to_owned(), Some("mla-attention".to_owned())),
+            "{twin}: {plan}"
         );
-        for other in [
-            format!("src/report/{name}.cpp"),
-            format!("src/serial/{name}.cpp"),
-        ] {
+        // The draft says why, as weak evidence for the team to check.
+        let k = plan["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["path"] == twin.as_str())
+            .unwrap();
+        assert_eq!(
+            k["evidence"],
+            serde_json::json!([{"signal": "twin", "matched": format!("cuda/{name}.cu")}])
+        );
+        for other in [format!("report/{name}.cpp"), format!("serial/{name}.cpp")] {
             assert!(!in_population(&plan, &other), "{other}: {plan}");
         }
     }
-    assert_eq!(
-        kind_and_op(&plan, "src/cuda/softmax.cu").1.as_deref(),
-        Some("softmax")
-    );
-    assert!(!in_population(&plan, "src/omp/driver.cpp"), "{plan}");
+    assert!(!in_population(&plan, "omp/driver.cpp"), "{plan}");
+}
+
+#[test]
+fn of_two_equal_twins_the_first_by_name_places_the_file() {
+    let mut p = Sota::new().git_init();
+    for name in MLA_NAMES {
+        p = p
+            .file(
+                &format!("src/hip/{name}.hip"),
+                "__global__ void k(float* x) { x[threadIdx.x] *= 2.f; }\n",
+            )
+            .file(
+                &format!("src/cuda/{name}.cu"),
+                "__global__ void k(float* x) { x[threadIdx.x] *= 2.f; }\n",
+            )
+            .file(
+                &format!("src/omp/{name}.cpp"),
+                "void k(float* x, int n) {\n  for (int i = 0; i < n; i++) x[i] *= 2.f;\n}\n",
+            );
+    }
+    p.git(&["add", "-A"]).success();
+    // Every run, the same twin: `cuda/` before `hip/`.
+    for _ in 0..3 {
+        let plan = plan(&p);
+        let k = plan["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["path"] == "src/omp/mla_decode.cpp")
+            .unwrap_or_else(|| panic!("{plan}"))
+            .clone();
+        assert_eq!(k["evidence"][0]["matched"], "src/cuda/mla_decode.cu", "{k}");
+    }
 }
 
 #[test]

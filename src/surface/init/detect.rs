@@ -153,14 +153,14 @@ impl Kind {
         matches!(self, Kind::Cuda | Kind::Cutlass | Kind::Hip | Kind::AscendC)
     }
 
-    /// CPU SIMD code: intrinsics or assembly of an ISA (not the scalar
-    /// fallback beside it).
     /// A shading language of its own, not C / C++ (GLSL for Vulkan and
     /// OpenGL ES, WGSL, WebGL's GLSL ES): it includes no C header.
     pub fn is_shader_language(self) -> bool {
         matches!(self, Kind::Vulkan | Kind::Wgsl | Kind::Gles | Kind::Webgl)
     }
 
+    /// CPU SIMD code: intrinsics or assembly of an ISA (not the scalar
+    /// fallback beside it).
     pub fn is_cpu_simd(self) -> bool {
         !self.is_gpu() && !matches!(self, Kind::Scalar | Kind::AsmScalar)
     }
@@ -842,7 +842,7 @@ pub fn is_asm_source(path: &str) -> bool {
 /// Directory names of a scalar backend: the kernels of the SIMD
 /// directories beside it, written without vectors. A bare `ref/` or
 /// `reference/` is not one: it usually holds the tests' oracles.
-const SCALAR_DIRS: &[&str] = &[
+pub(super) const SCALAR_DIRS: &[&str] = &[
     "scalar",
     "serial",
     "generic",
@@ -1965,7 +1965,7 @@ fn isa_included(prefix: &[u8], markers: &[Marker]) -> Option<Kind> {
 
 /// A C preprocessor line's directive, from its name on (`include <…>`
 /// for `  #  include <…>`); None for any other line.
-fn preprocessor_directive(line: &[u8]) -> Option<&[u8]> {
+pub(super) fn preprocessor_directive(line: &[u8]) -> Option<&[u8]> {
     let line = line.trim_ascii_start().strip_prefix(b"#")?;
     Some(line.trim_ascii_start())
 }

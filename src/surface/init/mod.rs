@@ -752,7 +752,11 @@ fn neighbours_op(
     files: &std::collections::HashMap<&str, usize>,
     mut dir: &str,
 ) -> Option<(String, Evidence)> {
+    // The files the vote speaks for: the directory's, and on the step to
+    // the parent the parent's too.
+    let mut spoken_for = 0;
     for _ in 0..2 {
+        spoken_for += files.get(dir).copied().unwrap_or(0);
         if let Some(tally) = placed.get(dir) {
             let total: usize = tally.values().sum();
             let (op, n) = tally
@@ -762,7 +766,7 @@ fn neighbours_op(
             if total < 2 || 2 * n <= total {
                 return None;
             }
-            if n * NEIGHBOUR_REACH < files.get(dir).copied().unwrap_or(0) {
+            if n * NEIGHBOUR_REACH < spoken_for {
                 return None;
             }
             let shown = if dir.is_empty() { "." } else { dir };
@@ -1357,26 +1361,26 @@ fn adopt_headers(root: &Path, found: &mut [Found], infrastructure: &[String], si
                 .iter()
                 .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
                 .map(|(k, _)| *k);
-            // A shader's header (GLSL, WGSL) includes no system header:
-            // one that does, beside shaders, is the host's C++
-            // (rife-ncnn-vulkan's `rife.h` with `<string>`; ExecuTorch's
-            // GLSL `indexing_utils.h` has none).
-            if majority.is_some_and(Kind::is_shader_language)
-                && includes_system(reread.prefix(&f.path))
-            {
-                continue;
-            }
             // An ISA's own include decides among CPU SIMD kernels only: a
             // header including <immintrin.h> beside CUDA kernels is theirs.
             let kind = match (f.plain_kind, majority) {
                 (Some(own), Some(m)) if own.is_cpu_simd() && !m.is_cpu_simd() => Some(m),
                 (own, m) => own.or(m),
             };
-            // A GPU header that only declares is the host's interface.
-            if kind.is_some_and(|k| declaration_test_applies(k, &f.path))
-                && declarations::declares_only(reread.prefix(&f.path))
-            {
-                continue;
+            // A GPU header that only declares is the host's interface. A
+            // shader's header (GLSL, WGSL) includes no system header: one
+            // that does, beside shaders, is the host's C++
+            // (rife-ncnn-vulkan's `rife.h` with `<string>`; ExecuTorch's
+            // GLSL `indexing_utils.h` has none).
+            let interface = kind.is_some_and(|k| declaration_test_applies(k, &f.path));
+            let beside_shaders = majority.is_some_and(Kind::is_shader_language);
+            if interface || beside_shaders {
+                let text = reread.prefix(&f.path);
+                if interface && declarations::declares_only(text)
+                    || beside_shaders && includes_system(text)
+                {
+                    continue;
+                }
             }
             f.kind = kind;
             f.best = signals.best(&f.path, kind, b"");
@@ -1387,10 +1391,8 @@ fn adopt_headers(root: &Path, found: &mut [Found], infrastructure: &[String], si
 /// Whether C-family text includes a system header (`#include <string>`).
 fn includes_system(text: &[u8]) -> bool {
     text.split(|&b| b == b'\n').any(|line| {
-        line.trim_ascii_start()
-            .strip_prefix(b"#")
-            .map(|rest| rest.trim_ascii_start())
-            .and_then(|rest| rest.strip_prefix(b"include"))
+        detect::preprocessor_directive(line)
+            .and_then(|directive| directive.strip_prefix(b"include"))
             .is_some_and(|rest| rest.trim_ascii_start().starts_with(b"<"))
     })
 }

@@ -322,6 +322,9 @@ pub enum Evidence {
     /// The name says a more general op (`gemm`) and a token narrows it to
     /// this one (`a8w8`): the general op's slug.
     Narrows(String),
+    /// The kernel of the same name in a sibling model's directory is in
+    /// this op (`src/cuda/cg.cpp` for `src/omp/cg.cpp`): its path.
+    Twin(String),
 }
 
 impl std::fmt::Display for Evidence {
@@ -341,6 +344,7 @@ impl std::fmt::Display for Evidence {
             }
             Evidence::Neighbours(s) => write!(f, "{s} placed files beside it are in this op"),
             Evidence::Narrows(s) => write!(f, "narrows {s}, which the name also says"),
+            Evidence::Twin(s) => write!(f, "its twin {s} is in this op"),
         }
     }
 }

@@ -6,14 +6,14 @@
 //! directory, a C-family file of a sibling directory that carries a
 //! kernel's name, among enough such names, and computes (a loop or inline
 //! assembly) is the same kernel written for another model: it joins as
-//! plain code, placed where its twin is (by its own evidence when the
-//! twin's op is only its backend's).
+//! plain code, in its twin's op with that as its (weak) evidence, or by
+//! its own evidence when the twin's op is only its backend's.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use super::detect::{self, Kind};
-use super::signals::{self, Candidate, Signals};
+use super::signals::{self, Candidate, Evidence, Signals};
 use super::{computes, not_kernels_yet, on_cores, parent_dir, Found, Reread};
 
 /// How many kernel names two sibling directories must share: one or two
@@ -21,11 +21,11 @@ use super::{computes, not_kernels_yet, on_cores, parent_dir, Found, Reread};
 const SHARED_NAMES: usize = 3;
 
 /// Directory names of one programming model or architecture each: the
-/// directories twins sit in. A sibling of another name (MatX's
-/// `operators/` beside `transforms/`) wraps the kernels rather than
-/// copies them.
+/// directories twins sit in, the scalar backends' among them (not a bare
+/// `ref/`, which usually holds the tests' oracles). A sibling of another
+/// name (MatX's `operators/` beside `transforms/`) wraps the kernels
+/// rather than copies them.
 fn model_dir(dir: &str) -> bool {
-    let name = dir.rsplit('/').next().unwrap_or(dir).to_ascii_lowercase();
     const MODELS: &[&str] = &[
         "cuda",
         "hip",
@@ -33,7 +33,6 @@ fn model_dir(dir: &str) -> bool {
         "omp",
         "openmp",
         "kokkos",
-        "serial",
         "cpu",
         "gpu",
         "opencl",
@@ -42,6 +41,7 @@ fn model_dir(dir: &str) -> bool {
         "acc",
         "tbb",
         "raja",
+        "stdpar",
         "metal",
         "vulkan",
         "x86",
@@ -59,110 +59,46 @@ fn model_dir(dir: &str) -> bool {
         "riscv64",
         "loongarch",
         "loongarch64",
-        "generic",
-        "scalar",
-        "ref",
-        "reference",
-        "naive",
     ];
-    const PREFIXES: &[&str] = &["sycl", "std", "omp", "openmp", "acc"];
-    MODELS.contains(&name.as_str()) || PREFIXES.iter().any(|p| name.starts_with(p))
+    // A model with variants: `sycl-acc/`, `std-indices/`, `omp_target/`.
+    const FAMILIES: &[&str] = &[
+        "sycl", "std", "omp", "openmp", "acc", "kokkos", "cuda", "hip",
+    ];
+    let name = dir.rsplit('/').next().unwrap_or(dir).to_ascii_lowercase();
+    let name = name.as_str();
+    MODELS.contains(&name)
+        || detect::SCALAR_DIRS.contains(&name)
+        || name.starts_with("sycl")
+        || FAMILIES.iter().any(|family| {
+            name.strip_prefix(family)
+                .is_some_and(|rest| rest.starts_with(['-', '_']))
+        })
 }
 
-/// The kernels of each directory with [`SHARED_NAMES`] of them, by stem:
-/// the kind and placement of the first with that stem.
-fn kernel_dirs(found: &[Found]) -> HashMap<&str, BTreeMap<&str, Option<Candidate>>> {
-    let mut dirs: HashMap<&str, BTreeMap<&str, Option<Candidate>>> = HashMap::new();
-    for f in found
-        .iter()
-        .filter(|f| f.kind.is_some() && f.path.contains('/'))
-    {
+/// One kernel of a model directory: its path and placement.
+type Kernel<'a> = (&'a str, Option<Candidate>);
+
+/// The kernels of each model directory with [`SHARED_NAMES`] of them, by
+/// stem (the first with that stem).
+fn kernel_dirs(found: &[Found]) -> HashMap<&str, BTreeMap<&str, Kernel<'_>>> {
+    let mut dirs: HashMap<&str, BTreeMap<&str, Kernel<'_>>> = HashMap::new();
+    for f in found.iter().filter(|f| f.kind.is_some()) {
         dirs.entry(parent_dir(&f.path))
             .or_default()
             .entry(signals::stem(&f.path))
-            .or_insert_with(|| f.best.clone());
+            .or_insert_with(|| (f.path.as_str(), f.best.clone()));
     }
-    dirs.retain(|dir, stems| stems.len() >= SHARED_NAMES && model_dir(dir));
+    dirs.retain(|dir, stems| stems.len() >= SHARED_NAMES && !dir.is_empty() && model_dir(dir));
     dirs
 }
 
 /// Join the twins of the scan's kernel directories (see the module doc).
 pub(super) fn adopt(root: &Path, found: &mut Vec<Found>, candidates: &[&str], signals: &Signals) {
-    let dirs = kernel_dirs(found);
-    if dirs.is_empty() {
-        return;
-    }
-    // The kernel directories under each parent.
-    let mut by_parent: HashMap<&str, Vec<&str>> = HashMap::new();
-    for &dir in dirs.keys() {
-        if dir.contains('/') {
-            by_parent.entry(parent_dir(dir)).or_default().push(dir);
-        }
-    }
-    let c_family = |p: &str| {
-        (detect::is_c_source(p) || detect::is_header(p)) && detect::infrastructure(p).is_none()
-    };
-    let in_model_dir = |p: &str| c_family(p) && model_dir(parent_dir(p));
-    let unmarked = not_kernels_yet(found, candidates, |f| f.kind.is_none(), in_model_dir);
-    // A file's twin: the placement of the kernel of its name in a sibling
-    // directory that shares enough names with the file's own.
-    let mut stems_by_dir: HashMap<&str, BTreeSet<&str>> = HashMap::new();
-    for p in found
-        .iter()
-        .map(|f| f.path.as_str())
-        .chain(unmarked.iter().copied())
-    {
-        stems_by_dir
-            .entry(parent_dir(p))
-            .or_default()
-            .insert(signals::stem(p));
-    }
-    // Of several, the sibling sharing the most names is the twin, then
-    // the first by name (ppl-cv's `riscv/` beside `arm/` and `x86/`).
-    let twin = |path: &str| -> Option<Option<Candidate>> {
-        let dir = parent_dir(path);
-        let siblings = by_parent.get(parent_dir(dir))?;
-        let own = &stems_by_dir[dir];
-        let stem = signals::stem(path);
-        siblings
-            .iter()
-            .filter(|&&kernel_dir| kernel_dir != dir && dirs[kernel_dir].contains_key(stem))
-            .map(|&kernel_dir| {
-                let kernels = &dirs[kernel_dir];
-                let shared = own.iter().filter(|s| kernels.contains_key(*s)).count();
-                (shared, kernel_dir)
-            })
-            .filter(|&(shared, _)| shared >= SHARED_NAMES)
-            .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(a.1)))
-            .map(|(_, kernel_dir)| dirs[kernel_dir][stem].clone())
-    };
-    let named: Vec<(&str, Option<Candidate>)> = unmarked
-        .iter()
-        .filter(|p| p.contains('/'))
-        .filter_map(|&p| twin(p).map(|best| (p, best)))
-        .collect();
+    let named = twins(found, candidates);
     if named.is_empty() {
         return;
     }
-    // The twin's op, unless it says how the twin is written (its ISA,
-    // its language): then the file's own evidence places it.
-    let mut adopted: BTreeMap<String, Option<Candidate>> = on_cores(&named, |part| {
-        let mut reread = Reread::new(root);
-        part.iter()
-            .filter_map(|(path, best)| {
-                let prefix = reread.prefix(path);
-                computes(prefix)
-                    .then(|| match best {
-                        Some(b) if !b.backend => Some(b.clone()),
-                        _ => signals.best(path, Some(Kind::Scalar), prefix),
-                    })
-                    .map(|best| ((*path).to_owned(), best))
-            })
-            .collect::<Vec<_>>()
-    })
-    .into_iter()
-    .flatten()
-    .collect();
+    let mut adopted = placed(root, &named, signals);
     for f in found.iter_mut() {
         if let Some(best) = adopted.remove(&f.path) {
             f.kind = Some(Kind::Scalar);
@@ -176,4 +112,95 @@ pub(super) fn adopt(root: &Path, found: &mut Vec<Found>, candidates: &[&str], si
             .into_iter()
             .map(|(path, best)| Found::adopted(path, Kind::Scalar, best)),
     );
+}
+
+/// The files no pass made a kernel that have a twin, each with it. Of
+/// several, the sibling sharing the most names is the twin, then the
+/// first by name (ppl-cv's `riscv/` beside `arm/` and `x86/`).
+fn twins<'a>(found: &'a [Found], candidates: &[&'a str]) -> Vec<(&'a str, Kernel<'a>)> {
+    let dirs = kernel_dirs(found);
+    if dirs.is_empty() {
+        return Vec::new();
+    }
+    let mut by_parent: HashMap<&str, Vec<&str>> = HashMap::new();
+    for &dir in dirs.keys() {
+        by_parent.entry(parent_dir(dir)).or_default().push(dir);
+    }
+    let eligible = |p: &str| {
+        (detect::is_c_source(p) || detect::is_header(p))
+            && detect::infrastructure(p).is_none()
+            && p.contains('/')
+            && model_dir(parent_dir(p))
+    };
+    let unmarked = not_kernels_yet(found, candidates, |f| f.kind.is_none(), eligible);
+    let mut stems_by_dir: HashMap<&str, BTreeSet<&str>> = HashMap::new();
+    for p in found
+        .iter()
+        .map(|f| f.path.as_str())
+        .chain(unmarked.iter().copied())
+    {
+        stems_by_dir
+            .entry(parent_dir(p))
+            .or_default()
+            .insert(signals::stem(p));
+    }
+    // Names shared, once per pair of directories.
+    let mut shared: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut twin = |path: &'a str| -> Option<Kernel<'a>> {
+        let dir = parent_dir(path);
+        let stem = signals::stem(path);
+        let siblings = by_parent.get(parent_dir(dir))?;
+        let best = siblings
+            .iter()
+            .filter(|&&kernel_dir| kernel_dir != dir && dirs[kernel_dir].contains_key(stem))
+            .map(|&kernel_dir| {
+                let n = *shared.entry((dir, kernel_dir)).or_insert_with(|| {
+                    let kernels = &dirs[kernel_dir];
+                    stems_by_dir[dir]
+                        .iter()
+                        .filter(|s| kernels.contains_key(*s))
+                        .count()
+                });
+                (n, kernel_dir)
+            })
+            .filter(|&(n, _)| n >= SHARED_NAMES)
+            .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(a.1)))?;
+        Some(dirs[best.1][stem].clone())
+    };
+    unmarked
+        .iter()
+        .filter_map(|&p| twin(p).map(|kernel| (p, kernel)))
+        .collect()
+}
+
+/// Read the twins again on all cores and place those that compute: in
+/// their twin's op, unless that op says how the twin is written (its
+/// ISA, its language), then by their own evidence.
+fn placed(
+    root: &Path,
+    named: &[(&str, Kernel<'_>)],
+    signals: &Signals,
+) -> BTreeMap<String, Option<Candidate>> {
+    on_cores(named, |part| {
+        let mut reread = Reread::new(root);
+        part.iter()
+            .filter_map(|(path, (twin, best))| {
+                let prefix = reread.prefix(path);
+                if !computes(prefix) {
+                    return None;
+                }
+                let best = match best {
+                    Some(b) if !b.backend => Some(Candidate {
+                        evidence: vec![Evidence::Twin((*twin).to_owned())],
+                        ..b.clone()
+                    }),
+                    _ => signals.best(path, Some(Kind::Scalar), prefix),
+                };
+                Some(((*path).to_owned(), best))
+            })
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
