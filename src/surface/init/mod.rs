@@ -858,6 +858,27 @@ fn not_kernels_yet<'a>(
         .collect()
 }
 
+/// Make each adopted path a kernel of its kind, placed by its candidate:
+/// a file the scan found turns into one, the others join.
+fn join_adopted(
+    found: &mut Vec<Found>,
+    mut adopted: BTreeMap<String, (Kind, Option<signals::Candidate>)>,
+) {
+    for f in found.iter_mut() {
+        if let Some((kind, best)) = adopted.remove(&f.path) {
+            f.kind = Some(kind);
+            f.best = best;
+            f.plain_kind = None;
+            f.entry = true;
+        }
+    }
+    found.extend(
+        adopted
+            .into_iter()
+            .map(|(path, (kind, best))| Found::adopted(path, kind, best)),
+    );
+}
+
 /// Read `paths` again on all cores and keep those `judge` gives a kind,
 /// each placed by its own path and prefix.
 fn reread_kinds(

@@ -19,7 +19,7 @@ use super::detect::{self, Detector, Kind};
 use super::device_macros::code_uses;
 use super::macro_defs::logical_line;
 use super::signals::Signals;
-use super::{computes, not_kernels_yet, reread_kinds, without_comments, Found};
+use super::{computes, join_adopted, not_kernels_yet, reread_kinds, without_comments, Found};
 
 /// One name of the layer and the kind of the header that defines it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -142,20 +142,8 @@ pub(super) fn adopt_users(
         (detect::is_c_source(p) || detect::is_header(p)) && detect::infrastructure(p).is_none()
     };
     let unmarked = not_kernels_yet(found, candidates, |f| f.kind.is_none(), c_family);
-    let mut adopted = reread_kinds(root, &unmarked, signals, |prefix| uses.kind_of(prefix));
-    for f in found.iter_mut() {
-        if let Some((kind, best)) = adopted.remove(&f.path) {
-            f.kind = Some(kind);
-            f.best = best;
-            f.plain_kind = None;
-            f.entry = true;
-        }
-    }
-    found.extend(
-        adopted
-            .into_iter()
-            .map(|(path, (kind, best))| Found::adopted(path, kind, best)),
-    );
+    let adopted = reread_kinds(root, &unmarked, signals, |prefix| uses.kind_of(prefix));
+    join_adopted(found, adopted);
 }
 
 /// How often the layer's names must occur, and how many of them, for a

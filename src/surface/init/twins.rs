@@ -14,7 +14,7 @@ use std::path::Path;
 
 use super::detect::{self, Kind};
 use super::signals::{self, Candidate, Evidence, Signals};
-use super::{computes, not_kernels_yet, on_cores, parent_dir, Found, Reread};
+use super::{computes, join_adopted, not_kernels_yet, on_cores, parent_dir, Found, Reread};
 
 /// How many kernel names two sibling directories must share: one or two
 /// are a coincidence of common names (`utils`, `common`).
@@ -98,20 +98,8 @@ pub(super) fn adopt(root: &Path, found: &mut Vec<Found>, candidates: &[&str], si
     if named.is_empty() {
         return;
     }
-    let mut adopted = placed(root, &named, signals);
-    for f in found.iter_mut() {
-        if let Some(best) = adopted.remove(&f.path) {
-            f.kind = Some(Kind::Scalar);
-            f.best = best;
-            f.plain_kind = None;
-            f.entry = true;
-        }
-    }
-    found.extend(
-        adopted
-            .into_iter()
-            .map(|(path, best)| Found::adopted(path, Kind::Scalar, best)),
-    );
+    let adopted = placed(root, &named, signals);
+    join_adopted(found, adopted);
 }
 
 /// The files no pass made a kernel that have a twin, each with it. Of
@@ -180,7 +168,7 @@ fn placed(
     root: &Path,
     named: &[(&str, Kernel<'_>)],
     signals: &Signals,
-) -> BTreeMap<String, Option<Candidate>> {
+) -> BTreeMap<String, (Kind, Option<Candidate>)> {
     on_cores(named, |part| {
         let mut reread = Reread::new(root);
         part.iter()
@@ -196,7 +184,7 @@ fn placed(
                     }),
                     _ => signals.best(path, Some(Kind::Scalar), prefix),
                 };
-                Some(((*path).to_owned(), best))
+                Some(((*path).to_owned(), (Kind::Scalar, best)))
             })
             .collect::<Vec<_>>()
     })
