@@ -75,20 +75,24 @@ fn model_dir(dir: &str) -> bool {
         })
 }
 
-/// One kernel of a model directory: its path and placement.
-type Kernel<'a> = (&'a str, Option<Candidate>);
+/// One kernel of a model directory, as the scan found it.
+type Kernel<'a> = &'a Found;
 
 /// The kernels of each model directory with [`SHARED_NAMES`] of them, by
 /// stem (the first with that stem).
 fn kernel_dirs(found: &[Found]) -> HashMap<&str, BTreeMap<&str, Kernel<'_>>> {
     let mut dirs: HashMap<&str, BTreeMap<&str, Kernel<'_>>> = HashMap::new();
-    for f in found.iter().filter(|f| f.kind.is_some()) {
+    // Only model directories are tallied: most trees have none.
+    for f in found
+        .iter()
+        .filter(|f| f.kind.is_some() && f.path.contains('/') && model_dir(parent_dir(&f.path)))
+    {
         dirs.entry(parent_dir(&f.path))
             .or_default()
             .entry(signals::stem(&f.path))
-            .or_insert_with(|| (f.path.as_str(), f.best.clone()));
+            .or_insert(f);
     }
-    dirs.retain(|dir, stems| stems.len() >= SHARED_NAMES && !dir.is_empty() && model_dir(dir));
+    dirs.retain(|_, stems| stems.len() >= SHARED_NAMES);
     dirs
 }
 
@@ -153,7 +157,7 @@ fn twins<'a>(found: &'a [Found], candidates: &[&'a str]) -> Vec<(&'a str, Kernel
             })
             .filter(|&(n, _)| n >= SHARED_NAMES)
             .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(a.1)))?;
-        Some(dirs[best.1][stem].clone())
+        Some(dirs[best.1][stem])
     };
     unmarked
         .iter()
@@ -172,14 +176,14 @@ fn placed(
     on_cores(named, |part| {
         let mut reread = Reread::new(root);
         part.iter()
-            .filter_map(|(path, (twin, best))| {
+            .filter_map(|(path, twin)| {
                 let prefix = reread.prefix(path);
                 if !computes(prefix) {
                     return None;
                 }
-                let best = match best {
+                let best = match &twin.best {
                     Some(b) if !b.backend => Some(Candidate {
-                        evidence: vec![Evidence::Twin((*twin).to_owned())],
+                        evidence: vec![Evidence::Twin(twin.path.clone())],
                         ..b.clone()
                     }),
                     _ => signals.best(path, Some(Kind::Scalar), prefix),
