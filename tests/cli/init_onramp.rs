@@ -2090,3 +2090,115 @@ fn a_cuda_header_of_kernel_prototypes_and_host_helpers_is_the_host_interface() {
     assert!(!in_population(&plan, "cuda/XSbench_header.cuh"), "{plan}");
     assert!(!in_population(&plan, "cuda/Main.cu"), "{plan}");
 }
+
+fn skipped_reason(plan: &serde_json::Value, path: &str) -> Option<(String, String)> {
+    plan["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == path)
+        .map(|s| {
+            (
+                s["role"].as_str().unwrap().to_owned(),
+                s["reason"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+}
+
+#[test]
+fn numba_loops_are_kernels_through_the_librarys_own_decorators() {
+    let p = Sota::new()
+        .git_init()
+        // The library's decorator factory over `nb.njit`, beside a jitted
+        // helper of its own.
+        .file(
+            "src/stats/_util.py",
+            "import numba as nb\n\n\ndef _jit(arg, cache=True):\n    sigs = [nb.float64(*[nb.float64] * arg)]\n    return nb.njit(sigs, cache=cache)\n\n\n@nb.njit(cache=True)\ndef _trans(x, loc, scale):\n    return (x - loc) / scale\n",
+        )
+        // The distributions carry only the library's decorator.
+        .file(
+            "src/stats/norm.py",
+            "from math import erf\n\nfrom ._util import (\n    _jit,\n    _trans,\n)\n\n\n@_jit(2)\ndef _cdf(x, loc, scale):\n    z = _trans(x, loc, scale)\n    return 0.5 * (1.0 + erf(z))\n",
+        )
+        .file(
+            "src/stats/expon.py",
+            "from ._util import _jit, _trans\n\n\n@_jit(2)\ndef _pdf(x, loc, scale):\n    return _trans(x, loc, scale)\n",
+        )
+        // A module that imports the factory but decorates nothing with it,
+        // and one decorated by another library's `cache`.
+        .file("src/stats/api.py", "from ._util import _jit\n\n__all__ = [\"_jit\"]\n")
+        .file(
+            "src/stats/plots.py",
+            "from functools import cache\n\n\n@cache\ndef style():\n    return {}\n",
+        )
+        // `jax.jit` in a module that never imports Numba is no Numba code.
+        .file(
+            "src/stats/jax_ref.py",
+            "import jax\n\n\n@jax.jit\ndef cdf(x):\n    return x\n",
+        )
+        .file("tests/test_norm.py", "import numba\n\n@numba.njit\ndef check():\n    pass\n");
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for path in [
+        "src/stats/_util.py",
+        "src/stats/norm.py",
+        "src/stats/expon.py",
+    ] {
+        assert_eq!(kind_and_op(&plan, path).0, "numba", "{path}: {plan}");
+    }
+    for path in [
+        "src/stats/api.py",
+        "src/stats/plots.py",
+        "src/stats/jax_ref.py",
+        "tests/test_norm.py",
+    ] {
+        assert!(!in_population(&plan, path), "{path}: {plan}");
+    }
+    assert!(
+        plan["toml"]
+            .as_str()
+            .unwrap()
+            .contains("[kernels]  # numba 3"),
+        "{plan}"
+    );
+}
+
+#[test]
+fn a_suites_numba_variants_and_numba_helpers_away_from_gpu_kernels_are_left_out() {
+    let cuda = "__global__ void k(float* x) { x[threadIdx.x] *= 2.0f; }\n";
+    let numba = "import numba as nb\n\n\n@nb.njit\ndef kernel(x):\n    for i in range(x.size):\n        x[i] *= 2.0\n";
+    let p = Sota::new()
+        .git_init()
+        // A CPU backend beside the GPU kernels of the same op is one.
+        .file("lib/kernels/scale.cu", cuda)
+        .file("lib/kernels/shift.cu", cuda)
+        .file("lib/kernels/clip.cu", cuda)
+        .file("lib/kernels/numba_kernel.py", numba)
+        // A jitted helper away from them (an evaluation script) is not.
+        .file("lib/geometry/iou.py", numba)
+        // A comparison suite: the Numba variant beside its NumPy original.
+        .file("suite/gemm/gemm_numba_np.py", numba)
+        .file(
+            "suite/gemm/gemm_numpy.py",
+            "import numpy as np\n\ndef kernel(a, b):\n    return a @ b\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_eq!(
+        kind_and_op(&plan, "lib/kernels/numba_kernel.py").0,
+        "numba",
+        "{plan}"
+    );
+    assert!(!in_population(&plan, "lib/geometry/iou.py"), "{plan}");
+    assert!(
+        !in_population(&plan, "suite/gemm/gemm_numba_np.py"),
+        "{plan}"
+    );
+    let (role, reason) = skipped_reason(&plan, "lib/geometry/iou.py").expect("iou.py is left out");
+    assert_eq!(role, "host-code");
+    assert!(reason.contains("another model"), "{reason}");
+    let (role, reason) =
+        skipped_reason(&plan, "suite/gemm/gemm_numba_np.py").expect("the variant is left out");
+    assert_eq!(role, "bench");
+    assert!(reason.contains("NumPy program"), "{reason}");
+}

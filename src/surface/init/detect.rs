@@ -54,10 +54,14 @@ pub enum Kind {
     /// `serial/`, `generic/`, `ref_kernels/`): the same kernels written
     /// without vectors, the fallback and often the readable reference.
     Scalar,
+    /// Numba-compiled Python for the CPU (`@njit`, `@guvectorize`): the
+    /// loops a Python numerical library writes instead of C. Numba's CUDA
+    /// kernels (`@cuda.jit`) are [`Kind::GpuDsl`].
+    Numba,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 23] = [
+    pub const ALL: [Kind; 24] = [
         Kind::Cuda,
         Kind::Cutlass,
         Kind::Hip,
@@ -81,6 +85,7 @@ impl Kind {
         Kind::Asm,
         Kind::AsmScalar,
         Kind::Scalar,
+        Kind::Numba,
     ];
 
     /// The name used in signals and JSON.
@@ -109,6 +114,7 @@ impl Kind {
             Kind::Asm => "asm",
             Kind::AsmScalar => "asm-scalar",
             Kind::Scalar => "scalar",
+            Kind::Numba => "numba",
         }
     }
 
@@ -142,6 +148,7 @@ impl Kind {
             Kind::Asm => "SIMD assembly (incl. Go asm)",
             Kind::AsmScalar => "assembly without SIMD instructions",
             Kind::Scalar => "scalar C/C++ beside SIMD kernels (their fallback)",
+            Kind::Numba => "Numba-compiled Python on the CPU (@njit, @guvectorize)",
         }
     }
 
@@ -162,7 +169,7 @@ impl Kind {
     /// CPU SIMD code: intrinsics or assembly of an ISA (not the scalar
     /// fallback beside it).
     pub fn is_cpu_simd(self) -> bool {
-        !self.is_gpu() && !matches!(self, Kind::Scalar | Kind::AsmScalar)
+        !self.is_gpu() && !matches!(self, Kind::Scalar | Kind::AsmScalar | Kind::Numba)
     }
 
     /// A GPU programming model (as opposed to CPU SIMD).
@@ -175,6 +182,7 @@ impl Kind {
                 | Kind::Asm
                 | Kind::AsmScalar
                 | Kind::Scalar
+                | Kind::Numba
         )
     }
 }
@@ -982,6 +990,13 @@ enum Marker {
     /// builtins and its vector and sampler types, which no script declares.
     GlslSource,
     TritonKernel,
+    /// A Numba CPU compilation decorator (`@njit`, `@nb.jit`,
+    /// `@guvectorize`): with [`Marker::NumbaImport`], a [`Kind::Numba`]
+    /// file.
+    NumbaJit,
+    /// `import numba` / `from numba …`: a bare `@jit` or `@vectorize` is
+    /// Numba's only in a module that imports it.
+    NumbaImport,
     CuteDsl,
     Cutile,
     GpuDsl,
@@ -1288,6 +1303,25 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::TritonKernel, "triton.autotune"),
     (Marker::TritonKernel, "tl.program_id"),
     (Marker::TritonKernel, "gluon.jit"),
+    // Numba's CPU decorators as its documentation spells them (`import
+    // numba as nb` is the common alias); `numba.cuda.jit` is a GPU DSL's.
+    (Marker::NumbaJit, "@njit"),
+    (Marker::NumbaJit, "@numba.njit"),
+    (Marker::NumbaJit, "@nb.njit"),
+    (Marker::NumbaJit, "@jit("),
+    (Marker::NumbaJit, "@jit\n"),
+    (Marker::NumbaJit, "@numba.jit"),
+    (Marker::NumbaJit, "@nb.jit"),
+    (Marker::NumbaJit, "@guvectorize"),
+    (Marker::NumbaJit, "@numba.guvectorize"),
+    (Marker::NumbaJit, "@nb.guvectorize"),
+    (Marker::NumbaJit, "@vectorize("),
+    (Marker::NumbaJit, "@numba.vectorize"),
+    (Marker::NumbaJit, "@nb.vectorize"),
+    (Marker::NumbaJit, "@stencil"),
+    (Marker::NumbaJit, "@numba.stencil"),
+    (Marker::NumbaImport, "import numba"),
+    (Marker::NumbaImport, "from numba"),
     (Marker::CuteDsl, "cute.kernel"),
     (Marker::CuteDsl, "cute.jit"),
     (Marker::CuteDsl, "dsl_user_op"),
@@ -1723,9 +1757,14 @@ impl Detector {
             // CUDA C held in a string and compiled at run time (PyCUDA's
             // `SourceModule`, NVRTC, a `string.Template` of kernels): a
             // `__global__` entry with a body that uses device builtins.
-            Family::Python => first_kind(seen, PYTHON_KINDS).or_else(|| {
-                (has(Marker::CudaEntry) && has(Marker::CudaBuiltin)).then_some(Kind::Cuda)
-            }),
+            // Last, Numba's CPU loops in a module that imports Numba.
+            Family::Python => first_kind(seen, PYTHON_KINDS)
+                .or_else(|| {
+                    (has(Marker::CudaEntry) && has(Marker::CudaBuiltin)).then_some(Kind::Cuda)
+                })
+                .or_else(|| {
+                    (has(Marker::NumbaJit) && has(Marker::NumbaImport)).then_some(Kind::Numba)
+                }),
             Family::Rust => first_kind(seen, RUST_KINDS)
                 .or_else(simd)
                 .or_else(|| has(Marker::PortableSimd).then_some(Kind::SimdOther)),
@@ -2118,7 +2157,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 80] = [
+        let cases: [(&str, &[u8], Option<Kind>); 84] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -2213,6 +2252,13 @@ mod tests {
             ("fixedpoint/fixedpoint_neon.h", b"inline int32x4_t ShiftLeft(int32x4_t a, int offset) {", Some(Kind::SimdArm)),
             // Taichi kernels and functions in a Python script.
             ("examples/diffmpm.py", b"import taichi as ti\n\n@ti.kernel\ndef p2g(f: ti.i32):\n    pass\n", Some(Kind::GpuDsl)),
+            // Numba's CPU loops, in a module that imports Numba; its CUDA
+            // kernels stay a GPU DSL's, and a bare `@jit` without Numba is
+            // another library's (JAX, Triton).
+            ("src/stats/norm.py", b"import numba as nb\n\n@nb.njit(cache=True)\ndef cdf(x):\n    return x\n", Some(Kind::Numba)),
+            ("numbagg/funcs.py", b"from numba import guvectorize\n\n@guvectorize([\"void(float64[:], float64[:])\"], \"(n)->()\")\ndef nansum(a, out):\n    pass\n", Some(Kind::Numba)),
+            ("stumpy/gpu_stump.py", b"from numba import cuda, njit\n\n@cuda.jit\ndef k(a):\n    pass\n\n@njit\ndef h(a):\n    pass\n", Some(Kind::GpuDsl)),
+            ("lib/jax_ops.py", b"from jax import jit\n\n@jit\ndef f(x):\n    return x\n", None),
             // A GPU header's own vector types named as NEON's are not Arm.
             ("csrc/core/base.h", b"#include <hip/hip_runtime.h>\nusing int32x4_t = __attribute__((__vector_size__(4 * sizeof(int)))) int;\n__device__ int32x4_t load(const int32x4_t* p) { return *p; }\n", None),
             ("include/vec.h", b"typedef int int32x4_t __attribute__((ext_vector_type(4)));\nint32x4_t add(int32x4_t a, int32x4_t b) { return a + b; }\n", None),

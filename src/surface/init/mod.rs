@@ -14,6 +14,7 @@ pub mod emit;
 pub mod globs;
 mod host_units;
 mod macro_defs;
+mod numba;
 pub mod reference;
 mod siblings;
 pub mod signals;
@@ -250,6 +251,9 @@ struct ScanOut {
     /// The names the repository's CPU SIMD headers define over intrinsics
     /// (see [`simd_layer`]).
     simd_layer: Vec<simd_layer::LayerName>,
+    /// The names the repository's Python modules define over Numba's
+    /// compile API (see [`numba`]).
+    numba_decorators: Vec<String>,
     /// Host sources that launch or explicitly instantiate kernels, with
     /// what they include from their directory (see [`siblings::adopt_launch_units`]).
     launchers: Vec<(String, Vec<String>)>,
@@ -296,6 +300,7 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
         let mut host = Vec::new();
         let mut macros = Vec::new();
         let mut layer = Vec::new();
+        let mut numba_names = Vec::new();
         let mut launchers = Vec::new();
         let mut includers = Vec::new();
         let mut instantiation = Vec::new();
@@ -308,6 +313,8 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
             if device_macros::may_hold(path) {
                 macros.extend(macro_defs::defined(buf));
                 instantiation.extend(macro_defs::instantiation_macros(buf));
+            } else if numba::may_hold(path) {
+                numba_names.extend(numba::defined(buf));
             }
             let scanned = detector.scan(path, buf);
             if let Some(kind) = scanned.kind.filter(|k| k.is_cpu_simd()) {
@@ -335,24 +342,27 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
             }
         }
         let units = (launchers, includers, instantiation, opencl);
-        (found, host, (macros, layer), units)
+        (found, host, (macros, layer, numba_names), units)
     });
     let mut out = ScanOut {
         found: Vec::new(),
         host_included: Default::default(),
         device_macros: Vec::new(),
         simd_layer: Vec::new(),
+        numba_decorators: Vec::new(),
         launchers: Vec::new(),
         includers: Vec::new(),
         instantiation_macros: Vec::new(),
         opencl_launchers: Vec::new(),
         infrastructure: Vec::new(),
     };
-    for (found, host, (macros, layer), (launchers, includers, instantiation, opencl)) in parts {
+    for (found, host, (macros, layer, numba_names), units) in parts {
+        let (launchers, includers, instantiation, opencl) = units;
         out.found.extend(found);
         out.host_included.extend(host);
         out.device_macros.extend(macros);
         out.simd_layer.extend(layer);
+        out.numba_decorators.extend(numba_names);
         out.launchers.extend(launchers);
         out.includers.extend(includers);
         out.instantiation_macros.extend(instantiation);
@@ -942,6 +952,14 @@ fn found<'a>(
         macros,
         signals,
     );
+    let numba_names = std::mem::take(&mut scanned.numba_decorators);
+    numba::adopt_users(
+        input.root,
+        &mut scanned.found,
+        &partition.candidates,
+        numba_names,
+        signals,
+    );
     let skipped = &mut partition.skipped;
     let found = leave_out_infrastructure(
         std::mem::take(&mut scanned.found),
@@ -950,6 +968,8 @@ fn found<'a>(
     );
     let found = leave_out_umbrellas(input.root, found, skipped);
     let found = leave_out_string_copies(found, skipped);
+    let found = numba::leave_out_variants(found, &partition.paths, skipped);
+    let found = numba::leave_out_strays(found, skipped);
     scanned.found = host_units::leave_out(input.root, found, &partition.paths, skipped);
     host_units::interface_headers(&scanned.found, skipped);
     (partition, scanned)

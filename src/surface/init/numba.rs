@@ -1,0 +1,390 @@
+//! Numba's CPU loops written through a library's own decorators:
+//! numba-stats writes `@_jit(2)` where `_jit` builds `nb.njit(…)`,
+//! numbagg `@ndreduce.wrap(…)` where the `ndreduce` class calls
+//! `numba.guvectorize`. The modules that use such a decorator carry no
+//! Numba marker of their own; once the scan has seen the definitions (in
+//! a module that imports Numba), the Python files that are no kernel yet
+//! are read again, and those decorated with a name they import join as
+//! Numba kernels.
+//!
+//! Also here, the Numba code that is not the repository's kernel: a
+//! framework comparison suite's Numba variant of a NumPy program
+//! (NPBench's `gemm_numba_n.py` beside `gemm_numpy.py`) is one
+//! implementation among the suite's, and in a tree whose kernels are
+//! mostly another model's, a Numba module away from them is a CPU helper
+//! (OpenPCDet's `centernet_utils.py`, vLLM-Ascend's load-balancing
+//! policy), while one beside them is that kernel's CPU backend (AQLM's
+//! `numba_kernel.py` beside `triton_kernel.py`).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use super::detect::{self, ByExtension, Family, Kind, Role};
+use super::signals::Signals;
+use super::{join_adopted, not_kernels_yet, parent_dir, reread_kinds, Found, Skipped};
+
+/// Numba's compile entry points: a call of one (bare, or on `numba.` /
+/// `nb.`) compiles the function it is given.
+const COMPILE_API: &[&str] = &[
+    "njit",
+    "jit",
+    "guvectorize",
+    "vectorize",
+    "stencil",
+    "cfunc",
+    "generated_jit",
+];
+
+/// Whether a Python path may define or use such decorators.
+pub fn may_hold(path: &str) -> bool {
+    matches!(
+        detect::by_extension(path),
+        ByExtension::Ambiguous(Family::Python)
+    ) && !path.ends_with("__init__.py")
+}
+
+/// Whether `line` holds an import statement's start.
+fn is_import(line: &str) -> bool {
+    line.starts_with("import ") || line.starts_with("from ")
+}
+
+/// Whether the module imports Numba.
+fn imports_numba(text: &str) -> bool {
+    text.lines().map(str::trim_start).any(|l| {
+        is_import(l)
+            && l.split(|c: char| !is_ident(c))
+                .nth(1)
+                .is_some_and(|module| module == "numba")
+    })
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// The identifiers of `text`, each with the character before it.
+fn words(text: &str) -> impl Iterator<Item = (&str, Option<char>, &str)> {
+    let mut rest = text;
+    let mut before: Option<char> = None;
+    std::iter::from_fn(move || loop {
+        let start = rest.find(is_ident)?;
+        if start > 0 {
+            before = rest[..start].chars().next_back();
+        }
+        let tail = &rest[start..];
+        let end = tail.find(|c: char| !is_ident(c)).unwrap_or(tail.len());
+        let (word, after) = tail.split_at(end);
+        let prev = before;
+        before = word.chars().next_back();
+        rest = after;
+        if !word.starts_with(|c: char| c.is_ascii_digit()) {
+            return Some((word, prev, after));
+        }
+    })
+}
+
+/// Whether `text` names Numba's compile API: `nb.njit`, `numba.jit(`,
+/// a bare `njit` (not `cuda.jit`, `torch.jit`, `np.vectorize`).
+fn names_compile_api(text: &str, aliases: &[&str]) -> bool {
+    let mut last = "";
+    let mut hit = false;
+    for (word, before, _) in words(text) {
+        if COMPILE_API.contains(&word) {
+            hit |= match before {
+                Some('.') => aliases.contains(&last),
+                _ => word != "jit" && word != "vectorize",
+            };
+        }
+        last = word;
+    }
+    hit
+}
+
+/// Whether `body` calls one of `names` (`name(`).
+fn calls(body: &str, names: &BTreeSet<String>) -> bool {
+    words(body).any(|(word, before, after)| {
+        before != Some('.') && after.starts_with('(') && names.contains(word)
+    })
+}
+
+/// One top-level definition of a module: its name, the text after the
+/// name on its header line (a class's bases), and its body.
+struct Definition<'a> {
+    name: &'a str,
+    header: &'a str,
+    body: String,
+}
+
+/// The module's top-level `def` / `class` blocks and `NAME = …`
+/// assignments (as a definition whose body is the value).
+fn definitions(text: &str) -> Vec<Definition<'_>> {
+    let mut out: Vec<Definition<'_>> = Vec::new();
+    let mut open = false;
+    for line in text.lines() {
+        let top = line.starts_with(|c: char| !c.is_whitespace());
+        // A signature's closing line (`) -> int:`) and a comment stay in
+        // the block.
+        let continues = line.starts_with([')', ']', '}', '#']);
+        if top && !continues {
+            open = false;
+            let head = line
+                .strip_prefix("async def ")
+                .or_else(|| line.strip_prefix("def "))
+                .or_else(|| line.strip_prefix("class "));
+            if let Some(head) = head {
+                let end = head.find(|c: char| !is_ident(c)).unwrap_or(head.len());
+                out.push(Definition {
+                    name: &head[..end],
+                    header: &head[end..],
+                    body: String::new(),
+                });
+                open = true;
+            } else if let Some((name, value)) = line.split_once('=') {
+                let name = name.trim_end();
+                if !name.is_empty() && name.chars().all(is_ident) && !value.starts_with('=') {
+                    out.push(Definition {
+                        name,
+                        header: "",
+                        body: value.to_owned(),
+                    });
+                }
+            }
+            continue;
+        }
+        if open {
+            if let Some(last) = out.last_mut() {
+                last.body.push_str(line);
+                last.body.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// The names a module that imports Numba defines that compile with it: a
+/// top-level function or class whose body calls Numba's compile API or
+/// another such name of the module, a class derived from one, and a
+/// module-level alias (`fast = nb.njit(cache=True)`).
+pub fn defined(prefix: &[u8]) -> Vec<String> {
+    if memchr::memmem::find(prefix, b"numba").is_none() {
+        return Vec::new();
+    }
+    let text = String::from_utf8_lossy(prefix);
+    if !imports_numba(&text) {
+        return Vec::new();
+    }
+    let aliases: Vec<&str> = ["numba", "nb"]
+        .into_iter()
+        .chain(text.lines().filter_map(|l| {
+            l.trim_start()
+                .strip_prefix("import numba as ")
+                .map(|a| a.trim_end())
+        }))
+        .collect();
+    let defs = definitions(&text);
+    let mut names: BTreeSet<String> = defs
+        .iter()
+        .filter(|d| names_compile_api(&d.body, &aliases))
+        .map(|d| d.name.to_owned())
+        .collect();
+    loop {
+        let more: Vec<String> = defs
+            .iter()
+            .filter(|d| !names.contains(d.name))
+            .filter(|d| {
+                calls(&d.body, &names)
+                    || (d.header.starts_with('(')
+                        && words(d.header).any(|(w, _, _)| names.contains(w)))
+            })
+            .map(|d| d.name.to_owned())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        names.extend(more);
+    }
+    names.into_iter().filter(|n| !n.starts_with("__")).collect()
+}
+
+/// The names a module imports: every identifier of its import statements,
+/// a parenthesised list over several lines included.
+fn imported(text: &str) -> BTreeSet<&str> {
+    let mut out = BTreeSet::new();
+    let mut in_list = false;
+    for line in text.lines() {
+        let line = line.trim_start();
+        if in_list || is_import(line) {
+            out.extend(words(line).map(|(w, _, _)| w));
+            in_list = match in_list {
+                true => !line.contains(')'),
+                false => line.contains('(') && !line.contains(')'),
+            };
+        }
+    }
+    out
+}
+
+/// Whether a module decorates a function with one of `names` that it
+/// imports (`@_jit(2)`, `@ndreduce.wrap(…)`). The module that defines a
+/// decorator uses it in its docstrings' examples; its own compiled code
+/// carries Numba's decorators.
+fn decorated_with(prefix: &[u8], names: &BTreeSet<String>) -> bool {
+    let text = String::from_utf8_lossy(prefix);
+    let imports = imported(&text);
+    let known = |name: &str| names.contains(name) && imports.contains(name);
+    text.lines()
+        .filter_map(|l| l.trim_start().strip_prefix('@'))
+        .any(|d| {
+            let end = d.find(|c: char| !is_ident(c)).unwrap_or(d.len());
+            known(&d[..end])
+        })
+}
+
+/// Read again the Python files that are no kernel yet, and adopt those
+/// decorated with one of the repository's Numba decorators as Numba
+/// kernels, each placed by its own evidence.
+pub(super) fn adopt_users(
+    root: &Path,
+    found: &mut Vec<Found>,
+    candidates: &[&str],
+    names: Vec<String>,
+    signals: &Signals,
+) {
+    if names.is_empty() {
+        return;
+    }
+    let names: BTreeSet<String> = names.into_iter().collect();
+    let unmarked = not_kernels_yet(found, candidates, |f| f.kind.is_none(), may_hold);
+    let adopted = reread_kinds(root, &unmarked, signals, |prefix| {
+        decorated_with(prefix, &names).then_some(Kind::Numba)
+    });
+    join_adopted(found, adopted);
+}
+
+/// Take out of the found files a comparison suite's Numba variants: a
+/// Numba file `<program>_numba….py` whose directory holds
+/// `<program>_numpy.py`.
+pub(super) fn leave_out_variants(
+    found: Vec<Found>,
+    paths: &[&str],
+    skipped: &mut Vec<Skipped>,
+) -> Vec<Found> {
+    if !found.iter().any(|f| f.kind == Some(Kind::Numba)) {
+        return found;
+    }
+    let files: std::collections::HashSet<&str> = paths.iter().copied().collect();
+    let is_variant = |f: &Found| {
+        f.kind == Some(Kind::Numba) && {
+            let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+            name.find("_numba").is_some_and(|at| {
+                let dir = parent_dir(&f.path);
+                let numpy = format!("{}_numpy.py", &name[..at]);
+                match dir {
+                    "" => files.contains(numpy.as_str()),
+                    _ => files.contains(format!("{dir}/{numpy}").as_str()),
+                }
+            })
+        }
+    };
+    let (variants, kept): (Vec<Found>, Vec<Found>) = found.into_iter().partition(is_variant);
+    skipped.extend(variants.into_iter().map(|f| Skipped {
+        path: f.path,
+        role: Role::Bench,
+        reason: Some("a comparison suite's Numba variant of the NumPy program beside it"),
+    }));
+    kept
+}
+
+/// Take out the Numba modules of a tree whose kernels are mostly another
+/// model's that sit in no directory of that model's kernels.
+pub(super) fn leave_out_strays(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec<Found> {
+    let numba = found.iter().filter(|f| f.kind == Some(Kind::Numba)).count();
+    let others: std::collections::HashSet<&str> = found
+        .iter()
+        .filter(|f| f.kind.is_some_and(|k| k != Kind::Numba))
+        .map(|f| parent_dir(&f.path))
+        .collect();
+    let other_count = found
+        .iter()
+        .filter(|f| f.kind.is_some_and(|k| k != Kind::Numba))
+        .count();
+    if numba == 0 || numba >= other_count {
+        return found;
+    }
+    let flags: Vec<bool> = found
+        .iter()
+        .map(|f| f.kind == Some(Kind::Numba) && !others.contains(parent_dir(&f.path)))
+        .collect();
+    let mut kept = Vec::with_capacity(found.len());
+    for (f, stray) in found.into_iter().zip(flags) {
+        match stray {
+            true => skipped.push(Skipped {
+                path: f.path,
+                role: Role::HostCode,
+                reason: Some("Numba CPU code away from the kernels, which are another model's"),
+            }),
+            false => kept.push(f),
+        }
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(names: &[&str]) -> BTreeSet<String> {
+        names.iter().map(|n| (*n).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_factory_that_builds_njit_and_what_calls_it_are_decorators() {
+        let util = b"import numba as nb\n\ndef _jit_custom(sigs, cache=True):\n    \"\"\"Wrap numba.njit.\"\"\"\n    return nb.njit(sigs, cache=cache)\n\n\ndef _jit(arg, cache=True):\n    sigs = []\n    return _jit_custom(sigs, cache=cache)\n\n\ndef helper(x):\n    return x + 1\n\n\n@nb.njit\ndef _trans(x, loc, scale):\n    return (x - loc) / scale\n";
+        assert_eq!(
+            defined(util),
+            vec!["_jit".to_owned(), "_jit_custom".to_owned()]
+        );
+    }
+
+    #[test]
+    fn a_class_that_calls_guvectorize_and_its_subclasses_are_decorators() {
+        let decorators = b"import numba\n\nclass NumbaBase:\n    def __init__(self, func):\n        self.func = func\n\n    def gufunc(self, sig):\n        return numba.guvectorize(sig, self.sig)(self.func)\n\n\nclass NumbaBaseSimple(NumbaBase, metaclass=abc.ABCMeta):\n    pass\n\n\nclass ndreduce(NumbaBaseSimple):\n    @classmethod\n    def wrap(cls, *args):\n        return lambda f: cls(f, *args)\n\n\ndef ndim(arg):\n    return arg.ndim\n";
+        assert_eq!(
+            defined(decorators),
+            vec![
+                "NumbaBase".to_owned(),
+                "NumbaBaseSimple".to_owned(),
+                "ndreduce".to_owned()
+            ]
+        );
+    }
+
+    #[test]
+    fn other_jits_and_modules_without_numba_define_nothing() {
+        // `torch.jit` / `cuda.jit` / `np.vectorize` are not Numba's CPU API;
+        // a module that never imports Numba defines no Numba decorator.
+        let torch = b"import numba\nimport torch\n\ndef script(f):\n    return torch.jit.script(f)\n\ndef vec(f):\n    return np.vectorize(f)\n";
+        assert!(defined(torch).is_empty());
+        let jax = b"import jax\n\ndef fast(f):\n    return jax.jit(f)\n# numba is not used here\n";
+        assert!(defined(jax).is_empty());
+        let alias = b"import numba as nu\n\nfast = nu.njit(cache=True)\n";
+        assert_eq!(defined(alias), vec!["fast".to_owned()]);
+    }
+
+    #[test]
+    fn a_module_decorated_with_an_imported_decorator_is_numba_code() {
+        let names = set(&["_jit", "ndreduce"]);
+        let norm = b"import numpy as np\nfrom ._util import (\n    _jit,\n    _trans,\n)\n\n@_jit(2)\ndef _cdf(x, loc, scale):\n    return x\n";
+        assert!(decorated_with(norm, &names));
+        let funcs = b"from numbagg.decorators import ndreduce\n\n@ndreduce.wrap(([(float64[:], float64)], \"(n)->()\"))\ndef nansum(a, out):\n    pass\n";
+        assert!(decorated_with(funcs, &names));
+        // The same word from elsewhere, or not as a decorator, is no use.
+        let other = b"from mylib import cache\n\n@cache\ndef f():\n    return _jit\n";
+        assert!(!decorated_with(other, &names));
+        let unimported = b"@_jit(2)\ndef f(x):\n    return x\n";
+        assert!(!decorated_with(unimported, &names));
+        // The defining module's docstring example is no use of its own.
+        let defining = b"import numba\n\nclass ndreduce:\n    \"\"\"\n    >>> @ndreduce([\n    ... def f(a): pass\n    \"\"\"\n    def gufunc(self):\n        return numba.guvectorize(self.sig)(self.f)\n";
+        assert!(!decorated_with(defining, &names));
+    }
+}
