@@ -1415,6 +1415,11 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::GpuDsl, "@wp.func"),
     (Marker::GpuDsl, "@warp.kernel"),
     (Marker::GpuDsl, "@warp.func"),
+    // Its thread index, valid in kernel code only: a kernel written as a
+    // plain function and compiled by a factory (`wp.Kernel(fwd, …)`,
+    // torchmd-net's `warp_kernels/`).
+    (Marker::GpuDsl, "wp.tid()"),
+    (Marker::GpuDsl, "warp.tid()"),
     // Taichi: kernels and the functions they call, as its documentation
     // writes them (`import taichi as ti`).
     (Marker::GpuDsl, "@ti.kernel"),
@@ -2157,7 +2162,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 84] = [
+        let cases: [(&str, &[u8], Option<Kind>); 85] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -2252,6 +2257,8 @@ mod tests {
             ("fixedpoint/fixedpoint_neon.h", b"inline int32x4_t ShiftLeft(int32x4_t a, int offset) {", Some(Kind::SimdArm)),
             // Taichi kernels and functions in a Python script.
             ("examples/diffmpm.py", b"import taichi as ti\n\n@ti.kernel\ndef p2g(f: ti.i32):\n    pass\n", Some(Kind::GpuDsl)),
+            // A Warp kernel written as a plain function for a factory.
+            ("ext/warp_kernels/norm3.py", b"import warp as wp\n\ndef make(dtype):\n    def fwd(x: wp.array(dtype=dtype)):\n        i = wp.tid()\n        x[i] = x[i] * x[i]\n    return wp.Kernel(fwd)\n", Some(Kind::GpuDsl)),
             // Numba's CPU loops, in a module that imports Numba; its CUDA
             // kernels stay a GPU DSL's, and a bare `@jit` without Numba is
             // another library's (JAX, Triton).
