@@ -706,10 +706,15 @@ fn a_templated_micro_kernel_is_read_in_its_language() {
         .git_init()
         .file("linalg/x86_64/fma/fma_mmm_f32_8x8.S.j2", asm)
         .file("linalg/x86_64/fma/fma_mmm_f32_16x6.S.j2", asm)
-        // A partial the kernels include: no language of its own.
+        // A partial the kernels include, with no language of its own: a
+        // kernel's part, as a header a kernel includes is.
         .file(
             "linalg/x86_64/fma/fma_mmm_load_tile.j2",
             "{% macro load_tile() %}\n    vmovaps ymm8, [rdx]\n    vfmadd231ps ymm0, ymm12, ymm8\n{% endmacro %}\n",
+        )
+        .file(
+            "linalg/x86_64/fma/dispatcher.j2",
+            ".non_linear:\n    cmp rax, {{ jump_table | length }}\n    jmp [rcx + rax * 8]\n",
         )
         // A CUDA template with its language before the template's extension.
         .file(
@@ -726,16 +731,81 @@ fn a_templated_micro_kernel_is_read_in_its_language() {
     for path in [
         "linalg/x86_64/fma/fma_mmm_f32_8x8.S.j2",
         "linalg/x86_64/fma/fma_mmm_f32_16x6.S.j2",
+        "linalg/x86_64/fma/fma_mmm_load_tile.j2",
+        "linalg/x86_64/fma/dispatcher.j2",
     ] {
         assert_eq!(kind_and_op(&plan, path).0, "asm", "{path}: {plan}");
     }
     assert_eq!(kind_and_op(&plan, "kernels/gemm.cu.j2").0, "cuda", "{plan}");
+    assert!(
+        !in_population(&plan, "docs/templates/kernel.html.j2"),
+        "{plan}"
+    );
+}
+
+#[test]
+fn a_generators_bare_templates_are_read_by_content_and_join_its_kernels() {
+    let p = Sota::new()
+        .git_init()
+        // Backend templates with no language in their names: CUDA and
+        // OpenCL by their markers; the backend's partial joins them.
+        .file(
+            "solver/backends/cuda/kernels/axnpby.mako",
+            "<%inherit file='base'/>\n__global__ void axnpby(int n, double* x, double a)\n{\n    int i = blockIdx.x*blockDim.x + threadIdx.x;\n    if (i < n) x[i] *= a;\n}\n",
+        )
+        .file(
+            "solver/backends/cuda/kernels/base.mako",
+            "#define SOA_IX(a, v, nv) ((a) + (v))\n${next.body()}\n",
+        )
+        .file(
+            "solver/backends/opencl/kernels/axnpby.mako",
+            "__kernel void axnpby(int n, __global double* x, double a)\n{\n    int i = get_global_id(0);\n    if (i < n) x[i] *= a;\n}\n",
+        )
+        // A backend-neutral kernel in the generator's own dialect, in a
+        // `kernels/` directory: rendered for every backend.
+        .file(
+            "solver/euler/kernels/tflux.mako",
+            "<%pyfr:kernel name='tflux' ndim='2' u='in fpdtype_t[4]'>\n    fpdtype_t ftemp[2][4];\n% for i in range(2):\n    f[${i}] = u[${i}]*ftemp[${i}][0];\n% endfor\n</%pyfr:kernel>\n",
+        )
+        // Not kernels: a bare template outside the kernel directories, a
+        // chat template, a build input.
+        .file("solver/euler/config.mako", "[solver]\norder = ${order}\n")
+        .file("assets/chat.jinja", "{% for m in messages %}{{ m.content }}{% endfor %}\n")
+        .file("docs/Doxyfile.in", "INPUT = @SRC@\n");
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for path in [
+        "solver/backends/cuda/kernels/axnpby.mako",
+        "solver/backends/cuda/kernels/base.mako",
+        "solver/euler/kernels/tflux.mako",
+    ] {
+        assert_eq!(kind_and_op(&plan, path).0, "cuda", "{path}: {plan}");
+    }
+    assert_eq!(
+        kind_and_op(&plan, "solver/backends/opencl/kernels/axnpby.mako").0,
+        "opencl",
+        "{plan}"
+    );
     for out in [
-        "linalg/x86_64/fma/fma_mmm_load_tile.j2",
-        "docs/templates/kernel.html.j2",
+        "solver/euler/config.mako",
+        "assets/chat.jinja",
+        "docs/Doxyfile.in",
     ] {
         assert!(!in_population(&plan, out), "{out}: {plan}");
     }
+
+    // Without a template kernel in the tree, a bare template in a
+    // `kernels/` directory is text like any other.
+    let q = Sota::new()
+        .git_init()
+        .file("app/kernels/page.mako", "<html>${body}</html>\n")
+        .file(
+            "app/kernels/scale.cu",
+            "__global__ void k(float* x) { x[threadIdx.x] = 0; }\n",
+        );
+    q.git(&["add", "-A"]).success();
+    let bare = self::plan(&q);
+    assert!(!in_population(&bare, "app/kernels/page.mako"), "{bare}");
 }
 
 #[test]

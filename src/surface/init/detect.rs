@@ -420,7 +420,7 @@ const FEATURE_PROBE_HEADS: &[&str] = &["cpu", "isa", "simd"];
 
 /// A directory named for the kernels it holds: `kernels/`, `kernel/`,
 /// `cutlass_kernels/`.
-fn kernel_dir_name(dir: &str) -> bool {
+pub fn kernel_dir_name(dir: &str) -> bool {
     let d = dir.as_bytes();
     ["kernels", "kernel"].iter().any(|k| {
         d.len() >= k.len() && {
@@ -629,6 +629,11 @@ pub enum Family {
     OpenclMaybe,
     /// Swift / Objective-C: Metal source in string literals.
     HostMetal,
+    /// A template with no language of its own (PyFR's `axnpby.mako`,
+    /// tract's `fma_mmm_load_tile.j2`): C-family kernel markers decide
+    /// (CUDA, Metal, OpenCL, SIMD in inline assembly); a generator's
+    /// partials and backend-neutral kernels join in `templates.rs`.
+    Template,
     /// TypeScript / JavaScript: WGSL or GLSL ES shaders in string literals
     /// (a browser backend's kernels).
     Script,
@@ -674,12 +679,29 @@ pub fn by_extension(path: &str) -> ByExtension {
 /// A template (`kernel.cu.j2`, tract's `fma_mmm_f32_16x6.S.j2`, XNNPACK's
 /// `neon.c.in` micro-kernel templates, a JIT kernel's `*_kernel.cu.in`) is in the
 /// language of the extension before the template's. One without (tract's
-/// `fma_mmm_load_tile.j2`) is a partial the others include, or text that
-/// is no code: not a candidate.
+/// `fma_mmm_load_tile.j2`, PyFR's `axnpby.mako`) is read by its content:
+/// a kernel template, a partial the kernels include, or text that is no
+/// code (a chat template). A bare `.in` is a build input (`Doxyfile.in`,
+/// `MANIFEST.in`): not a candidate.
 fn by_template(path: &str) -> ByExtension {
     let name = path.rsplit('/').next().unwrap_or(path);
     let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
-    extension(stem).map_or(ByExtension::No, by_ext)
+    match extension(stem) {
+        Some(ext) => by_ext(ext),
+        None if extension(name) == Some("in") => ByExtension::No,
+        None => ByExtension::Ambiguous(Family::Template),
+    }
+}
+
+/// Whether a path is a template with no language of its own (see
+/// [`by_template`]).
+pub fn is_bare_template(path: &str) -> bool {
+    by_extension(path) == ByExtension::Ambiguous(Family::Template)
+}
+
+/// Whether a path is a template, with a language of its own or not.
+pub fn is_template(path: &str) -> bool {
+    extension(path).is_some_and(|t| TEMPLATE_EXTS.contains(&t))
 }
 
 /// The extensions of CUDA-dialect sources and headers. MUSA (Moore
@@ -1747,7 +1769,7 @@ impl Detector {
         let has = |m: Marker| seen.contains(&m);
         let simd = || simd_kind(seen);
         match family {
-            Family::C => c_family_kind(seen),
+            Family::C | Family::Template => c_family_kind(seen),
             Family::OpenclMaybe => (has(Marker::OpenclKernel) || has(Marker::OpenclAddressSpace))
                 .then_some(Kind::Opencl),
             // Metal source held in Swift / Objective-C strings.

@@ -19,6 +19,7 @@ pub mod reference;
 mod siblings;
 pub mod signals;
 mod simd_layer;
+mod templates;
 mod twins;
 
 use std::collections::BTreeMap;
@@ -1140,6 +1141,7 @@ fn assigned(
     siblings::adopt_launch_units(root, &mut found, &launchers, signals);
     siblings::adopt_isa_units(root, &mut found, &includers, signals);
     siblings::adopt_opencl_launchers(&mut found, opencl_launchers);
+    templates::adopt(root, &mut found, candidates, signals);
     // Last: a file no pass made a kernel, named after one in a sibling
     // model's directory.
     twins::adopt(root, &mut found, candidates, signals);
