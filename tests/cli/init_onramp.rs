@@ -2272,3 +2272,53 @@ fn a_suites_numba_variants_and_numba_helpers_away_from_gpu_kernels_are_left_out(
     assert_eq!(role, "bench");
     assert!(reason.contains("NumPy program"), "{reason}");
 }
+
+#[test]
+fn a_portable_kernel_language_is_read_through_the_macros_its_gpu_sources_define() {
+    let common = "#define KERNEL extern \"C\" __global__\n#define GLOBAL\n#define GLOBAL_ID (blockIdx.x*blockDim.x+threadIdx.x)\n";
+    let force = "KERNEL void computeBondForce(int n, GLOBAL float* RESTRICT f) {\n    for (int i = GLOBAL_ID; i < n; i += GLOBAL_SIZE)\n        f[i] = 0;\n}\n";
+    let p = Sota::new()
+        .git_init()
+        // The CUDA platform defines the common language's keywords.
+        .file("platforms/cuda/kernels/common.cu", common)
+        .file(
+            "platforms/cuda/kernels/utilities.cu",
+            "extern \"C\" __global__ void clearBuffer(int* b) { b[threadIdx.x] = 0; }\n",
+        )
+        // Kernels written once in it, in `.cc` files with no CUDA marker.
+        .file("platforms/common/kernels/bondForce.cc", force)
+        .file("platforms/common/kernels/angleForce.cc", force)
+        // Host code that only names the word is not.
+        .file(
+            "platforms/common/src/KernelSources.cpp",
+            "#include <string>\nint mode = KERNEL;\nconst char* src = \"KERNEL\";\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for path in [
+        "platforms/common/kernels/bondForce.cc",
+        "platforms/common/kernels/angleForce.cc",
+    ] {
+        assert_eq!(kind_and_op(&plan, path).0, "cuda", "{path}: {plan}");
+    }
+    assert!(
+        !in_population(&plan, "platforms/common/src/KernelSources.cpp"),
+        "{plan}"
+    );
+
+    // Defined in a plain header instead, the bare word is no keyword.
+    let q = Sota::new()
+        .git_init()
+        .file("include/config.h", common)
+        .file("src/kernels/bondForce.cc", force)
+        .file(
+            "src/kernels/k.cu",
+            "__global__ void k(int* b) { b[threadIdx.x] = 0; }\n",
+        );
+    q.git(&["add", "-A"]).success();
+    let header = self::plan(&q);
+    assert!(
+        !in_population(&header, "src/kernels/bondForce.cc"),
+        "{header}"
+    );
+}

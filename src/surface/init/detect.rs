@@ -900,6 +900,12 @@ pub fn scalar_backend_dir(path: &str) -> Option<&str> {
     None
 }
 
+/// A GPU kernel source or header by extension (`.cu`, `.cuh`, MUSA's
+/// `.mu` / `.muh`, `.hip`).
+pub fn is_gpu_source(path: &str) -> bool {
+    is_cuda_dialect(path) || source_extension(path) == Some("hip")
+}
+
 /// Whether a path is a CUDA-dialect header (`.cuh`, MUSA's `.muh`).
 pub fn is_gpu_header(path: &str) -> bool {
     matches!(source_extension(path), Some("cuh" | "muh"))

@@ -150,8 +150,15 @@ impl Uses {
     /// identifier (not its `#define` line).
     pub fn marks_device_code(&self, prefix: &[u8]) -> bool {
         let mut device = 0;
-        for i in code_uses(&self.ac, prefix) {
-            if self.macros[i].kernel {
+        for (i, end) in code_uses_at(&self.ac, prefix) {
+            let m = &self.macros[i];
+            if m.bare {
+                if entry_at_line_start(prefix, end - m.name.len(), end) {
+                    return true;
+                }
+                continue;
+            }
+            if m.kernel {
                 return true;
             }
             device += 1;
@@ -163,12 +170,29 @@ impl Uses {
     }
 }
 
+/// Whether the macro use at `start..end` opens a kernel entry at the
+/// start of its line: `KERNEL void f(`, `extern "C" KERNEL void f(`.
+fn entry_at_line_start(prefix: &[u8], start: usize, end: usize) -> bool {
+    let line_start = memchr::memrchr(b'\n', &prefix[..start]).map_or(0, |i| i + 1);
+    let before = prefix[line_start..start].trim_ascii();
+    (before.is_empty() || before == b"extern \"C\"")
+        && prefix[end..].trim_ascii_start().starts_with(b"void ")
+}
+
 /// The patterns of `ac` the prefix uses as code: each match a whole
 /// identifier, not on a preprocessor line (its `#define`, an `#if`).
 pub(super) fn code_uses<'a>(
     ac: &'a AhoCorasick,
     prefix: &'a [u8],
 ) -> impl Iterator<Item = usize> + 'a {
+    code_uses_at(ac, prefix).map(|(i, _)| i)
+}
+
+/// As [`code_uses`], with where each use ends.
+fn code_uses_at<'a>(
+    ac: &'a AhoCorasick,
+    prefix: &'a [u8],
+) -> impl Iterator<Item = (usize, usize)> + 'a {
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     ac.find_iter(prefix).filter_map(move |m| {
         let before = m.start().checked_sub(1).map(|i| prefix[i]);
@@ -180,7 +204,7 @@ pub(super) fn code_uses<'a>(
         let directive = prefix[line_start..m.start()]
             .trim_ascii_start()
             .starts_with(b"#");
-        (!directive).then(|| m.pattern().as_usize())
+        (!directive).then(|| (m.pattern().as_usize(), m.end()))
     })
 }
 
@@ -211,5 +235,26 @@ mod tests {
         assert!(!uses.marks_device_code(
             b"#define ROCPRIM_KERNEL __global__\nint ROCPRIM_KERNEL_COUNT = 1;\n"
         ));
+    }
+
+    #[test]
+    fn a_bare_kernel_macro_counts_only_from_a_kernel_source_and_at_an_entry() {
+        use crate::surface::init::macro_defs::defined_in_kernel_source;
+        let common =
+            b"#define KERNEL extern \"C\" __global__\n#define DEVICE __device__\n#define GLOBAL\n";
+        // A public header's bare `KERNEL` is no one's keyword.
+        assert!(defined(common).is_empty());
+        let macros = defined_in_kernel_source(common);
+        assert_eq!(macros.len(), 1, "{macros:?}");
+        assert!(macros[0].bare && macros[0].kernel);
+        let uses = Uses::new(macros).unwrap();
+        assert!(uses.marks_device_code(
+            b"/* Born radii */\nKERNEL void reduceBornSum(GLOBAL const float* s) {\n}\n"
+        ));
+        assert!(uses.marks_device_code(b"extern \"C\" KERNEL void k(int n) {}\n"));
+        // The word elsewhere: a condition, an argument, a table.
+        assert!(!uses.marks_device_code(b"if (mode == KERNEL) run();\n"));
+        assert!(!uses.marks_device_code(b"#ifdef KERNEL\nint x;\n#endif\n"));
+        assert!(!uses.marks_device_code(b"static const char* names[] = { KERNEL };\n"));
     }
 }

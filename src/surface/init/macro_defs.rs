@@ -10,14 +10,31 @@ pub struct DeviceMacro {
     pub name: String,
     /// It stands for `__global__` (a kernel entry), else for `__device__`.
     pub kernel: bool,
+    /// An unprefixed name (`KERNEL`) defined in a GPU kernel source: a
+    /// portable kernel language's keyword (OpenMM's common compute
+    /// kernels, written once for CUDA, HIP and OpenCL). Only a kernel
+    /// entry at a line start (`KERNEL void f(`) uses it; the bare word
+    /// alone is other code's too.
+    pub bare: bool,
 }
 
 /// The device macros a C-family prefix defines.
 pub fn defined(prefix: &[u8]) -> Vec<DeviceMacro> {
+    defined_as(prefix, false)
+}
+
+/// The device macros a GPU kernel source defines (a `.cu`, `.cuh` or
+/// `.hip` file): unprefixed kernel macros too (OpenMM's `common.cu`:
+/// `#define KERNEL extern "C" __global__`).
+pub fn defined_in_kernel_source(prefix: &[u8]) -> Vec<DeviceMacro> {
+    defined_as(prefix, true)
+}
+
+fn defined_as(prefix: &[u8], kernel_source: bool) -> Vec<DeviceMacro> {
     let mut out = Vec::new();
     for at in memchr::memmem::find_iter(prefix, b"#define") {
         let rest = &prefix[at + b"#define".len()..];
-        if let Some(m) = device_macro(&logical_line(rest)) {
+        if let Some(m) = device_macro(&logical_line(rest), kernel_source) {
             if !out.contains(&m) {
                 out.push(m);
             }
@@ -63,7 +80,7 @@ pub fn defines_keyword_at(prefix: &[u8], at: usize) -> bool {
         let trimmed = prefix[start..].trim_ascii_start();
         if let Some(rest) = trimmed.strip_prefix(b"#") {
             return match rest.trim_ascii_start().strip_prefix(b"define") {
-                Some(define) => device_macro(&logical_line(define)).is_some(),
+                Some(define) => device_macro(&logical_line(define), true).is_some(),
                 None => false,
             };
         }
@@ -100,15 +117,17 @@ pub(super) fn logical_line(rest: &[u8]) -> String {
 /// `NAME BODY` or `NAME(PARAMS) BODY` of one `#define`, when BODY is
 /// device-code keywords only (`__global__ static`, `__forceinline__
 /// __device__`, `__launch_bounds__(N, M) static __global__`).
-fn device_macro(line: &str) -> Option<DeviceMacro> {
+fn device_macro(line: &str, kernel_source: bool) -> Option<DeviceMacro> {
     let line = line.trim_start();
     let name_end = line
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(line.len());
     let name = &line[..name_end];
     // A library's prefixed name (`ROCPRIM_DEVICE`); a bare `DEVICE` or
-    // `KERNEL` is a word other code uses too.
-    if name.is_empty() || name.starts_with("__") || !name.contains('_') {
+    // `KERNEL` is a word other code uses too, unless a kernel source
+    // defines it as a kernel entry (see [`DeviceMacro::bare`]).
+    let bare = !name.contains('_');
+    if name.is_empty() || name.starts_with("__") || (bare && !kernel_source) {
         return None;
     }
     let mut body = &line[name_end..];
@@ -130,15 +149,21 @@ fn device_macro(line: &str) -> Option<DeviceMacro> {
                 | "inline"
                 | "static"
                 | "__launch_bounds__"
+                | "extern"
+                | "\"C\""
         )
     };
     if words.is_empty() || words.len() > 4 || !words.iter().all(keyword) {
         return None;
     }
     let kernel = words.contains(&"__global__");
+    if bare && !kernel {
+        return None;
+    }
     (kernel || words.contains(&"__device__")).then(|| DeviceMacro {
         name: name.to_owned(),
         kernel,
+        bare,
     })
 }
 

@@ -312,7 +312,10 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
             };
             let buf = &full[..n];
             if device_macros::may_hold(path) {
-                macros.extend(macro_defs::defined(buf));
+                macros.extend(match detect::is_gpu_source(path) {
+                    true => macro_defs::defined_in_kernel_source(buf),
+                    false => macro_defs::defined(buf),
+                });
                 instantiation.extend(macro_defs::instantiation_macros(buf));
             } else if numba::may_hold(path) {
                 numba_names.extend(numba::defined(buf));
