@@ -755,7 +755,7 @@ fn a_generators_bare_templates_are_read_by_content_and_join_its_kernels() {
         )
         .file(
             "solver/backends/cuda/kernels/base.mako",
-            "#define SOA_IX(a, v, nv) ((a) + (v))\n${next.body()}\n",
+            "#define SOA_IX(a, v, nv) ((a) + (v))\ntypedef ${fpdtype} fpdtype_t;\n${next.body()}\n",
         )
         .file(
             "solver/backends/opencl/kernels/axnpby.mako",
@@ -771,7 +771,16 @@ fn a_generators_bare_templates_are_read_by_content_and_join_its_kernels() {
         // chat template, a build input.
         .file("solver/euler/config.mako", "[solver]\norder = ${order}\n")
         .file("assets/chat.jinja", "{% for m in messages %}{{ m.content }}{% endfor %}\n")
-        .file("docs/Doxyfile.in", "INPUT = @SRC@\n");
+        .file("docs/Doxyfile.in", "INPUT = @SRC@\n")
+        // Markup beside the kernel templates, and under a far `kernel/`.
+        .file(
+            "solver/backends/cuda/kernels/README.j2",
+            "# Kernels\n\nRendered with {{ backend }} before compiling.\n",
+        )
+        .file(
+            "share/jupyter/kernel/templates/page.j2",
+            "<html><body>{{ body }}</body></html>\n",
+        );
     p.git(&["add", "-A"]).success();
     let plan = plan(&p);
     for path in [
@@ -790,6 +799,8 @@ fn a_generators_bare_templates_are_read_by_content_and_join_its_kernels() {
         "solver/euler/config.mako",
         "assets/chat.jinja",
         "docs/Doxyfile.in",
+        "solver/backends/cuda/kernels/README.j2",
+        "share/jupyter/kernel/templates/page.j2",
     ] {
         assert!(!in_population(&plan, out), "{out}: {plan}");
     }

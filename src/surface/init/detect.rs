@@ -1348,8 +1348,13 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::NumbaJit, "@nb.vectorize"),
     (Marker::NumbaJit, "@stencil"),
     (Marker::NumbaJit, "@numba.stencil"),
-    (Marker::NumbaImport, "import numba"),
-    (Marker::NumbaImport, "from numba"),
+    // The module itself, not `numbagg` or `numba_stats`.
+    (Marker::NumbaImport, "import numba\n"),
+    (Marker::NumbaImport, "import numba\r"),
+    (Marker::NumbaImport, "import numba as "),
+    (Marker::NumbaImport, "import numba."),
+    (Marker::NumbaImport, "from numba import "),
+    (Marker::NumbaImport, "from numba."),
     (Marker::CuteDsl, "cute.kernel"),
     (Marker::CuteDsl, "cute.jit"),
     (Marker::CuteDsl, "dsl_user_op"),
@@ -1443,11 +1448,12 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::GpuDsl, "@wp.func"),
     (Marker::GpuDsl, "@warp.kernel"),
     (Marker::GpuDsl, "@warp.func"),
-    // Its thread index, valid in kernel code only: a kernel written as a
-    // plain function and compiled by a factory (`wp.Kernel(fwd, …)`,
-    // torchmd-net's `warp_kernels/`).
-    (Marker::GpuDsl, "wp.tid()"),
-    (Marker::GpuDsl, "warp.tid()"),
+    // Its thread index taken, valid in kernel code only (`i = wp.tid()`,
+    // `b, h = wp.tid()`): a kernel written as a plain function and
+    // compiled by a factory (`wp.Kernel(fwd, …)`, torchmd-net's
+    // `warp_kernels/`).
+    (Marker::GpuDsl, "= wp.tid()"),
+    (Marker::GpuDsl, "= warp.tid()"),
     // Taichi: kernels and the functions they call, as its documentation
     // writes them (`import taichi as ti`).
     (Marker::GpuDsl, "@ti.kernel"),
@@ -2190,7 +2196,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 85] = [
+        let cases: [(&str, &[u8], Option<Kind>); 87] = [
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
@@ -2294,6 +2300,10 @@ mod tests {
             ("numbagg/funcs.py", b"from numba import guvectorize\n\n@guvectorize([\"void(float64[:], float64[:])\"], \"(n)->()\")\ndef nansum(a, out):\n    pass\n", Some(Kind::Numba)),
             ("stumpy/gpu_stump.py", b"from numba import cuda, njit\n\n@cuda.jit\ndef k(a):\n    pass\n\n@njit\ndef h(a):\n    pass\n", Some(Kind::GpuDsl)),
             ("lib/jax_ops.py", b"from jax import jit\n\n@jit\ndef f(x):\n    return x\n", None),
+            // `numbagg` / `numba_stats` are other packages than Numba.
+            ("src/a.py", b"import numbagg\nfrom jax import jit\n\n@jit(static_argnums=0)\ndef f(n, x):\n    pass\n", None),
+            // Warp's thread index named in a comment of a launcher.
+            ("src/launch.py", b"import warp as wp\n# each kernel calls wp.tid() for its index\nwp.launch(k, dim=n)\n", None),
             // A GPU header's own vector types named as NEON's are not Arm.
             ("csrc/core/base.h", b"#include <hip/hip_runtime.h>\nusing int32x4_t = __attribute__((__vector_size__(4 * sizeof(int)))) int;\n__device__ int32x4_t load(const int32x4_t* p) { return *p; }\n", None),
             ("include/vec.h", b"typedef int int32x4_t __attribute__((ext_vector_type(4)));\nint32x4_t add(int32x4_t a, int32x4_t b) { return a + b; }\n", None),

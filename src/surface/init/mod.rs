@@ -254,7 +254,7 @@ struct ScanOut {
     simd_layer: Vec<simd_layer::LayerName>,
     /// The names the repository's Python modules define over Numba's
     /// compile API (see [`numba`]).
-    numba_decorators: Vec<String>,
+    numba_decorators: Vec<(String, String)>,
     /// Host sources that launch or explicitly instantiate kernels, with
     /// what they include from their directory (see [`siblings::adopt_launch_units`]).
     launchers: Vec<(String, Vec<String>)>,
@@ -318,7 +318,7 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
                 });
                 instantiation.extend(macro_defs::instantiation_macros(buf));
             } else if numba::may_hold(path) {
-                numba_names.extend(numba::defined(buf));
+                numba_names.extend(numba::defined(path, buf));
             }
             let scanned = detector.scan(path, buf);
             if let Some(kind) = scanned.kind.filter(|k| k.is_cpu_simd()) {

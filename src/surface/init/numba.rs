@@ -164,8 +164,9 @@ fn definitions(text: &str) -> Vec<Definition<'_>> {
 /// The names a module that imports Numba defines that compile with it: a
 /// top-level function or class whose body calls Numba's compile API or
 /// another such name of the module, a class derived from one, and a
-/// module-level alias (`fast = nb.njit(cache=True)`).
-pub fn defined(prefix: &[u8]) -> Vec<String> {
+/// module-level alias (`fast = nb.njit(cache=True)`); each with the
+/// module's name (the file's stem), which a user imports it from.
+pub fn defined(path: &str, prefix: &[u8]) -> Vec<(String, String)> {
     if memchr::memmem::find(prefix, b"numba").is_none() {
         return Vec::new();
     }
@@ -203,40 +204,139 @@ pub fn defined(prefix: &[u8]) -> Vec<String> {
         }
         names.extend(more);
     }
-    names.into_iter().filter(|n| !n.starts_with("__")).collect()
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let module = name.split('.').next().unwrap_or(name);
+    names
+        .into_iter()
+        .filter(|n| !n.starts_with("__"))
+        .map(|n| (module.to_owned(), n))
+        .collect()
 }
 
-/// The names a module imports: every identifier of its import statements,
-/// a parenthesised list over several lines included.
-fn imported(text: &str) -> BTreeSet<&str> {
-    let mut out = BTreeSet::new();
-    let mut in_list = false;
+/// A name a module imports: what it is bound to, the last part of the
+/// module it comes from (`_util` for `from ._util import _jit`), and the
+/// name in that module (`None` when the binding is the module itself:
+/// `from . import _util`, `import pkg.decorators as deco`).
+struct Binding<'a> {
+    bound: &'a str,
+    module: &'a str,
+    name: Option<&'a str>,
+}
+
+/// The module's import statements, each joined into one line: a
+/// parenthesised list over several lines, a `\\` continuation.
+fn import_statements(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut open = false;
     for line in text.lines() {
-        let line = line.trim_start();
-        if in_list || is_import(line) {
-            out.extend(words(line).map(|(w, _, _)| w));
-            in_list = match in_list {
-                true => !line.contains(')'),
-                false => line.contains('(') && !line.contains(')'),
+        let code = line.split('#').next().unwrap_or("").trim();
+        if !open && !is_import(code) {
+            continue;
+        }
+        let code = code.trim_end_matches('\\');
+        match open {
+            true => {
+                if let Some(last) = out.last_mut() {
+                    last.push(' ');
+                    last.push_str(code);
+                }
+            }
+            false => out.push(code.to_owned()),
+        }
+        let statement = out.last().map_or("", String::as_str);
+        open = statement.matches('(').count() > statement.matches(')').count()
+            || line.trim_end().ends_with('\\');
+    }
+    out
+}
+
+/// The last dotted part of a module path (`numbagg.decorators` →
+/// `decorators`, `._util` → `_util`, `.` → ``).
+fn last_part(module: &str) -> &str {
+    module.rsplit('.').next().unwrap_or(module).trim()
+}
+
+/// What a module's import statements bind.
+fn bindings(statements: &[String]) -> Vec<Binding<'_>> {
+    let mut out = Vec::new();
+    for s in statements {
+        if let Some(rest) = s.strip_prefix("from ") {
+            let Some((module, names)) = rest.split_once(" import ") else {
+                continue;
             };
+            let module = module.trim();
+            let names = names.trim().trim_start_matches('(').trim_end_matches(')');
+            for item in names.split(',') {
+                let mut parts = item.split_whitespace();
+                let Some(name) = parts.next() else { continue };
+                let bound = match (parts.next(), parts.next()) {
+                    (Some("as"), Some(alias)) => alias,
+                    _ => name,
+                };
+                match last_part(module) {
+                    // `from . import _util`: the name is a module.
+                    "" => out.push(Binding {
+                        bound,
+                        module: name,
+                        name: None,
+                    }),
+                    m => out.push(Binding {
+                        bound,
+                        module: m,
+                        name: Some(name),
+                    }),
+                }
+            }
+        } else if let Some(rest) = s.strip_prefix("import ") {
+            for item in rest.split(',') {
+                let mut parts = item.split_whitespace();
+                let Some(path) = parts.next() else { continue };
+                let bound = match (parts.next(), parts.next()) {
+                    (Some("as"), Some(alias)) => alias,
+                    // `import a.b` binds `a`, a package: no decorator's module.
+                    _ if path.contains('.') => continue,
+                    _ => path,
+                };
+                out.push(Binding {
+                    bound,
+                    module: last_part(path),
+                    name: None,
+                });
+            }
         }
     }
     out
 }
 
-/// Whether a module decorates a function with one of `names` that it
-/// imports (`@_jit(2)`, `@ndreduce.wrap(…)`). The module that defines a
-/// decorator uses it in its docstrings' examples; its own compiled code
-/// carries Numba's decorators.
-fn decorated_with(prefix: &[u8], names: &BTreeSet<String>) -> bool {
+/// Whether a module decorates a function with one of the repository's
+/// Numba decorators (`(module, name)`, see [`defined`]) imported from the
+/// module that defines it: `@_jit(2)` after `from ._util import _jit`,
+/// `@ndreduce.wrap(…)` after `from numbagg.decorators import ndreduce`,
+/// `@_util._jit(2)` after `from . import _util`. The same word imported
+/// from elsewhere (`from jax import jit`) is another library's; the
+/// module that defines a decorator uses it in its docstrings' examples,
+/// and its own compiled code carries Numba's decorators.
+fn decorated_with(prefix: &[u8], names: &BTreeSet<(String, String)>) -> bool {
     let text = String::from_utf8_lossy(prefix);
-    let imports = imported(&text);
-    let known = |name: &str| names.contains(name) && imports.contains(name);
+    let statements = import_statements(&text);
+    let bound = bindings(&statements);
+    let learned = |module: &str, name: &str| names.contains(&(module.to_owned(), name.to_owned()));
     text.lines()
         .filter_map(|l| l.trim_start().strip_prefix('@'))
         .any(|d| {
             let end = d.find(|c: char| !is_ident(c)).unwrap_or(d.len());
-            known(&d[..end])
+            let (first, rest) = d.split_at(end);
+            let second = rest.strip_prefix('.').map(|r| {
+                let end = r.find(|c: char| !is_ident(c)).unwrap_or(r.len());
+                &r[..end]
+            });
+            bound
+                .iter()
+                .filter(|b| b.bound == first)
+                .any(|b| match b.name {
+                    Some(name) => learned(b.module, name),
+                    None => second.is_some_and(|attr| learned(b.module, attr)),
+                })
         })
 }
 
@@ -247,13 +347,13 @@ pub(super) fn adopt_users(
     root: &Path,
     found: &mut Vec<Found>,
     candidates: &[&str],
-    names: Vec<String>,
+    names: Vec<(String, String)>,
     signals: &Signals,
 ) {
     if names.is_empty() {
         return;
     }
-    let names: BTreeSet<String> = names.into_iter().collect();
+    let names: BTreeSet<(String, String)> = names.into_iter().collect();
     let unmarked = not_kernels_yet(found, candidates, |f| f.kind.is_none(), may_hold);
     let adopted = reread_kinds(root, &unmarked, signals, |prefix| {
         decorated_with(prefix, &names).then_some(Kind::Numba)
@@ -299,6 +399,9 @@ pub(super) fn leave_out_variants(
 /// model's that sit in no directory of that model's kernels.
 pub(super) fn leave_out_strays(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec<Found> {
     let numba = found.iter().filter(|f| f.kind == Some(Kind::Numba)).count();
+    if numba == 0 {
+        return found;
+    }
     let others: std::collections::HashSet<&str> = found
         .iter()
         .filter(|f| f.kind.is_some_and(|k| k != Kind::Numba))
@@ -308,7 +411,7 @@ pub(super) fn leave_out_strays(found: Vec<Found>, skipped: &mut Vec<Skipped>) ->
         .iter()
         .filter(|f| f.kind.is_some_and(|k| k != Kind::Numba))
         .count();
-    if numba == 0 || numba >= other_count {
+    if numba >= other_count {
         return found;
     }
     let flags: Vec<bool> = found
@@ -333,16 +436,27 @@ pub(super) fn leave_out_strays(found: Vec<Found>, skipped: &mut Vec<Skipped>) ->
 mod tests {
     use super::*;
 
-    fn set(names: &[&str]) -> BTreeSet<String> {
-        names.iter().map(|n| (*n).to_owned()).collect()
+    fn learned(pairs: &[(&str, &str)]) -> BTreeSet<(String, String)> {
+        pairs
+            .iter()
+            .map(|(m, n)| ((*m).to_owned(), (*n).to_owned()))
+            .collect()
+    }
+
+    fn names(defs: Vec<(String, String)>) -> Vec<String> {
+        defs.into_iter().map(|(_, n)| n).collect()
     }
 
     #[test]
     fn a_factory_that_builds_njit_and_what_calls_it_are_decorators() {
         let util = b"import numba as nb\n\ndef _jit_custom(sigs, cache=True):\n    \"\"\"Wrap numba.njit.\"\"\"\n    return nb.njit(sigs, cache=cache)\n\n\ndef _jit(arg, cache=True):\n    sigs = []\n    return _jit_custom(sigs, cache=cache)\n\n\ndef helper(x):\n    return x + 1\n\n\n@nb.njit\ndef _trans(x, loc, scale):\n    return (x - loc) / scale\n";
+        let defs = defined("src/numba_stats/_util.py", util);
         assert_eq!(
-            defined(util),
-            vec!["_jit".to_owned(), "_jit_custom".to_owned()]
+            defs,
+            vec![
+                ("_util".to_owned(), "_jit".to_owned()),
+                ("_util".to_owned(), "_jit_custom".to_owned())
+            ]
         );
     }
 
@@ -350,41 +464,73 @@ mod tests {
     fn a_class_that_calls_guvectorize_and_its_subclasses_are_decorators() {
         let decorators = b"import numba\n\nclass NumbaBase:\n    def __init__(self, func):\n        self.func = func\n\n    def gufunc(self, sig):\n        return numba.guvectorize(sig, self.sig)(self.func)\n\n\nclass NumbaBaseSimple(NumbaBase, metaclass=abc.ABCMeta):\n    pass\n\n\nclass ndreduce(NumbaBaseSimple):\n    @classmethod\n    def wrap(cls, *args):\n        return lambda f: cls(f, *args)\n\n\ndef ndim(arg):\n    return arg.ndim\n";
         assert_eq!(
-            defined(decorators),
-            vec![
-                "NumbaBase".to_owned(),
-                "NumbaBaseSimple".to_owned(),
-                "ndreduce".to_owned()
-            ]
+            names(defined("numbagg/decorators.py", decorators)),
+            vec!["NumbaBase", "NumbaBaseSimple", "ndreduce"]
         );
     }
 
     #[test]
     fn other_jits_and_modules_without_numba_define_nothing() {
-        // `torch.jit` / `cuda.jit` / `np.vectorize` are not Numba's CPU API;
-        // a module that never imports Numba defines no Numba decorator.
+        // `torch.jit` / `np.vectorize` are not Numba's CPU API; a module
+        // that never imports Numba (`numbagg` is another package) defines
+        // no Numba decorator.
         let torch = b"import numba\nimport torch\n\ndef script(f):\n    return torch.jit.script(f)\n\ndef vec(f):\n    return np.vectorize(f)\n";
-        assert!(defined(torch).is_empty());
-        let jax = b"import jax\n\ndef fast(f):\n    return jax.jit(f)\n# numba is not used here\n";
-        assert!(defined(jax).is_empty());
+        assert!(defined("a.py", torch).is_empty());
+        let jax = b"import jax\nimport numbagg\n\ndef fast(f):\n    return numba.njit(f)\n";
+        assert!(defined("b.py", jax).is_empty());
         let alias = b"import numba as nu\n\nfast = nu.njit(cache=True)\n";
-        assert_eq!(defined(alias), vec!["fast".to_owned()]);
+        assert_eq!(names(defined("c.py", alias)), vec!["fast"]);
     }
 
     #[test]
-    fn a_module_decorated_with_an_imported_decorator_is_numba_code() {
-        let names = set(&["_jit", "ndreduce"]);
-        let norm = b"import numpy as np\nfrom ._util import (\n    _jit,\n    _trans,\n)\n\n@_jit(2)\ndef _cdf(x, loc, scale):\n    return x\n";
+    fn a_module_decorated_with_a_decorator_from_its_defining_module_is_numba_code() {
+        let names = learned(&[("_util", "_jit"), ("decorators", "ndreduce")]);
+        let norm = b"import numpy as np\nfrom ._util import (\n    _jit,  # the factory\n    _trans,\n)\n\n@_jit(2)\ndef _cdf(x, loc, scale):\n    return x\n";
         assert!(decorated_with(norm, &names));
         let funcs = b"from numbagg.decorators import ndreduce\n\n@ndreduce.wrap(([(float64[:], float64)], \"(n)->()\"))\ndef nansum(a, out):\n    pass\n";
         assert!(decorated_with(funcs, &names));
-        // The same word from elsewhere, or not as a decorator, is no use.
-        let other = b"from mylib import cache\n\n@cache\ndef f():\n    return _jit\n";
-        assert!(!decorated_with(other, &names));
-        let unimported = b"@_jit(2)\ndef f(x):\n    return x\n";
-        assert!(!decorated_with(unimported, &names));
-        // The defining module's docstring example is no use of its own.
-        let defining = b"import numba\n\nclass ndreduce:\n    \"\"\"\n    >>> @ndreduce([\n    ... def f(a): pass\n    \"\"\"\n    def gufunc(self):\n        return numba.guvectorize(self.sig)(self.f)\n";
-        assert!(!decorated_with(defining, &names));
+        let module = b"from . import _util\n\n@_util._jit(2)\ndef _pdf(x):\n    return x\n";
+        assert!(decorated_with(module, &names));
+        let aliased = b"from ._util import _jit as jit\n\n@jit(2)\ndef _pdf(x):\n    return x\n";
+        assert!(decorated_with(aliased, &names));
+    }
+
+    #[test]
+    fn the_same_word_from_another_module_is_another_librarys() {
+        let names = learned(&[("fastmath", "jit"), ("fast", "cached")]);
+        for other in [
+            &b"from jax import jit\n\n@jit\ndef loss(x):\n    return x * 2\n"[..],
+            b"import torch\nfrom torch import jit\n\n@jit.script\ndef f(x):\n    return x\n",
+            b"from functools import lru_cache as cached\n\n@cached\ndef settings():\n    return {}\n",
+            // Not imported at all, or only named.
+            b"@jit(2)\ndef f(x):\n    return x\n",
+            b"from .fastmath import jit\n\nFAST = jit\n",
+            // The defining module's docstring example is no use of its own.
+            b"import numba\n\ndef jit(f):\n    \"\"\"\n    >>> @jit\n    ... def g(a): pass\n    \"\"\"\n    return numba.njit(f)\n",
+        ] {
+            assert!(!decorated_with(other, &names), "{}", String::from_utf8_lossy(other));
+        }
+        let ours = b"from .fastmath import jit\n\n@jit\ndef loss(x):\n    return x * 2\n";
+        assert!(decorated_with(ours, &names));
+    }
+
+    #[test]
+    fn import_statements_are_joined_over_lines() {
+        let text = "from a.b import (x,\n    y as z)  # two\nimport c.d as e, f\nfrom g \\\n    import h\n";
+        let statements = import_statements(text);
+        assert_eq!(statements.len(), 3, "{statements:?}");
+        let b = bindings(&statements);
+        let seen: Vec<(&str, &str, Option<&str>)> =
+            b.iter().map(|b| (b.bound, b.module, b.name)).collect();
+        assert_eq!(
+            seen,
+            vec![
+                ("x", "b", Some("x")),
+                ("z", "b", Some("y")),
+                ("e", "d", None),
+                ("f", "f", None),
+                ("h", "g", Some("h")),
+            ]
+        );
     }
 }
