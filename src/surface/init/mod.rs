@@ -243,6 +243,7 @@ impl Found {
 /// What scanning the candidates found: the kernels and plain files, and
 /// the files that host sources include (shared with the host: never a
 /// kernel's part).
+#[derive(Default)]
 struct ScanOut {
     found: Vec<Found>,
     host_included: std::collections::HashSet<String>,
@@ -297,86 +298,81 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
     let parts = on_cores(candidates, |part| {
         let confined = Confined::new(root);
         let mut full = vec![0u8; detect::PREFIX_BYTES];
-        let mut found = Vec::new();
-        let mut host = Vec::new();
-        let mut macros = Vec::new();
-        let mut layer = Vec::new();
-        let mut numba_names = Vec::new();
-        let mut launchers = Vec::new();
-        let mut includers = Vec::new();
-        let mut instantiation = Vec::new();
-        let mut opencl = Vec::new();
+        let mut out = ScanOut::default();
         for &path in part {
-            let Some(n) = read_prefix(&confined, path, &mut full) else {
-                continue;
-            };
-            let buf = &full[..n];
-            if device_macros::may_hold(path) {
-                macros.extend(match detect::is_gpu_source(path) {
-                    true => macro_defs::defined_in_kernel_source(buf),
-                    false => macro_defs::defined(buf),
-                });
-                instantiation.extend(macro_defs::instantiation_macros(buf));
-            } else if numba::may_hold(path) {
-                numba_names.extend(numba::defined(path, buf));
-            }
-            let scanned = detector.scan(path, buf);
-            if let Some(kind) = scanned.kind.filter(|k| k.is_cpu_simd()) {
-                if detect::is_header(path) {
-                    layer.extend(simd_layer::defined(&detector, buf, kind));
-                }
-            }
-            match classify(path, buf, scanned, signals) {
-                Classified::Found(f) => found.push(f),
-                Classified::Host { includes, launches } => {
-                    if detect::is_c_source(path) {
-                        let unit = (path.to_owned(), includes.clone());
-                        match launches {
-                            true => launchers.push(unit),
-                            false => includers.push(unit),
-                        }
-                    }
-                    host.extend(includes);
-                }
-                Classified::OpenclLauncher { best, includes } => {
-                    opencl.push((path.to_owned(), best));
-                    host.extend(includes);
-                }
-                Classified::Nothing => {}
+            if let Some(n) = read_prefix(&confined, path, &mut full) {
+                out.add(&detector, signals, path, &full[..n]);
             }
         }
-        let units = (launchers, includers, instantiation, opencl);
-        (found, host, (macros, layer, numba_names), units)
+        out
     });
-    let mut out = ScanOut {
-        found: Vec::new(),
-        host_included: Default::default(),
-        device_macros: Vec::new(),
-        simd_layer: Vec::new(),
-        numba_decorators: Vec::new(),
-        launchers: Vec::new(),
-        includers: Vec::new(),
-        instantiation_macros: Vec::new(),
-        opencl_launchers: Vec::new(),
-        infrastructure: Vec::new(),
-    };
-    for (found, host, (macros, layer, numba_names), units) in parts {
-        let (launchers, includers, instantiation, opencl) = units;
-        out.found.extend(found);
-        out.host_included.extend(host);
-        out.device_macros.extend(macros);
-        out.simd_layer.extend(layer);
-        out.numba_decorators.extend(numba_names);
-        out.launchers.extend(launchers);
-        out.includers.extend(includers);
-        out.instantiation_macros.extend(instantiation);
-        out.opencl_launchers.extend(opencl);
+    let mut out = ScanOut::default();
+    for part in parts {
+        out.merge(part);
     }
     out.device_macros.sort();
     out.device_macros.dedup();
     out.instantiation_macros.sort();
     out.instantiation_macros.dedup();
     out
+}
+
+impl ScanOut {
+    /// Take in one file's prefix: what it defines for the tree's later
+    /// passes (device macros, instantiation macros, Numba decorators, SIMD
+    /// layer names), then what it is.
+    fn add(&mut self, detector: &Detector, signals: &Signals, path: &str, buf: &[u8]) {
+        if device_macros::may_hold(path) {
+            self.device_macros
+                .extend(match detect::is_gpu_source(path) {
+                    true => macro_defs::defined_in_kernel_source(buf),
+                    false => macro_defs::defined(buf),
+                });
+            self.instantiation_macros
+                .extend(macro_defs::instantiation_macros(buf));
+        } else if numba::may_hold(path) {
+            self.numba_decorators.extend(numba::defined(path, buf));
+        }
+        let scanned = detector.scan(path, buf);
+        if let Some(kind) = scanned.kind.filter(|k| k.is_cpu_simd()) {
+            if detect::is_header(path) {
+                self.simd_layer
+                    .extend(simd_layer::defined(detector, buf, kind));
+            }
+        }
+        match classify(path, buf, scanned, signals) {
+            Classified::Found(f) => self.found.push(f),
+            Classified::Host { includes, launches } => {
+                if detect::is_c_source(path) {
+                    let unit = (path.to_owned(), includes.clone());
+                    match launches {
+                        true => self.launchers.push(unit),
+                        false => self.includers.push(unit),
+                    }
+                }
+                self.host_included.extend(includes);
+            }
+            Classified::OpenclLauncher { best, includes } => {
+                self.opencl_launchers.push((path.to_owned(), best));
+                self.host_included.extend(includes);
+            }
+            Classified::Nothing => {}
+        }
+    }
+
+    /// Join another core's part of the scan.
+    fn merge(&mut self, part: ScanOut) {
+        self.found.extend(part.found);
+        self.host_included.extend(part.host_included);
+        self.device_macros.extend(part.device_macros);
+        self.simd_layer.extend(part.simd_layer);
+        self.numba_decorators.extend(part.numba_decorators);
+        self.launchers.extend(part.launchers);
+        self.includers.extend(part.includers);
+        self.instantiation_macros.extend(part.instantiation_macros);
+        self.opencl_launchers.extend(part.opencl_launchers);
+        self.infrastructure.extend(part.infrastructure);
+    }
 }
 
 /// What one scanned file is to the draft.
