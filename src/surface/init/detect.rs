@@ -1338,6 +1338,8 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::NumbaJit, "@nb.njit"),
     (Marker::NumbaJit, "@jit("),
     (Marker::NumbaJit, "@jit\n"),
+    (Marker::NumbaJit, "@jit\r"),
+    (Marker::NumbaJit, "@njit "),
     (Marker::NumbaJit, "@numba.jit"),
     (Marker::NumbaJit, "@nb.jit"),
     (Marker::NumbaJit, "@guvectorize"),

@@ -333,7 +333,10 @@ impl ScanOut {
         } else if numba::may_hold(path) {
             self.numba_decorators.extend(numba::defined(path, buf));
         }
-        let scanned = detector.scan(path, buf);
+        let mut scanned = detector.scan(path, buf);
+        if scanned.kind.is_none() && numba::may_hold(path) && numba::jitted_by_alias(buf) {
+            scanned.kind = Some(Kind::Numba);
+        }
         if let Some(kind) = scanned.kind.filter(|k| k.is_cpu_simd()) {
             if detect::is_header(path) {
                 self.simd_layer

@@ -50,12 +50,64 @@ fn is_import(line: &str) -> bool {
 
 /// Whether the module imports Numba.
 fn imports_numba(text: &str) -> bool {
-    text.lines().map(str::trim_start).any(|l| {
-        is_import(l)
-            && l.split(|c: char| !is_ident(c))
-                .nth(1)
-                .is_some_and(|module| module == "numba")
-    })
+    !numba_aliases(text).is_empty()
+}
+
+/// The names a module binds Numba to (`numba`, `nb`, `nu` for `import
+/// numba as nu`), and `""` for a `from numba import …`; empty when it
+/// does not import Numba (`numbagg` and `numba_stats` are other
+/// packages).
+fn numba_aliases(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for statement in text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+    {
+        if let Some(rest) = statement.strip_prefix("import ") {
+            for item in rest.split(',') {
+                let mut parts = item.split_whitespace();
+                let module = parts.next().unwrap_or("");
+                if module != "numba" && !module.starts_with("numba.") {
+                    continue;
+                }
+                match (parts.next(), parts.next()) {
+                    (Some("as"), Some(alias)) => out.push(alias),
+                    _ => out.push("numba"),
+                }
+            }
+        } else if let Some(rest) = statement.strip_prefix("from ") {
+            let module = rest.split_whitespace().next().unwrap_or("");
+            if module == "numba" || module.starts_with("numba.") {
+                out.push("");
+            }
+        }
+    }
+    out
+}
+
+/// Whether a module that imports Numba under an alias of its own
+/// decorates with its CPU compile API (`import numba as nu` then
+/// `@nu.njit`), which the detector's fixed markers (`@nb.njit`,
+/// `@numba.njit`) do not spell.
+pub fn jitted_by_alias(prefix: &[u8]) -> bool {
+    if memchr::memmem::find(prefix, b"numba").is_none() {
+        return false;
+    }
+    let text = String::from_utf8_lossy(prefix);
+    let aliases: Vec<&str> = numba_aliases(&text)
+        .into_iter()
+        .filter(|a| !a.is_empty())
+        .collect();
+    !aliases.is_empty()
+        && text
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix('@'))
+            .any(|d| {
+                d.split_once('.').is_some_and(|(alias, rest)| {
+                    let api = rest.split(|c: char| !is_ident(c)).next().unwrap_or("");
+                    aliases.contains(&alias) && COMPILE_API.contains(&api)
+                })
+            })
 }
 
 fn is_ident(c: char) -> bool {
@@ -176,11 +228,8 @@ pub fn defined(path: &str, prefix: &[u8]) -> Vec<(String, String)> {
     }
     let aliases: Vec<&str> = ["numba", "nb"]
         .into_iter()
-        .chain(text.lines().filter_map(|l| {
-            l.trim_start()
-                .strip_prefix("import numba as ")
-                .map(|a| a.trim_end())
-        }))
+        .chain(numba_aliases(&text))
+        .filter(|a| !a.is_empty())
         .collect();
     let defs = definitions(&text);
     let mut names: BTreeSet<String> = defs
@@ -512,6 +561,25 @@ mod tests {
         }
         let ours = b"from .fastmath import jit\n\n@jit\ndef loss(x):\n    return x * 2\n";
         assert!(decorated_with(ours, &names));
+    }
+
+    #[test]
+    fn numba_under_an_alias_of_its_own_is_found() {
+        assert!(jitted_by_alias(
+            b"import numba as nu\n\n@nu.njit(cache=True)\ndef f(x):\n    return x\n"
+        ));
+        assert!(jitted_by_alias(b"import os, numba as nb2  # fast\n\n@nb2.guvectorize([], '(n)->()')\ndef g(a, out):\n    pass\n"));
+        // Another package's alias, or an alias used for something else.
+        assert!(!jitted_by_alias(
+            b"import numbagg as nu\n\n@nu.njit\ndef f(x):\n    return x\n"
+        ));
+        assert!(!jitted_by_alias(
+            b"import numba as nu\n\n@nu.extending.overload_method\ndef f(x):\n    return x\n"
+        ));
+        assert_eq!(
+            numba_aliases("import os, numba\nfrom numba.core import types\n"),
+            vec!["numba", ""]
+        );
     }
 
     #[test]
