@@ -19,7 +19,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use super::detect::{self, Kind};
 use super::macro_defs::DeviceMacro;
 use super::signals::Signals;
-use super::{not_kernels_yet, reread_kinds, Found, Reread};
+use super::{most_common, not_kernels_yet, reread_kinds, Found, Reread};
 
 /// Whether a path is C-family source that may define or use such macros.
 pub fn may_hold(path: &str) -> bool {
@@ -48,10 +48,7 @@ pub(super) fn adopt_users(
             *kinds.entry(k).or_default() += 1;
         }
     }
-    let kind = kinds
-        .iter()
-        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-        .map_or(Kind::Cuda, |(k, _)| *k);
+    let kind = most_common(&kinds).copied().unwrap_or(Kind::Cuda);
     // The files found but no kernel yet, then the candidates not found.
     let unmarked = not_kernels_yet(
         found,

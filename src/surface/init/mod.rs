@@ -848,6 +848,16 @@ impl Reread {
     }
 }
 
+/// The most common key of a tally, the first by order on a tie.
+pub(super) fn most_common<'a, K: Ord + 'a>(
+    tally: impl IntoIterator<Item = (&'a K, &'a usize)>,
+) -> Option<&'a K> {
+    tally
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+        .map(|(k, _)| k)
+}
+
 /// The files a second pass reads again: those found with no kernel kind
 /// yet that `unsettled` accepts, then the candidates the scan did not
 /// find, each a path `eligible` accepts.
@@ -1402,10 +1412,7 @@ fn adopt_headers(root: &Path, found: &mut [Found], infrastructure: &[String], si
             continue;
         };
         if *kernels >= 3 && kernels > plain {
-            let majority = kinds
-                .iter()
-                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-                .map(|(k, _)| *k);
+            let majority = most_common(kinds).copied();
             // An ISA's own include decides among CPU SIMD kernels only: a
             // header including <immintrin.h> beside CUDA kernels is theirs.
             let kind = match (f.plain_kind, majority) {

@@ -25,7 +25,7 @@ use aho_corasick::AhoCorasick;
 
 use super::detect::{self, Kind};
 use super::signals::{Candidate, Signals};
-use super::{declaration_test_applies, declarations, parent_dir, Found, Reread};
+use super::{declaration_test_applies, declarations, most_common, parent_dir, Found, Reread};
 
 /// C / C++ sources beside assembly kernels that call a symbol one of them
 /// defines join the population with the assembly's kind (`asm` where any
@@ -243,11 +243,7 @@ pub(super) fn adopt_descriptor_headers(root: &Path, found: &mut [Found], signals
         let Some(stem) = f.path.rsplit_once('.').map(|(s, _)| s) else {
             continue;
         };
-        let Some(kind) = kinds.get(stem).and_then(|k| {
-            k.iter()
-                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-                .map(|(k, _)| *k)
-        }) else {
+        let Some(kind) = kinds.get(stem).and_then(|k| most_common(k).copied()) else {
             continue;
         };
         let prefix = reread.prefix(&f.path);

@@ -20,14 +20,11 @@ use std::path::Path;
 
 use super::detect::{self, Kind};
 use super::signals::Signals;
-use super::{join_adopted, not_kernels_yet, parent_dir, reread_kinds, Found};
+use super::{join_adopted, most_common, not_kernels_yet, parent_dir, reread_kinds, Found};
 
 /// The kind most of `kinds` are (the first by order on a tie).
 fn majority(kinds: &BTreeMap<Kind, usize>) -> Option<Kind> {
-    kinds
-        .iter()
-        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-        .map(|(k, _)| *k)
+    most_common(kinds).copied()
 }
 
 /// Whether a directory is one named for kernels or a subdirectory of one
