@@ -171,7 +171,9 @@ def measure(entry, corpus, checkouts, sota):
     per_op = {}
     for slug, files in hand_ops.items():
         listed = files & pop
-        counts = collections.Counter(init_op[f] for f in listed if init_op[f])
+        # Sorted: on a tie the first op met wins, the same in every run
+        # (a set's order of strings changes with Python's hash seed).
+        counts = collections.Counter(init_op[f] for f in sorted(listed) if init_op[f])
         best, n = counts.most_common(1)[0] if counts else (None, 0)
         per_op[slug] = {"files": len(files), "listed": len(listed), "best_init_op": best, "in_best": n}
         agree_num += n
