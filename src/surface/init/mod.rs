@@ -646,16 +646,33 @@ fn leave_out_string_copies(found: Vec<Found>, skipped: &mut Vec<Skipped>) -> Vec
         }
     };
     let flags: Vec<bool> = found.iter().map(is_copy).collect();
+    take_out(
+        found,
+        &flags,
+        skipped,
+        Role::Infrastructure,
+        "generated string copy of the .cl kernel beside it",
+    )
+}
+
+/// Move the found files `out` flags into `skipped`, with one role and
+/// reason, and keep the others in order.
+fn take_out(
+    found: Vec<Found>,
+    out: &[bool],
+    skipped: &mut Vec<Skipped>,
+    role: Role,
+    reason: &'static str,
+) -> Vec<Found> {
     let mut kept = Vec::with_capacity(found.len());
-    for (f, copy) in found.into_iter().zip(flags) {
-        if copy {
-            skipped.push(Skipped {
+    for (f, &leave) in found.into_iter().zip(out) {
+        match leave {
+            true => skipped.push(Skipped {
                 path: f.path,
-                role: Role::Infrastructure,
-                reason: Some("generated string copy of the .cl kernel beside it"),
-            });
-        } else {
-            kept.push(f);
+                role,
+                reason: Some(reason),
+            }),
+            false => kept.push(f),
         }
     }
     kept

@@ -21,7 +21,7 @@ use std::path::Path;
 
 use super::detect::{self, ByExtension, Family, Kind, Role};
 use super::signals::Signals;
-use super::{join_adopted, not_kernels_yet, parent_dir, reread_kinds, Found, Skipped};
+use super::{join_adopted, not_kernels_yet, parent_dir, reread_kinds, take_out, Found, Skipped};
 
 /// Numba's compile entry points: a call of one (bare, or on `numba.` /
 /// `nb.`) compiles the function it is given.
@@ -435,13 +435,14 @@ pub(super) fn leave_out_variants(
             })
         }
     };
-    let (variants, kept): (Vec<Found>, Vec<Found>) = found.into_iter().partition(is_variant);
-    skipped.extend(variants.into_iter().map(|f| Skipped {
-        path: f.path,
-        role: Role::Bench,
-        reason: Some("a comparison suite's Numba variant of the NumPy program beside it"),
-    }));
-    kept
+    let flags: Vec<bool> = found.iter().map(is_variant).collect();
+    take_out(
+        found,
+        &flags,
+        skipped,
+        Role::Bench,
+        "a comparison suite's Numba variant of the NumPy program beside it",
+    )
 }
 
 /// Take out the Numba modules of a tree whose kernels are mostly another
@@ -451,15 +452,15 @@ pub(super) fn leave_out_strays(found: Vec<Found>, skipped: &mut Vec<Skipped>) ->
     if numba == 0 {
         return found;
     }
-    let others: std::collections::HashSet<&str> = found
+    let mut others: std::collections::HashSet<&str> = Default::default();
+    let mut other_count = 0;
+    for f in found
         .iter()
         .filter(|f| f.kind.is_some_and(|k| k != Kind::Numba))
-        .map(|f| parent_dir(&f.path))
-        .collect();
-    let other_count = found
-        .iter()
-        .filter(|f| f.kind.is_some_and(|k| k != Kind::Numba))
-        .count();
+    {
+        others.insert(parent_dir(&f.path));
+        other_count += 1;
+    }
     if numba >= other_count {
         return found;
     }
@@ -467,18 +468,13 @@ pub(super) fn leave_out_strays(found: Vec<Found>, skipped: &mut Vec<Skipped>) ->
         .iter()
         .map(|f| f.kind == Some(Kind::Numba) && !others.contains(parent_dir(&f.path)))
         .collect();
-    let mut kept = Vec::with_capacity(found.len());
-    for (f, stray) in found.into_iter().zip(flags) {
-        match stray {
-            true => skipped.push(Skipped {
-                path: f.path,
-                role: Role::HostCode,
-                reason: Some("Numba CPU code away from the kernels, which are another model's"),
-            }),
-            false => kept.push(f),
-        }
-    }
-    kept
+    take_out(
+        found,
+        &flags,
+        skipped,
+        Role::HostCode,
+        "Numba CPU code away from the kernels, which are another model's",
+    )
 }
 
 #[cfg(test)]

@@ -174,17 +174,15 @@ pub(super) fn adopt(root: &Path, found: &mut Vec<Found>, candidates: &[&str], si
             groups.entry(kind).or_default().push(path);
         }
     }
-    let groups: Vec<(Kind, Vec<String>)> = groups
-        .into_iter()
-        .map(|(k, paths)| (k, paths.into_iter().map(str::to_owned).collect()))
-        .collect();
+    // Read each group in its kind; the reads borrow `found`, so the
+    // adopted files join it after.
+    let mut adopted = BTreeMap::new();
     for (kind, paths) in groups {
-        let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-        let adopted = reread_kinds(root, &paths, signals, |prefix| {
+        adopted.extend(reread_kinds(root, &paths, signals, |prefix| {
             looks_like_code(prefix, kind).then_some(kind)
-        });
-        join_adopted(found, adopted);
+        }));
     }
+    join_adopted(found, adopted);
 }
 
 #[cfg(test)]
