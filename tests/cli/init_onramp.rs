@@ -700,6 +700,52 @@ fn plain_variants_of_a_simd_kernel_family_join_it_and_its_wrappers_do_not() {
 }
 
 #[test]
+fn the_scalar_default_of_a_dispatched_simd_kernel_joins_it() {
+    let sse = |name: &str| {
+        format!("#include <emmintrin.h>\nvoid {name}(const int* a, int* y, int n) {{\n  for (int i = 0; i < n; i += 4) _mm_storeu_si128((__m128i*)(y + i), _mm_loadu_si128((const __m128i*)(a + i)));\n}}\n")
+    };
+    let plain = |name: &str| {
+        format!("void {name}(const int* a, int* y, int n) {{\n  for (int i = 0; i < n; i++) y[i] = a[i] + 1;\n}}\n")
+    };
+    let p = Sota::new()
+        .git_init()
+        // Two SIMD kernels of one family (fewer than three in the
+        // directory, so the directory itself does not speak) and the plain
+        // C that every CPU without SSE runs.
+        .file("lib/lpc_intrin_sse2.c", &sse("lpc_sse2"))
+        .file("lib/lpc_intrin_sse41.c", &sse("lpc_sse41"))
+        .file("lib/lpc.c", &plain("lpc"))
+        .file("lib/simdbitpacking.c", &sse("simd_pack"))
+        .file("lib/bitpacking.c", &plain("pack"))
+        // Named after the family but not its ISA-free name: another module.
+        .file("lib/lpc_window.c", &plain("window"))
+        // The ISA-free name that computes nothing only picks the kernel.
+        .file("codec/crc_sse42.c", &sse("crc_sse42"))
+        .file(
+            "codec/crc.c",
+            "void crc_sse42(const int* a, int* y, int n);\nvoid (*crc)(const int*, int*, int) = crc_sse42;\n",
+        )
+        // Its twin a directory down is the SIMD layer's, not its own.
+        .file("src/x86/absval_x86.c", &sse("absval_x86"))
+        .file("src/absval.c", &plain("absval"))
+        // Plain code beside no SIMD kernel stays out.
+        .file("tools/lpc.c", &plain("tool"));
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for scalar in ["lib/lpc.c", "lib/bitpacking.c"] {
+        assert_eq!(kind_and_op(&plan, scalar).0, "scalar", "{scalar}: {plan}");
+    }
+    for out in [
+        "lib/lpc_window.c",
+        "codec/crc.c",
+        "src/absval.c",
+        "tools/lpc.c",
+    ] {
+        assert!(!in_population(&plan, out), "{out}: {plan}");
+    }
+}
+
+#[test]
 fn a_templated_micro_kernel_is_read_in_its_language() {
     let asm = "// vim: set syntax=asm :\n.intel_syntax noprefix\n.globl {{G}}fma_mmm_f32_8x8_{{suffix}}\n    vbroadcastss ymm12, dword ptr [rcx]\n    vfmadd231ps ymm0, ymm12, ymm8\n    vfmadd231ps ymm1, ymm12, ymm9\n";
     let p = Sota::new()

@@ -16,6 +16,7 @@ mod host_units;
 mod macro_defs;
 mod numba;
 pub mod reference;
+mod scalar_defaults;
 mod siblings;
 pub mod signals;
 mod simd_layer;
@@ -1163,6 +1164,7 @@ fn assigned(
     adopt_scalar_backends(&mut found, &mut host_included);
     siblings::adopt_asm_entries(root, &mut found, candidates, signals);
     adopt_plain_sources(root, &mut found, candidates, signals);
+    scalar_defaults::adopt(root, &mut found, candidates, signals);
     // After the directory passes: a file written with the SIMD layer is
     // placed by its own evidence and tips no directory of plain code.
     simd_layer::adopt_users(root, &mut found, candidates, simd_layer, signals);
