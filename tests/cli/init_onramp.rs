@@ -2218,6 +2218,37 @@ fn a_cuda_header_of_kernel_prototypes_and_host_helpers_is_the_host_interface() {
     assert!(!in_population(&plan, "cuda/Main.cu"), "{plan}");
 }
 
+#[test]
+fn a_plain_header_of_kernel_prototypes_and_a_launcher_is_the_host_interface() {
+    // PopSift's shape in a `.h`: the kernel's prototype and an inline host
+    // function that launches it, included by the host; the body is in the
+    // `.cu` beside it. A `.h` that defines device code stays a kernel
+    // header.
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "src/s_desc_grid.h",
+            "#pragma once\n__global__ void ext_desc_grid(int octave, float* tex);\nnamespace p {\ninline static bool start_ext_desc_grid(int octave, float* tex) {\n  dim3 grid(4), block(16, 4, 4);\n  ext_desc_grid<<<grid, block>>>(octave, tex);\n  return true;\n}\n}\n",
+        )
+        .file(
+            "src/s_desc_grid.cu",
+            "#include \"s_desc_grid.h\"\n__global__ void ext_desc_grid(int octave, float* tex) {\n  tex[threadIdx.x] = octave;\n}\n",
+        )
+        .file(
+            "src/main.cpp",
+            "#include \"s_desc_grid.h\"\nint main() { return p::start_ext_desc_grid(0, nullptr) ? 0 : 1; }\n",
+        )
+        .file(
+            "src/vec_ops.h",
+            "#pragma once\n__device__ static inline float2 add(float2 l, float2 r) { l.x += r.x; l.y += r.y; return l; }\n__device__ static inline float2 sub(float2 l, float2 r) { l.x -= r.x; l.y -= r.y; return l; }\n__device__ static inline float2 mul(float2 l, float r) { l.x *= r; l.y *= r; return l; }\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert!(in_population(&plan, "src/s_desc_grid.cu"), "{plan}");
+    assert!(in_population(&plan, "src/vec_ops.h"), "{plan}");
+    assert!(!in_population(&plan, "src/s_desc_grid.h"), "{plan}");
+}
+
 fn skipped_reason(plan: &serde_json::Value, path: &str) -> Option<(String, String)> {
     plan["skipped"]
         .as_array()
