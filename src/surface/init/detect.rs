@@ -555,6 +555,8 @@ pub fn role(path: &str) -> Option<Role> {
         || stem.ends_with("_benchmark")
         || stem.starts_with("benchmark_")
         || stem.ends_with("_perf")
+        || stem.starts_with("perf_")
+        || stem.starts_with("performance_")
     {
         return Some(Role::Bench);
     }
@@ -2681,6 +2683,9 @@ mod tests {
         assert_eq!(role("kernels/attn_test.cu"), Some(Role::Test));
         assert_eq!(role("kernels/rotary/harness.impl"), Some(Role::Test));
         assert_eq!(role("benchmarks/bench_gemm.py"), Some(Role::Bench));
+        assert_eq!(role("scripts/performance_laplace.py"), Some(Role::Bench));
+        assert_eq!(role("tools/perf_gemm.cu"), Some(Role::Bench));
+        assert_eq!(role("src/performance.cu"), None);
         assert_eq!(role("kernels/attn.cu"), None);
         assert_eq!(role("kernels/latest.cu"), None);
         assert_eq!(role("candle-examples/x.cu"), Some(Role::Example));
