@@ -700,6 +700,34 @@ fn plain_variants_of_a_simd_kernel_family_join_it_and_its_wrappers_do_not() {
 }
 
 #[test]
+fn a_macro_header_a_simd_kernel_includes_per_bit_width_is_its_part() {
+    // TurboPFor's shape: `bitpack.c` includes `bitpack_.h` once per bit
+    // width, with other macros defined each time; the header writes the
+    // packers as function-like macros of statements. A header of value
+    // macros the kernel includes is its interface.
+    let mut kernel = String::from("#include <emmintrin.h>\n#include \"consts.h\"\n");
+    for width in [8, 16, 32, 64] {
+        kernel.push_str(&format!(
+            "#define WIDTH {width}\n#include \"bitpack_.h\"\n#undef WIDTH\n"
+        ));
+    }
+    kernel.push_str("void pack(unsigned* ip, unsigned* op, int n) {\n  for (int i = 0; i < n; i += 4) _mm_storeu_si128((__m128i*)(op + i), _mm_loadu_si128((const __m128i*)(ip + i)));\n}\n");
+    let p = Sota::new()
+        .git_init()
+        .file("lib/bitpack.c", &kernel)
+        .file(
+            "lib/bitpack_.h",
+            "#define BITBLK_1(ip, op) { unsigned w = *ip++; *op++ = w << 1; }\n#define BITBLK_2(ip, op) { unsigned w = *ip++; *op++ = w << 2; }\n#define BITBLK_3(ip, op) { unsigned w = *ip++; *op++ = w << 3; }\n",
+        )
+        .file("lib/consts.h", "#define MAXW 64\n#define MIN(a, b) ((a) < (b) ? (a) : (b))\n");
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert!(in_population(&plan, "lib/bitpack.c"), "{plan}");
+    assert!(in_population(&plan, "lib/bitpack_.h"), "{plan}");
+    assert!(!in_population(&plan, "lib/consts.h"), "{plan}");
+}
+
+#[test]
 fn the_scalar_default_of_a_dispatched_simd_kernel_joins_it() {
     let sse = |name: &str| {
         format!("#include <emmintrin.h>\nvoid {name}(const int* a, int* y, int n) {{\n  for (int i = 0; i < n; i += 4) _mm_storeu_si128((__m128i*)(y + i), _mm_loadu_si128((const __m128i*)(a + i)));\n}}\n")

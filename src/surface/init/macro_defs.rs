@@ -94,6 +94,34 @@ pub fn defines_keyword_at(prefix: &[u8], at: usize) -> bool {
 
 /// The text up to the end of a logical line: a `\` before the newline
 /// continues it (`#define ROCSPARSE_KERNEL(N) \` puts its body below).
+/// How many function-like macros must hold statements for a header of
+/// macros to be code: one is a helper any header may define.
+const STATEMENT_MACROS: usize = 2;
+
+/// Whether the text defines code as macros: [`STATEMENT_MACROS`] or more
+/// function-like `#define`s whose body holds a statement (a `;`), as
+/// TurboPFor's `bitpack_.h` writes every bit width's SIMD packer
+/// (`#define BITBLK128V32_1(ip, i, op, parm) { __m128i ov, iv; … }`).
+/// A macro that names a value or a type (`#define MAX(a, b) ((a) > (b) ?
+/// (a) : (b))`) holds no statement.
+pub fn defines_statement_macros(text: &[u8]) -> bool {
+    memchr::memmem::find_iter(text, b"#define")
+        .filter(|&at| {
+            let line = logical_line(&text[at + b"#define".len()..]);
+            let line = line.trim_start();
+            let name_end = line
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(line.len());
+            name_end > 0
+                && line[name_end..].starts_with('(')
+                && line[name_end..]
+                    .find(')')
+                    .is_some_and(|close| line[name_end + close..].contains(';'))
+        })
+        .nth(STATEMENT_MACROS - 1)
+        .is_some()
+}
+
 pub(super) fn logical_line(rest: &[u8]) -> String {
     let mut line = String::new();
     let mut rest = rest;
@@ -190,6 +218,16 @@ fn without_launch_bound_arguments(body: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn macros_with_statement_bodies_are_code_and_value_macros_are_not() {
+        let code = b"#define BLK_1(ip, op) { __m128i v = _mm_loadu_si128(ip); \\\n  _mm_storeu_si128(op, v); }\n#define BLK_2(ip, op) { op[0] = ip[0]; }\n";
+        assert!(defines_statement_macros(code));
+        let one = b"#define BLK_1(ip, op) { op[0] = ip[0]; }\n#define MAX(a, b) ((a) > (b) ? (a) : (b))\n";
+        assert!(!defines_statement_macros(one));
+        let values = b"#define MAX(a, b) ((a) > (b) ? (a) : (b))\n#define N 4\n#define SEMI ;\n";
+        assert!(!defines_statement_macros(values));
+    }
 
     use crate::surface::init::device_macros::Uses;
 

@@ -1357,7 +1357,10 @@ fn adopt_included(
         let Some(kind) = f.kind else { continue };
         // The type a Swift extension extends is never a shared helper.
         let extended = detect::extended_type(&f.path);
-        for p in &f.includes {
+        // A file that includes the same part again and again (TurboPFor's
+        // `bitpack.c`: `bitpack_.h` once per bit width) is one sharer.
+        let distinct: std::collections::BTreeSet<&String> = f.includes.iter().collect();
+        for p in distinct {
             if candidates.contains(p.as_str())
                 && !host_included.contains(p)
                 && detect::infrastructure(p).is_none()
@@ -1377,10 +1380,14 @@ fn adopt_included(
     // A part is classified by its own content too (few files: read again).
     let mut reread = Reread::new(root);
     // A part that declares only is the kernel's interface (a GPU kernel's
-    // host API, a SIMD layer's class declaration).
+    // host API, a SIMD layer's class declaration), unless a CPU kernel's
+    // part writes its code as macros (TurboPFor's `bitpack_.h`: a
+    // `#define` of statements per bit width).
     let mut best_of = |path: &str, kind: Kind| {
         let part = reread.prefix(path);
-        let interface = declaration_test_applies(kind, path) && declarations::declares_only(part);
+        let interface = declaration_test_applies(kind, path)
+            && declarations::declares_only(part)
+            && !(kind.is_cpu_simd() && macro_defs::defines_statement_macros(part));
         (!interface).then(|| signals.best(path, Some(kind), part))
     };
     for f in found.iter_mut() {
