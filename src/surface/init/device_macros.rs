@@ -168,12 +168,18 @@ impl Uses {
 }
 
 /// Whether the macro use at `start..end` opens a kernel entry at the
-/// start of its line: `KERNEL void f(`, `extern "C" KERNEL void f(`.
+/// start of its line: `KERNEL void f(`, `extern "C" KERNEL void f(`,
+/// `static KERNEL void f(`, and `KERNEL void` with the name on the next
+/// line.
 fn entry_at_line_start(prefix: &[u8], start: usize, end: usize) -> bool {
     let line_start = memchr::memrchr(b'\n', &prefix[..start]).map_or(0, |i| i + 1);
     let before = prefix[line_start..start].trim_ascii();
-    (before.is_empty() || before == b"extern \"C\"")
-        && prefix[end..].trim_ascii_start().starts_with(b"void ")
+    let qualifiers = [&b"extern \"C\""[..], b"static", b"inline", b"static inline"];
+    (before.is_empty() || qualifiers.contains(&before))
+        && prefix[end..]
+            .trim_ascii_start()
+            .strip_prefix(b"void")
+            .is_some_and(|rest| rest.first().is_some_and(u8::is_ascii_whitespace))
 }
 
 /// The patterns of `ac` the prefix uses as code: each match a whole
@@ -249,6 +255,9 @@ mod tests {
             b"/* Born radii */\nKERNEL void reduceBornSum(GLOBAL const float* s) {\n}\n"
         ));
         assert!(uses.marks_device_code(b"extern \"C\" KERNEL void k(int n) {}\n"));
+        assert!(uses.marks_device_code(b"static KERNEL void k(int n) {}\n"));
+        assert!(uses.marks_device_code(b"KERNEL void\nk(int n) {}\n"));
+        assert!(!uses.marks_device_code(b"KERNEL voidness = 1;\n"));
         // The word elsewhere: a condition, an argument, a table.
         assert!(!uses.marks_device_code(b"if (mode == KERNEL) run();\n"));
         assert!(!uses.marks_device_code(b"#ifdef KERNEL\nint x;\n#endif\n"));

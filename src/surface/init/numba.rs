@@ -172,7 +172,25 @@ struct Definition<'a> {
 fn definitions(text: &str) -> Vec<Definition<'_>> {
     let mut out: Vec<Definition<'_>> = Vec::new();
     let mut open = false;
+    // The delimiter of a triple-quoted string open across lines: its
+    // column-0 lines (a docstring's paragraph) do not end the block.
+    let mut string: Option<&str> = None;
     for line in text.lines() {
+        if let Some(quote) = string {
+            if line.matches(quote).count() % 2 == 1 {
+                string = None;
+            }
+            if open {
+                if let Some(last) = out.last_mut() {
+                    last.body.push_str(line);
+                    last.body.push('\n');
+                }
+            }
+            continue;
+        }
+        string = ["\"\"\"", "\'\'\'"]
+            .into_iter()
+            .find(|quote| line.matches(quote).count() % 2 == 1);
         let top = line.starts_with(|c: char| !c.is_whitespace());
         // A signature's closing line (`) -> int:`) and a comment stay in
         // the block.
@@ -503,6 +521,12 @@ mod tests {
                 ("_util".to_owned(), "_jit_custom".to_owned())
             ]
         );
+    }
+
+    #[test]
+    fn a_docstring_line_at_column_zero_does_not_end_a_factory() {
+        let util = b"import numba as nb\n\ndef _jit(sigs):\n    \"\"\"Build the compiled function.\n\nExamples are in the README.\n\"\"\"\n    return nb.njit(sigs, cache=True)\n\n\ndef helper(x):\n    '''One line.'''\n    return x + 1\n";
+        assert_eq!(names(defined("lib/_util.py", util)), vec!["_jit"]);
     }
 
     #[test]
