@@ -398,26 +398,28 @@ enum Classified {
     Nothing,
 }
 
+/// Whether a GPU header is the host's interface to kernels built
+/// elsewhere: a `.cuh` that only declares, functions among what it
+/// declares, or one whose markers are all in declarations (`__global__
+/// void k(…);` with no body), read whole, whatever host helpers it
+/// defines (an inline `gpuAssert`, a launcher); a plain `.h` / `.hpp`
+/// marked only so (PopSift's `s_pyramid_build_aa.h`, cuSZp's kernel
+/// headers) too. One of device types or an umbrella of includes stays a
+/// kernel header.
+fn host_interface_header(path: &str, buf: &[u8], kind: Kind, marked: bool) -> bool {
+    (!marked || buf.len() < detect::PREFIX_BYTES)
+        && (detect::is_gpu_header(path)
+            && (declarations::declares_only(buf) || declarations::device_code_declared_only(buf))
+            || kind.marks_device_code()
+                && detect::is_header(path)
+                && declarations::device_code_declared_only(buf))
+        && declarations::declares_a_function(buf)
+}
+
 fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals) -> Classified {
     match scanned.kind {
-        // A `.cuh` that only declares, functions among what it declares,
-        // is the host's interface to kernels built elsewhere: a plain
-        // header. So is one whose markers are all in declarations
-        // (`__global__ void k(…);` with no body), read whole, whatever host
-        // helpers it defines (an inline `gpuAssert`, a launcher), and a
-        // plain `.h` / `.hpp` marked only so (PopSift's `s_pyramid_build_aa.h`,
-        // cuSZp's kernel headers). One of device types or an umbrella of
-        // includes stays a kernel header.
-        Some(kind)
-            if (!scanned.marked || buf.len() < detect::PREFIX_BYTES)
-                && (detect::is_gpu_header(path)
-                    && (declarations::declares_only(buf)
-                        || declarations::device_code_declared_only(buf))
-                    || kind.marks_device_code()
-                        && detect::is_header(path)
-                        && declarations::device_code_declared_only(buf))
-                && declarations::declares_a_function(buf) =>
-        {
+        // The host's interface to kernels built elsewhere: a plain header.
+        Some(kind) if host_interface_header(path, buf, kind, scanned.marked) => {
             Classified::Found(Found::plain(path, Some(kind)))
         }
         // So is a CPU SIMD header read whole that only declares: its
