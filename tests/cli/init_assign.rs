@@ -676,3 +676,48 @@ fn mri_gridding_kernels_are_a_non_uniform_fft() {
         "{plan}"
     );
 }
+
+#[test]
+fn lattice_and_indexer_name_quantization_and_sparse_attention_only_beside_their_code() {
+    let kernel = "__global__ void k(float* x) { x[threadIdx.x] += 1.f; }\n";
+    let p = Sota::new()
+        .git_init()
+        // A lattice QCD code's container and index map: not an E8 lattice
+        // codebook, not DeepSeek's lightning indexer.
+        .file("src/base/latticeContainer.cu", kernel)
+        .file(
+            "src/base/indexer/haloIndexer.cu",
+            &format!("#include \"indexer/bulk.h\"\n{kernel}"),
+        )
+        // The same words beside the ops' own code.
+        .file(
+            "quant/e8_lattice.cu",
+            &format!("// decode an E8P codebook entry\n{kernel}"),
+        )
+        .file(
+            "dsa/lightning_topk_indexer.cu",
+            &format!("// scores for the sparse attention topk selection\n{kernel}"),
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert_ne!(
+        op_of(&plan, "src/base/latticeContainer.cu").as_deref(),
+        Some("codebook-quant"),
+        "{plan}"
+    );
+    assert_ne!(
+        op_of(&plan, "src/base/indexer/haloIndexer.cu").as_deref(),
+        Some("sparse-attention"),
+        "{plan}"
+    );
+    assert_eq!(
+        op_of(&plan, "quant/e8_lattice.cu").as_deref(),
+        Some("codebook-quant"),
+        "{plan}"
+    );
+    assert_eq!(
+        op_of(&plan, "dsa/lightning_topk_indexer.cu").as_deref(),
+        Some("sparse-attention"),
+        "{plan}"
+    );
+}
