@@ -92,8 +92,6 @@ pub fn defines_keyword_at(prefix: &[u8], at: usize) -> bool {
     false
 }
 
-/// The text up to the end of a logical line: a `\` before the newline
-/// continues it (`#define ROCSPARSE_KERNEL(N) \` puts its body below).
 /// How many function-like macros must hold statements for a header of
 /// macros to be code: one is a helper any header may define.
 const STATEMENT_MACROS: usize = 2;
@@ -108,20 +106,29 @@ pub fn defines_statement_macros(text: &[u8]) -> bool {
     memchr::memmem::find_iter(text, b"#define")
         .filter(|&at| {
             let line = logical_line(&text[at + b"#define".len()..]);
-            let line = line.trim_start();
-            let name_end = line
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(line.len());
-            name_end > 0
-                && line[name_end..].starts_with('(')
-                && line[name_end..]
+            let (name, rest) = split_name(&line);
+            !name.is_empty()
+                && rest.starts_with('(')
+                && rest
                     .find(')')
-                    .is_some_and(|close| line[name_end + close..].contains(';'))
+                    .is_some_and(|close| rest[close..].contains(';'))
         })
         .nth(STATEMENT_MACROS - 1)
         .is_some()
 }
 
+/// A `#define` line's macro name and what follows it (its parameters and
+/// body).
+fn split_name(line: &str) -> (&str, &str) {
+    let line = line.trim_start();
+    let name_end = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(line.len());
+    line.split_at(name_end)
+}
+
+/// The text up to the end of a logical line: a `\` before the newline
+/// continues it (`#define ROCSPARSE_KERNEL(N) \` puts its body below).
 pub(super) fn logical_line(rest: &[u8]) -> String {
     let mut line = String::new();
     let mut rest = rest;
@@ -146,11 +153,7 @@ pub(super) fn logical_line(rest: &[u8]) -> String {
 /// device-code keywords only (`__global__ static`, `__forceinline__
 /// __device__`, `__launch_bounds__(N, M) static __global__`).
 fn device_macro(line: &str, kernel_source: bool) -> Option<DeviceMacro> {
-    let line = line.trim_start();
-    let name_end = line
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .unwrap_or(line.len());
-    let name = &line[..name_end];
+    let (name, mut body) = split_name(line);
     // A library's prefixed name (`ROCPRIM_DEVICE`); a bare `DEVICE` or
     // `KERNEL` is a word other code uses too, unless a kernel source
     // defines it as a kernel entry (see [`DeviceMacro::bare`]).
@@ -158,7 +161,6 @@ fn device_macro(line: &str, kernel_source: bool) -> Option<DeviceMacro> {
     if name.is_empty() || name.starts_with("__") || (bare && !kernel_source) {
         return None;
     }
-    let mut body = &line[name_end..];
     if body.starts_with('(') {
         // A function-like macro: its parameters are no part of the body.
         body = &body[body.find(')')? + 1..];

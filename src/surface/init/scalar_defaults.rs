@@ -18,8 +18,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use super::detect::{self, Kind};
-use super::signals::{self, Candidate, Evidence, Signals};
-use super::{computes, join_adopted, not_kernels_yet, parent_dir, Found, Reread};
+use super::signals::{self, Candidate, Signals};
+use super::{computes, join_adopted, not_kernels_yet, parent_dir, twins, Found, Reread};
 
 /// Words that name an instruction set or a vectorised variant in a
 /// kernel's file name (`_intrin_sse41`, `_avx512_vnni`, `_neon`); a word
@@ -89,12 +89,14 @@ const ISA_WORDS: &[&str] = &[
 /// Join the scalar defaults of the scan's CPU SIMD kernels (see the
 /// module doc).
 pub(super) fn adopt(root: &Path, found: &mut Vec<Found>, candidates: &[&str], signals: &Signals) {
-    let mut simd: HashMap<&str, Vec<&Found>> = HashMap::new();
+    // Per directory, its SIMD kernels with their stems lowercased once.
+    let mut simd: HashMap<&str, Vec<(String, &Found)>> = HashMap::new();
     for f in found.iter().filter(|f| {
         f.kind
             .is_some_and(|k| k.is_cpu_simd() && k != Kind::AsmScalar)
     }) {
-        simd.entry(parent_dir(&f.path)).or_default().push(f);
+        let stem = signals::stem(&f.path).to_ascii_lowercase();
+        simd.entry(parent_dir(&f.path)).or_default().push((stem, f));
     }
     if simd.is_empty() {
         return;
@@ -108,10 +110,10 @@ pub(super) fn adopt(root: &Path, found: &mut Vec<Found>, candidates: &[&str], si
     let mut reread = Reread::new(root);
     let mut adopted: BTreeMap<String, (Kind, Option<Candidate>)> = BTreeMap::new();
     for path in unmarked {
-        let stem = signals::stem(path);
-        let Some(twin) = simd[parent_dir(path)]
+        let stem = signals::stem(path).to_ascii_lowercase();
+        let Some((_, twin)) = simd[parent_dir(path)]
             .iter()
-            .find(|k| scalar_default_of(stem, signals::stem(&k.path)))
+            .find(|(kernel, _)| scalar_default_of(&stem, kernel))
         else {
             continue;
         };
@@ -119,29 +121,23 @@ pub(super) fn adopt(root: &Path, found: &mut Vec<Found>, candidates: &[&str], si
         if !computes(prefix) {
             continue;
         }
-        let best = match &twin.best {
-            Some(b) if !b.backend => Some(Candidate {
-                evidence: vec![Evidence::Twin(twin.path.clone())],
-                ..b.clone()
-            }),
-            _ => signals.best(path, Some(Kind::Scalar), prefix),
-        };
+        let best = twins::twin_candidate(twin, path, prefix, signals);
         adopted.insert(path.to_owned(), (Kind::Scalar, best));
     }
     join_adopted(found, adopted);
 }
 
-/// Whether `stem` names the SIMD kernel `kernel` without its ISA words:
-/// `lpc` of `lpc_intrin_sse41`, `resample` of `resample_neon`,
-/// `bitpacking` of `simdbitpacking`; never `lpc` of `lpc_window` (not an
-/// ISA word) nor `cpu` of `cpu_x86` unless that name is a SIMD kernel.
+/// Whether `stem` names the SIMD kernel `kernel` without its ISA words
+/// (both lowercase): `lpc` of `lpc_intrin_sse41`, `resample` of
+/// `resample_neon`, `bitpacking` of `simdbitpacking`; never `lpc` of
+/// `lpc_window` (not an ISA word) nor `cpu` of `cpu_x86` unless that name
+/// is a SIMD kernel.
 fn scalar_default_of(stem: &str, kernel: &str) -> bool {
-    let (stem, kernel) = (stem.to_ascii_lowercase(), kernel.to_ascii_lowercase());
-    if kernel.strip_prefix("simd") == Some(stem.as_str()) {
+    if kernel.strip_prefix("simd") == Some(stem) {
         return true;
     }
     kernel
-        .strip_prefix(stem.as_str())
+        .strip_prefix(stem)
         .and_then(|rest| rest.strip_prefix(['_', '-']))
         .is_some_and(isa_words)
 }
@@ -175,7 +171,7 @@ mod tests {
             ("stream_encoder", "stream_encoder_intrin_ssse3"),
             ("bitpacking", "simdbitpacking"),
             ("crc32", "crc32-sse4_1"),
-            ("Convert", "Convert_AVX512_VNNI"),
+            ("convert", "convert_avx512_vnni"),
             ("gemm", "gemm_x86_64"),
         ] {
             assert!(scalar_default_of(stem, kernel), "{stem} / {kernel}");

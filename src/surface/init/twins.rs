@@ -181,13 +181,7 @@ fn placed(
                 if !computes(prefix) {
                     return None;
                 }
-                let best = match &twin.best {
-                    Some(b) if !b.backend => Some(Candidate {
-                        evidence: vec![Evidence::Twin(twin.path.clone())],
-                        ..b.clone()
-                    }),
-                    _ => signals.best(path, Some(Kind::Scalar), prefix),
-                };
+                let best = twin_candidate(twin, path, prefix, signals);
                 Some(((*path).to_owned(), (Kind::Scalar, best)))
             })
             .collect::<Vec<_>>()
@@ -195,4 +189,22 @@ fn placed(
     .into_iter()
     .flatten()
     .collect()
+}
+
+/// Where the scalar copy of a kernel goes: its twin's op, with the twin as
+/// evidence, unless that op only says how the twin is written (its ISA,
+/// its language); then by the copy's own name and content.
+pub(super) fn twin_candidate(
+    twin: &Found,
+    path: &str,
+    prefix: &[u8],
+    signals: &Signals,
+) -> Option<Candidate> {
+    match &twin.best {
+        Some(b) if !b.backend => Some(Candidate {
+            evidence: vec![Evidence::Twin(twin.path.clone())],
+            ..b.clone()
+        }),
+        _ => signals.best(path, Some(Kind::Scalar), prefix),
+    }
 }
