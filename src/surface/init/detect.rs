@@ -580,11 +580,16 @@ fn camel_word(name: &str, at: usize) -> bool {
 }
 
 /// Whether a GLSL file is a drawing stage of the graphics pipeline: a
-/// vertex, tessellation or geometry built-in (`gl_Position`,
-/// `gl_TessLevelOuter`, `EmitVertex`) and no compute-stage one
-/// (`local_size_x`, `gl_GlobalInvocationID`). It draws; only a compute
-/// shader is a kernel (OpenSubdiv's patch-drawing shaders beside its
-/// evaluators). Searched in GLSL files only, outside the marker
+/// vertex, tessellation, geometry or fragment built-in (`gl_Position`,
+/// `gl_TessLevelOuter`, `EmitVertex`, `gl_FragColor`), or a name that says
+/// so (`points.f.glsl`, `mesh_vert.glsl`) over a stage input or output
+/// declared at file scope (`in vec4 v_color;`, `layout(location = 0) out
+/// vec4 f;`, GLSL 1.x's `varying`), which a compute shader cannot have (a
+/// vertex stage named as a kernel computes by transform feedback:
+/// OpenSubdiv's `glslXFBKernel.glsl`) — and no compute-stage built-in (`local_size_x`,
+/// `gl_GlobalInvocationID`). It draws; only a compute shader is a kernel
+/// (OpenSubdiv's patch-drawing shaders beside its evaluators, a viewer's
+/// `points.f.glsl`). Searched in GLSL files only, outside the marker
 /// automaton, which every file pays for.
 fn glsl_draws(path: &str, prefix: &[u8]) -> bool {
     if by_extension(path) != ByExtension::Kernel(Kind::Vulkan) {
@@ -595,18 +600,91 @@ fn glsl_draws(path: &str, prefix: &[u8]) -> bool {
             .iter()
             .any(|n| memchr::memmem::find(prefix, n.as_bytes()).is_some())
     };
-    has(&[
+    (has(&[
         "gl_Position",
         "gl_TessLevelOuter",
         "gl_TessLevelInner",
         "gl_TessCoord",
         "EmitVertex",
-    ]) && !has(&[
-        "local_size_x",
-        "gl_GlobalInvocationID",
-        "gl_LocalInvocationID",
-        "gl_WorkGroupID",
-    ])
+        "gl_FragColor",
+        "gl_FragData",
+        "gl_FragCoord",
+        "gl_FragDepth",
+        "gl_PointSize",
+    ]) || (names_drawing_stage(path) && prefix.split(|&b| b == b'\n').any(declares_stage_io)))
+        && !has(&[
+            "local_size_x",
+            "gl_GlobalInvocationID",
+            "gl_LocalInvocationID",
+            "gl_WorkGroupID",
+        ])
+}
+
+/// Whether a shader's file name says it is a drawing stage: a dotted part
+/// `v` / `f` / `g` (`lines.f.glsl`) or a word `vert`, `frag`, `vs`, `fs`, …
+/// (`mesh.frag.glsl`, `blur_fs.glsl`).
+fn names_drawing_stage(path: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "vert", "vertex", "frag", "fragment", "geom", "geometry", "tesc", "tese", "vs", "fs", "gs",
+        "ps", "pixel",
+    ];
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let mut parts: Vec<&str> = name.split('.').collect();
+    parts.pop();
+    parts.iter().skip(1).any(|p| matches!(*p, "v" | "f" | "g"))
+        || parts
+            .iter()
+            .flat_map(|p| p.split(['_', '-']))
+            .any(|w| WORDS.contains(&w))
+}
+
+/// Whether a GLSL line declares a stage input or output at file scope:
+/// optional `layout(…)` and interpolation qualifiers, then `in` / `out` /
+/// `varying` / `attribute`, a type, a name (maybe an array) and `;`. A
+/// function's `in` parameter ends in `,` or `)`, never in `;`.
+fn declares_stage_io(line: &[u8]) -> bool {
+    const QUALIFIERS: &[&[u8]] = &[
+        b"flat",
+        b"smooth",
+        b"noperspective",
+        b"centroid",
+        b"sample",
+        b"patch",
+        b"invariant",
+        b"highp",
+        b"mediump",
+        b"lowp",
+    ];
+    const STORAGE: &[&[u8]] = &[b"in", b"out", b"varying", b"attribute"];
+    let mut rest = line.trim_ascii();
+    if let Some(after) = rest.strip_prefix(b"layout") {
+        let after = after.trim_ascii_start();
+        let Some(close) = after.iter().position(|&b| b == b')') else {
+            return false;
+        };
+        if after.first() != Some(&b'(') {
+            return false;
+        }
+        rest = after[close + 1..].trim_ascii_start();
+    }
+    let Some(body) = rest.strip_suffix(b";") else {
+        return false;
+    };
+    let words: Vec<&[u8]> = body
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let first = words
+        .iter()
+        .position(|w| !QUALIFIERS.contains(w))
+        .unwrap_or(words.len());
+    let word = |w: &[u8]| {
+        w.iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'[' || b == b']')
+    };
+    words.len() == first + 3
+        && STORAGE.contains(&words[first])
+        && words[first + 1..].iter().all(|w| word(w))
 }
 
 /// What the extension alone says about a path.
@@ -2570,6 +2648,52 @@ mod tests {
                 b"layout(vertices = 16) out;\nvoid main() { gl_TessLevelOuter[0] = 1.0; }\n"
             ),
             None
+        );
+        // A fragment or vertex stage says so by its file-scope inputs and
+        // outputs, which no compute shader has (a viewer's `.f.glsl`).
+        assert_eq!(
+            d.detect(
+                "ui/shaders/points.f.glsl",
+                b"#version 150\n\nin vec4 v_color;\nout vec4 f_color;\n\nvoid main(void) {\n  f_color = v_color;\n}\n"
+            ),
+            None
+        );
+        assert_eq!(
+            d.detect(
+                "ui/shaders/lines.v.glsl",
+                b"uniform mat4 m;\nlayout(location = 0) in vec3 a_pos;\nflat out vec4 v_pos;\nvoid main(void) { v_pos = m * vec4(a_pos, 1); }\n"
+            ),
+            None
+        );
+        assert_eq!(
+            d.detect(
+                "gles/mesh.frag.glsl",
+                b"varying vec4 c;\nvoid main() { gl_FragColor = c; }\n"
+            ),
+            None
+        );
+        // A vertex stage named as a kernel computes by transform feedback.
+        assert_eq!(
+            d.detect(
+                "osd/glslXFBKernel.glsl",
+                b"out float outVertexBuffer[LENGTH];\nlayout (location = 0) in ivec3 patchHandles;\nvoid main() {}\n"
+            ),
+            Some(Kind::Vulkan)
+        );
+        // A function's `in` parameters are not the stage's interface.
+        assert_eq!(
+            d.detect(
+                "k/shade.comp",
+                b"layout(local_size_x = 64) in;\nfloat f(\n    in float x,\n    in float y) { return x; }\nvoid main() {}\n"
+            ),
+            Some(Kind::Vulkan)
+        );
+        assert_eq!(
+            d.detect(
+                "k/helpers.glsl",
+                b"float lerp(in float a, in float b, in float t) { return mix(a, b, t); }\n"
+            ),
+            Some(Kind::Vulkan)
         );
         assert_eq!(
             d.detect(
