@@ -507,6 +507,12 @@ pub fn role(path: &str) -> Option<Role> {
     let mut segments = path.split('/');
     let name = segments.next_back().unwrap_or(path);
     for dir in path.split('/').take(path.matches('/').count()) {
+        // A hidden directory holds the tools' configuration, not the
+        // product: CI (`.github/`), editors, and coding agents' skills
+        // with their example kernels (`.claude/skills/…/csrc/`).
+        if dir.len() > 1 && dir.starts_with('.') && dir != ".." {
+            return Some(Role::Docs);
+        }
         let d = dir.to_ascii_lowercase();
         for role in [
             Role::Vendored,
@@ -2938,6 +2944,14 @@ mod tests {
             assert_eq!(role(path), Some(role_of), "{path}");
         }
         assert_eq!(role("csrc/training_kernels/adam.cu"), None);
+        // A hidden directory is the tools', not the product's.
+        assert_eq!(
+            role(".claude/skills/xpu/integration/csrc/esimd_kernel_api.h"),
+            Some(Role::Docs)
+        );
+        assert_eq!(role(".github/workflows/k.cu"), Some(Role::Docs));
+        assert_eq!(role("src/.hidden/k.cu"), Some(Role::Docs));
+        assert_eq!(role("src/k.cu"), None);
         // Programs that use the kernels.
         for program in [
             "apps/qsim_base_cuda.cu",
