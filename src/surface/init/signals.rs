@@ -1502,6 +1502,24 @@ mod tests {
         let best = |p: &str, k: Option<Kind>| s.best(p, k, b"").map(|c| s.ops[c.op].slug.clone());
         let cases = [
             ("src/ggml-cuda/fattn-tile.cu", Kind::Cuda, "fused-attention"),
+            // Deformable sampling by its own names: the `im2col` of a
+            // deformable attention is not a convolution's, its `attn` no
+            // softmax attention.
+            (
+                "models/ops/src/cuda/ms_deform_im2col_cuda.cuh",
+                Kind::Cuda,
+                "deformable-sampling",
+            ),
+            (
+                "csrc/cuda/ms_deform_attn_cuda.cu",
+                Kind::Cuda,
+                "deformable-sampling",
+            ),
+            (
+                "ops/csrc/modulated_deform_conv_cuda.cu",
+                Kind::Cuda,
+                "deformable-sampling",
+            ),
             // The vector kernel is ggml's decode path.
             (
                 "src/ggml-cuda/fattn-vec.cuh",
