@@ -496,6 +496,17 @@ pub fn role_dirs(role: Role) -> &'static [&'static str] {
     }
 }
 
+/// Example words that name one of the library's own subsystems when the
+/// directory sits in its source root: RAJAPerf's `src/apps/` suite of
+/// application kernels beside `src/basic/` and `src/stream/`, where
+/// qsim's and CUDPP's top-level `apps/` are programs built on the library.
+const SUBSYSTEM_WORDS: &[&str] = &["apps", "app"];
+
+/// Whether a directory name is a source root (`src/`, `source/`, `lib/`).
+fn source_root(dir: &str) -> bool {
+    ["src", "source", "lib"].contains(&dir.to_ascii_lowercase().as_str())
+}
+
 /// Role words that also end the name of a kernel directory: `training/`
 /// holds training recipes, `fp8_training/` FP8 training kernels (torchao);
 const WHOLE_DIR_ONLY: &[&str] = &["training"];
@@ -506,7 +517,9 @@ const WHOLE_DIR_ONLY: &[&str] = &["training"];
 pub fn role(path: &str) -> Option<Role> {
     let mut segments = path.split('/');
     let name = segments.next_back().unwrap_or(path);
+    let mut parent = "";
     for dir in path.split('/').take(path.matches('/').count()) {
+        let under_sources = std::mem::replace(&mut parent, dir);
         // A hidden directory holds the tools' configuration, not the
         // product: CI (`.github/`), editors, and coding agents' skills
         // with their example kernels (`.claude/skills/…/csrc/`).
@@ -526,6 +539,12 @@ pub fn role(path: &str) -> Option<Role> {
             // `CppDependencies` alike; a word that also ends an op's name
             // counts only alone.
             let hit = role_dirs(role).iter().any(|r| {
+                if role == Role::Example
+                    && SUBSYSTEM_WORDS.contains(r)
+                    && source_root(under_sources)
+                {
+                    return false;
+                }
                 d == *r
                     || !WHOLE_DIR_ONLY.contains(r)
                         && d.strip_suffix(r).is_some_and(|head| {
@@ -2952,6 +2971,9 @@ mod tests {
         assert_eq!(role(".github/workflows/k.cu"), Some(Role::Docs));
         assert_eq!(role("src/.hidden/k.cu"), Some(Role::Docs));
         assert_eq!(role("src/k.cu"), None);
+        // An `apps/` in the source root is a subsystem of the library.
+        assert_eq!(role("src/apps/ENERGY-Hip.cpp"), None);
+        assert_eq!(role("apps/src/main.cu"), Some(Role::Example));
         // Programs that use the kernels.
         for program in [
             "apps/qsim_base_cuda.cu",

@@ -1817,8 +1817,11 @@ fn role_dir(path: &str) -> Option<&str> {
     let mut end = 0;
     for seg in path.split('/').take(path.matches('/').count()) {
         end += seg.len() + 1;
+        // The role of this directory in its place (`src/apps/` is not
+        // `apps/`), its infrastructure by its own name.
+        let here = format!("{}x", &path[..end]);
         let dir = format!("{seg}/x");
-        if detect::role(&dir).is_some() || detect::infrastructure(&dir).is_some() {
+        if detect::role(&here).is_some() || detect::infrastructure(&dir).is_some() {
             return Some(&path[..end]);
         }
     }
