@@ -2079,6 +2079,26 @@ mod tests {
             best("kernels/parallel/gemm_ar/gemm_ar_h100.cu", Some(Kind::Cuda)).as_deref(),
             Some("comm-compute-overlap")
         );
+        // Ciphers by their names; a speckle filter is no SPECK cipher.
+        for cipher in [
+            "crypto_stream/chacha20/dolbeau/chacha20_dolbeau-avx2.c",
+            "crypto_aead/aes256gcm/aesni/aead_aes256gcm_aesni.c",
+            "sm4_simd.cpp",
+        ] {
+            assert_eq!(
+                best(cipher, Some(Kind::SimdX86)).as_deref(),
+                Some("symmetric-cipher"),
+                "{cipher}"
+            );
+        }
+        assert_ne!(
+            best("filters/speckle_filter.cu", Some(Kind::Cuda)).as_deref(),
+            Some("symmetric-cipher")
+        );
+        assert_eq!(
+            best("sha_simd.cpp", Some(Kind::SimdX86)).as_deref(),
+            Some("cryptographic-hash")
+        );
     }
 
     fn best_of(s: &Signals, path: &str, kind: Kind, content: &str) -> Option<String> {
