@@ -504,7 +504,9 @@ const SUBSYSTEM_WORDS: &[&str] = &["apps", "app"];
 
 /// Whether a directory name is a source root (`src/`, `source/`, `lib/`).
 fn source_root(dir: &str) -> bool {
-    ["src", "source", "lib"].contains(&dir.to_ascii_lowercase().as_str())
+    ["src", "source", "lib"]
+        .iter()
+        .any(|root| dir.eq_ignore_ascii_case(root))
 }
 
 /// Role words that also end the name of a kernel directory: `training/`
@@ -539,19 +541,17 @@ pub fn role(path: &str) -> Option<Role> {
             // `CppDependencies` alike; a word that also ends an op's name
             // counts only alone.
             let hit = role_dirs(role).iter().any(|r| {
-                if role == Role::Example
-                    && SUBSYSTEM_WORDS.contains(r)
-                    && source_root(under_sources)
-                {
-                    return false;
-                }
-                d == *r
+                let named = d == *r
                     || !WHOLE_DIR_ONLY.contains(r)
                         && d.strip_suffix(r).is_some_and(|head| {
                             head.ends_with('-')
                                 || head.ends_with('_')
                                 || camel_word(dir, head.len())
-                        })
+                        });
+                named
+                    && !(role == Role::Example
+                        && SUBSYSTEM_WORDS.contains(r)
+                        && source_root(under_sources))
             });
             if hit {
                 return Some(role);
