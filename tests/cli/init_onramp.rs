@@ -2077,6 +2077,64 @@ fn paths_the_repository_marks_linguist_vendored_are_left_out_as_a_directory() {
 }
 
 #[test]
+fn a_directory_with_a_provenance_note_is_left_out_as_a_copy() {
+    let p = Sota::new()
+        .git_init()
+        .file("PROVENANCE.md", "This repository's own history.\n")
+        .file("kernels/moe.cu", "__global__ void moe_align() {}\n")
+        .file(
+            "kernels/marlin/_csrc/PROVENANCE.md",
+            "Copied verbatim from vllm-project/vllm csrc/quantization/marlin.\n",
+        )
+        .file(
+            "kernels/marlin/_csrc/marlin.cu",
+            "__global__ void Marlin() {}\n",
+        )
+        .file(
+            "kernels/marlin/_csrc/moe/marlin_moe.cu",
+            "__global__ void MarlinMoE() {}\n",
+        )
+        .file(
+            "third/zlib/README.chromium",
+            "Name: zlib\nURL: https://github.com/madler/zlib\n",
+        )
+        .file(
+            "third/zlib/crc32_simd.c",
+            "#include <immintrin.h>\n__m128i f(__m128i a){return _mm_clmulepi64_si128(a,a,0);}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert!(in_population(&plan, "kernels/moe.cu"), "{plan}");
+    for copied in [
+        "kernels/marlin/_csrc/marlin.cu",
+        "kernels/marlin/_csrc/moe/marlin_moe.cu",
+        "third/zlib/crc32_simd.c",
+    ] {
+        assert!(!in_population(&plan, copied), "{copied}: {plan}");
+    }
+    let reason = plan["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == "kernels/marlin/_csrc/moe/marlin_moe.cu")
+        .map(|s| (s["role"].as_str().unwrap(), s["reason"].as_str().unwrap()));
+    assert!(
+        reason.is_some_and(|(role, why)| role == "vendored" && why.contains("provenance note")),
+        "{reason:?}"
+    );
+    let exclude: Vec<&str> = plan["exclude"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(
+        !exclude.iter().any(|e| e.ends_with("marlin.cu")),
+        "one directory, not its files: {exclude:?}"
+    );
+}
+
+#[test]
 fn a_gitattributes_that_leaves_the_repository_is_not_read() {
     let outside = tempfile::tempdir().unwrap();
     std::fs::write(

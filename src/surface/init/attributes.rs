@@ -1,8 +1,11 @@
-//! What the repository's own `.gitattributes` says is vendored: the
-//! `linguist-vendored` attribute set (or unset) on path patterns, read the
-//! way GitHub Linguist reads it. A team that marks `src/OpenCL/**` or
-//! `native/cuBQL/**` as another project's code has said which kernels are
-//! not its own; `sota init` takes its word.
+//! What the repository itself says is vendored: the `linguist-vendored`
+//! attribute of its `.gitattributes`, set (or unset) on path patterns and
+//! read the way GitHub Linguist reads it, and the provenance notes a copy
+//! keeps beside it (`README.chromium`, a `PROVENANCE.md` naming where the
+//! files were copied from). A team that marks `src/OpenCL/**` or
+//! `native/cuBQL/**` as another project's code, or writes down where a
+//! directory came from, has said which kernels are not its own; `sota
+//! init` takes its word.
 
 use std::io::Read;
 use std::path::Path;
@@ -21,7 +24,26 @@ pub struct Vendored {
     rules: Vec<(Gitignore, bool)>,
     /// Literal directories a `dir/**` rule marks vendored, with their `/`.
     dirs: Vec<String>,
+    /// Directories holding a provenance note, with their `/`, sorted.
+    copied: Vec<String>,
 }
+
+/// File names that record where a directory's code was copied from: the
+/// Chromium and Fuchsia third-party notes and a `PROVENANCE` /
+/// `UPSTREAM` / `VENDORED` file (axolotl's Marlin copy from vLLM).
+const PROVENANCE_NOTES: &[&str] = &[
+    "readme.chromium",
+    "readme.fuchsia",
+    "provenance",
+    "provenance.md",
+    "provenance.txt",
+    "upstream",
+    "upstream.md",
+    "upstream.txt",
+    "vendored",
+    "vendored.md",
+    "vendored.txt",
+];
 
 impl Vendored {
     /// The rules of `.gitattributes` at the root, when it is tracked and
@@ -97,8 +119,37 @@ impl Vendored {
             .map(String::as_str)
     }
 
+    /// Take the provenance notes among the tracked paths: each marks its
+    /// directory (not the root) as another project's copy.
+    pub fn with_notes(mut self, paths: &[&str]) -> Vendored {
+        for p in paths {
+            let Some((dir, name)) = p.rsplit_once('/') else {
+                continue;
+            };
+            if PROVENANCE_NOTES
+                .iter()
+                .any(|n| name.eq_ignore_ascii_case(n))
+            {
+                self.copied.push(format!("{dir}/"));
+            }
+        }
+        self.copied.sort();
+        self.copied.dedup();
+        self
+    }
+
+    /// The directory whose provenance note covers the path, if one does.
+    pub fn noted_dir(&self, path: &str) -> Option<&str> {
+        let at = self.copied.partition_point(|d| d.as_str() <= path);
+        self.copied[..at]
+            .iter()
+            .rev()
+            .find(|d| path.starts_with(d.as_str()))
+            .map(String::as_str)
+    }
+
     pub fn is_empty(&self) -> bool {
-        self.rules.is_empty()
+        self.rules.is_empty() && self.copied.is_empty()
     }
 }
 
@@ -148,6 +199,26 @@ mod tests {
         assert_eq!(v.says("src/kernel.cpp"), None);
         assert_eq!(v.dir_of("src/OpenCL/include/CL/cl.h"), Some("src/OpenCL/"));
         assert_eq!(v.dir_of("src/lodepng.cpp"), None);
+    }
+
+    #[test]
+    fn a_provenance_note_marks_its_directory_copied() {
+        let v = Vendored::default().with_notes(&[
+            "PROVENANCE.md",
+            "libs/marlin/_csrc/PROVENANCE.md",
+            "libs/marlin/_csrc/marlin.cuh",
+            "third/zlib/README.chromium",
+            "libs/own/k.cu",
+        ]);
+        assert!(!v.is_empty());
+        assert_eq!(
+            v.noted_dir("libs/marlin/_csrc/moe/kernel.cu"),
+            Some("libs/marlin/_csrc/")
+        );
+        assert_eq!(v.noted_dir("third/zlib/crc32.c"), Some("third/zlib/"));
+        // The root's own note says nothing about the root.
+        assert_eq!(v.noted_dir("libs/own/k.cu"), None);
+        assert_eq!(v.noted_dir("libs/marlin/other.cu"), None);
     }
 
     #[test]

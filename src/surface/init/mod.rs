@@ -499,7 +499,8 @@ fn partition<'a>(root: &Path, tracked: &'a PathList, examples_ship: bool) -> Par
         .iter()
         .filter_map(|p| std::str::from_utf8(p).ok())
         .collect();
-    let vendored = attributes::Vendored::read(root, paths.binary_search(&".gitattributes").is_ok());
+    let vendored = attributes::Vendored::read(root, paths.binary_search(&".gitattributes").is_ok())
+        .with_notes(&paths);
     // What each path's extension and directories say, on all cores.
     let said = on_cores(&paths, |part| {
         part.iter()
@@ -516,10 +517,13 @@ fn partition<'a>(root: &Path, tracked: &'a PathList, examples_ship: bool) -> Par
     let mut skipped = Vec::new();
     let mut roles: Vec<bool> = Vec::with_capacity(paths.len());
     for (&p, (by_ext, role, writable)) in paths.iter().zip(said.into_iter().flatten()) {
-        let marked = match vendored.is_empty() {
-            true => None,
-            false => vendored.says(p),
+        let (marked, noted) = match vendored.is_empty() {
+            true => (None, false),
+            false => (vendored.says(p), vendored.noted_dir(p).is_some()),
         };
+        // `.gitattributes` first; a provenance note where it says nothing.
+        let by_note = marked.is_none() && noted;
+        let marked = if by_note { Some(true) } else { marked };
         let role = by_attributes(role, marked);
         // In a collection of samples (or of benchmarks: NPBench) the
         // examples and benchmarks are what it ships.
@@ -535,8 +539,13 @@ fn partition<'a>(root: &Path, tracked: &'a PathList, examples_ship: bool) -> Par
             (ByExtension::Kernel(_), Some(role)) => skipped.push(Skipped {
                 path: p.to_owned(),
                 role,
-                reason: (role == Role::Vendored && marked == Some(true))
-                    .then_some("linguist-vendored in .gitattributes"),
+                reason: match (role == Role::Vendored && marked == Some(true), by_note) {
+                    (false, _) => None,
+                    (true, true) => {
+                        Some("a provenance note beside it (PROVENANCE.md, README.chromium) says where it was copied from")
+                    }
+                    (true, false) => Some("linguist-vendored in .gitattributes"),
+                },
             }),
             (_, Some(_)) => {}
             (_, None) => candidates.push(p),
@@ -1754,7 +1763,7 @@ fn excludes(
         if set.is_match(p) {
             // The topmost of the role directory and the `.gitattributes`
             // one, so that no two nest.
-            let dir = match (role_dir(p), vendored.dir_of(p)) {
+            let dir = match (role_dir(p), vendored.dir_of(p).or(vendored.noted_dir(p))) {
                 (Some(a), Some(b)) => Some(if a.len() <= b.len() { a } else { b }),
                 (a, b) => a.or(b),
             };
