@@ -387,8 +387,15 @@ const INFRA_TOKENS: &[(&str, &str)] = &[
     ("registration", "registration"),
     ("tune", "tuner"),
     ("tuner", "tuner"),
+    ("autotune", "tuner"),
+    ("autotuner", "tuner"),
+    ("autotuning", "tuner"),
     ("probe", "CPU / GPU feature probe"),
     ("cpuid", "CPU / GPU feature probe"),
+    ("cpuid32", "CPU / GPU feature probe"),
+    ("cpuid64", "CPU / GPU feature probe"),
+    ("rdrand", "hardware entropy instruction wrapper"),
+    ("rdseed", "hardware entropy instruction wrapper"),
     ("cpuinfo", "CPU / GPU feature probe"),
     ("cpufeatures", "CPU / GPU feature probe"),
     ("cpudetect", "CPU / GPU feature probe"),
@@ -2900,6 +2907,12 @@ mod tests {
                 "platform / portability layer",
             ),
             ("thrust/detail/raw_pointer_cast.h", "pointer wrapper"),
+            // Autotuners pick kernels' configurations; RDRAND / CPUID
+            // wrappers probe or draw from the CPU.
+            ("exllamav2_ext/cuda/q_gemm_autotune.cuh", "tuner"),
+            ("finegrained_fp8/bayesian_autotuner.py", "tuner"),
+            ("cpuid64.asm", "CPU / GPU feature probe"),
+            ("rdrand.asm", "hardware entropy instruction wrapper"),
         ] {
             assert_eq!(infrastructure(path), Some(why), "{path}");
         }
