@@ -123,9 +123,18 @@ impl Vendored {
     /// directory (not the root) as another project's copy.
     pub fn with_notes(mut self, paths: &[&str]) -> Vendored {
         for p in paths {
-            let Some((dir, name)) = p.rsplit_once('/') else {
+            // A note's name is 8 to 15 bytes: look at the path's last 16
+            // only (most paths are ruled out there, without a full scan).
+            let tail = &p.as_bytes()[p.len().saturating_sub(16)..];
+            let Some(slash) = tail.iter().rposition(|&b| b == b'/') else {
                 continue;
             };
+            let cut = p.len() - tail.len() + slash;
+            let (dir, name) = (&p[..cut], &p[cut + 1..]);
+            let first = name.bytes().next().map(|b| b.to_ascii_lowercase());
+            if !(8..=15).contains(&name.len()) || !first.is_some_and(|b| b"prvu".contains(&b)) {
+                continue;
+            }
             if PROVENANCE_NOTES
                 .iter()
                 .any(|n| name.eq_ignore_ascii_case(n))
