@@ -35,6 +35,26 @@ fn in_population(plan: &serde_json::Value, path: &str) -> bool {
         .any(|k| k["path"] == path)
 }
 
+/// The draft's `[kernels] exclude` globs.
+fn excludes(plan: &serde_json::Value) -> Vec<&str> {
+    plan["exclude"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect()
+}
+
+/// A left-out file's role and reason, when the draft left it out.
+fn left_out<'a>(plan: &'a serde_json::Value, path: &str) -> Option<(&'a str, Option<&'a str>)> {
+    plan["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == path)
+        .map(|s| (s["role"].as_str().unwrap(), s["reason"].as_str()))
+}
+
 #[test]
 fn kernels_outside_kernel_extensions_are_found_by_their_content() {
     let p = Sota::new()
@@ -2048,13 +2068,8 @@ fn paths_the_repository_marks_linguist_vendored_are_left_out_as_a_directory() {
     // Un-vendored again by a later line: the team's own code.
     assert!(in_population(&plan, "native/bvh_own/warp/lbvh.cu"));
     assert!(in_population(&plan, "native/bvh.cu"));
-    let skipped = plan["skipped"].as_array().unwrap();
-    let reason = skipped
-        .iter()
-        .find(|s| s["path"] == "native/cuBQL/builder/refit.cu")
-        .map(|s| (s["role"].as_str().unwrap(), s["reason"].as_str()));
     assert_eq!(
-        reason,
+        left_out(&plan, "native/cuBQL/builder/refit.cu"),
         Some(("vendored", Some("linguist-vendored in .gitattributes")))
     );
     let toml = plan["toml"].as_str().unwrap();
@@ -2063,12 +2078,7 @@ fn paths_the_repository_marks_linguist_vendored_are_left_out_as_a_directory() {
         "{toml}"
     );
     // The excludes name the directory once, not its files one by one.
-    let exclude: Vec<&str> = plan["exclude"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
+    let exclude = excludes(&plan);
     assert!(exclude.contains(&"native/cuBQL/"), "{exclude:?}");
     assert!(
         !exclude.iter().any(|e| e.ends_with("refit.cu")),
@@ -2112,22 +2122,14 @@ fn a_directory_with_a_provenance_note_is_left_out_as_a_copy() {
     ] {
         assert!(!in_population(&plan, copied), "{copied}: {plan}");
     }
-    let reason = plan["skipped"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["path"] == "kernels/marlin/_csrc/moe/marlin_moe.cu")
-        .map(|s| (s["role"].as_str().unwrap(), s["reason"].as_str().unwrap()));
+    let reason = left_out(&plan, "kernels/marlin/_csrc/moe/marlin_moe.cu");
     assert!(
-        reason.is_some_and(|(role, why)| role == "vendored" && why.contains("provenance note")),
+        reason
+            .is_some_and(|(role, why)| role == "vendored"
+                && why.is_some_and(|w| w.contains("provenance note"))),
         "{reason:?}"
     );
-    let exclude: Vec<&str> = plan["exclude"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
+    let exclude = excludes(&plan);
     assert!(
         !exclude.iter().any(|e| e.ends_with("marlin.cu")),
         "one directory, not its files: {exclude:?}"
