@@ -157,6 +157,12 @@ impl Vendored {
             .map(String::as_str)
     }
 
+    /// The directory the draft excludes whole for a vendored path: the
+    /// `.gitattributes` rule's, else the provenance note's.
+    pub fn copied_dir(&self, path: &str) -> Option<&str> {
+        self.dir_of(path).or_else(|| self.noted_dir(path))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.rules.is_empty() && self.copied.is_empty()
     }

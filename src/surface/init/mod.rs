@@ -517,12 +517,12 @@ fn partition<'a>(root: &Path, tracked: &'a PathList, examples_ship: bool) -> Par
     let mut skipped = Vec::new();
     let mut roles: Vec<bool> = Vec::with_capacity(paths.len());
     for (&p, (by_ext, role, writable)) in paths.iter().zip(said.into_iter().flatten()) {
-        let (marked, noted) = match vendored.is_empty() {
-            true => (None, false),
-            false => (vendored.says(p), vendored.noted_dir(p).is_some()),
-        };
         // `.gitattributes` first; a provenance note where it says nothing.
-        let by_note = marked.is_none() && noted;
+        let marked = match vendored.is_empty() {
+            true => None,
+            false => vendored.says(p),
+        };
+        let by_note = marked.is_none() && !vendored.is_empty() && vendored.noted_dir(p).is_some();
         let marked = if by_note { Some(true) } else { marked };
         let role = by_attributes(role, marked);
         // In a collection of samples (or of benchmarks: NPBench) the
@@ -1763,7 +1763,7 @@ fn excludes(
         if set.is_match(p) {
             // The topmost of the role directory and the `.gitattributes`
             // one, so that no two nest.
-            let dir = match (role_dir(p), vendored.dir_of(p).or(vendored.noted_dir(p))) {
+            let dir = match (role_dir(p), vendored.copied_dir(p)) {
                 (Some(a), Some(b)) => Some(if a.len() <= b.len() { a } else { b }),
                 (a, b) => a.or(b),
             };
