@@ -7,6 +7,7 @@
 //! the date and the project name in and writes the result.
 
 mod attributes;
+mod call_args;
 pub mod declarations;
 pub mod detect;
 mod device_macros;

@@ -5,6 +5,7 @@
 use aho_corasick::AhoCorasick;
 use serde::{Deserialize, Serialize};
 
+use super::call_args::{self, ArgPattern};
 use super::detect::Kind;
 use crate::matrix::Matrix;
 
@@ -106,6 +107,12 @@ struct RawCompute {
     /// places a file only when nothing else does, as weak evidence.
     #[serde(default)]
     part: bool,
+    /// Identifiers one call of the first group must take in its argument
+    /// (`- *max*`: after a minus sign), where the identifiers alone are
+    /// shared with other computations: a softmax exponentiates a
+    /// difference from the max, a quantizer a rounded log.
+    #[serde(default)]
+    argument: Vec<String>,
 }
 
 /// One compiled computation signature.
@@ -118,6 +125,21 @@ struct Compute {
     owner: usize,
     covers: Vec<usize>,
     part: bool,
+    /// The first group's alternatives, the calls whose argument is read.
+    callees: Vec<String>,
+    argument: Vec<ArgPattern>,
+}
+
+impl Compute {
+    /// Every group found in the content, and the argument the signature
+    /// asks of its first group's calls, if it asks one.
+    fn found(&self, seen: &[bool], prefix: &[u8]) -> bool {
+        self.groups.iter().all(|g| g.iter().any(|&k| seen[k]))
+            && (self.argument.is_empty() || {
+                let callees: Vec<&str> = self.callees.iter().map(String::as_str).collect();
+                call_args::any_call_takes(prefix, &callees, &self.argument)
+            })
+    }
 }
 
 /// One token pattern: a run of tokens, the last may be a prefix.
@@ -745,6 +767,12 @@ fn compile_computes(raw: &[RawSignal], ops: &[OpSignals], patterns: &mut Pattern
                 owner,
                 covers: c.covers.iter().filter_map(|slug| index(slug)).collect(),
                 part: c.part,
+                callees: c.all[0]
+                    .split('|')
+                    .filter(|a| !a.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+                argument: c.argument.iter().map(|a| ArgPattern::parse(a)).collect(),
             });
         }
     }
@@ -884,7 +912,7 @@ impl Signals {
             entries: None,
         };
         let content_hits = self.content_hits(&seen);
-        let computed = self.computed(&seen);
+        let computed = self.computed(&seen, prefix);
         let found = (&content_hits[..], &computed[..]);
         let mut out = self.scored(&file, found, kind);
         let folder = dir_tokens.last().filter(|_| names_only_backend(&out, kind));
@@ -906,7 +934,7 @@ impl Signals {
         };
         let hints = (&read_as_name[..], dir_tokens.last(), &content_hits[..]);
         self.refine(&mut out, hints, &dir_tokens, kind);
-        self.building_blocks(&mut out, &seen, kind);
+        self.building_blocks(&mut out, (&seen, prefix), kind);
         self.fall_back(&mut out, kind);
         out.sort_by(|a, b| {
             (b.score >= THRESHOLD)
@@ -986,10 +1014,10 @@ impl Signals {
 
     /// For each op, the most specific computation signature found that
     /// places a file in it (owned) or confirms it (covered).
-    fn computed(&self, seen: &[bool]) -> Vec<Computed<'_>> {
+    fn computed(&self, seen: &[bool], prefix: &[u8]) -> Vec<Computed<'_>> {
         let mut out = vec![Computed::default(); self.ops.len()];
         for c in self.computes.iter().filter(|c| !c.part) {
-            if !c.groups.iter().all(|g| g.iter().any(|&k| seen[k])) {
+            if !c.found(seen, prefix) {
                 continue;
             }
             let n = c.groups.len() as u32;
@@ -1302,7 +1330,12 @@ impl Signals {
 
     /// When no op has enough evidence, a building block found in the
     /// content (weak evidence, the draft says so) before the kind's backend.
-    fn building_blocks(&self, out: &mut Vec<Candidate>, seen: &[bool], kind: Option<Kind>) {
+    fn building_blocks(
+        &self,
+        out: &mut Vec<Candidate>,
+        (seen, prefix): (&[bool], &[u8]),
+        kind: Option<Kind>,
+    ) {
         if out.iter().any(|c| c.score >= THRESHOLD) {
             return;
         }
@@ -1310,7 +1343,7 @@ impl Signals {
             let op = &self.ops[c.owner];
             c.part
                 && (op.kinds.is_empty() || kind.is_some_and(|k| op.kinds.contains(&k)))
-                && c.groups.iter().all(|g| g.iter().any(|&k| seen[k]))
+                && c.found(seen, prefix)
         });
         if let Some(c) = found {
             out.retain(|x| x.op != c.owner);
@@ -2104,6 +2137,38 @@ mod tests {
     fn best_of(s: &Signals, path: &str, kind: Kind, content: &str) -> Option<String> {
         s.best(path, Some(kind), content.as_bytes())
             .map(|c| s.ops[c.op].slug.clone())
+    }
+
+    #[test]
+    fn a_softmax_exponentiates_a_difference_from_the_max_and_a_norm_roots_eps() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let softmax =
+            "@triton.jit\ndef k(x_ptr, y_ptr):\n    x = tl.load(x_ptr)\n    m = tl.max(x, 0)\n    \
+                       e = tl.exp(x - m)\n    tl.store(y_ptr, e / tl.sum(e, 0))\n";
+        assert_eq!(
+            best_of(&s, "ops/k.py", Kind::Triton, softmax).as_deref(),
+            Some("softmax")
+        );
+        // An FP8 block quantizer: the same identifiers, a power-of-two scale.
+        let quant = "@triton.jit\ndef k(x_ptr, y_ptr):\n    x = tl.load(x_ptr)\n    amax = tl.max(tl.abs(x), 0)\n    \
+                     scale = tl.exp2(tl.ceil(tl.log2(amax / 448.0)))\n    tl.store(y_ptr, tl.sum(x / scale, 0))\n";
+        assert_ne!(
+            best_of(&s, "ops/k.py", Kind::Triton, quant).as_deref(),
+            Some("softmax")
+        );
+        let norm = "__global__ void k(float* x, float eps) {\n  float var = sum_sq / n;\n  float r = rsqrtf(var + eps);\n}\n";
+        assert_eq!(
+            best_of(&s, "src/k.cu", Kind::Cuda, norm).as_deref(),
+            Some("normalization")
+        );
+        // A Lennard-Jones pair force: `epsilon` is an energy, the root a distance.
+        let pair = "__device__ float f(float r2, float epsilon, float sigma) {\n  float mean = 0.5f * r2;\n  \
+                    float rinv = rsqrtf(r2);\n  return 24.0f * epsilon * pow(sigma * rinv, 6);\n}\n";
+        assert_ne!(
+            best_of(&s, "src/pair.cu", Kind::Cuda, pair).as_deref(),
+            Some("normalization")
+        );
     }
 
     #[test]
