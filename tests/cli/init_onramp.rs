@@ -2087,6 +2087,66 @@ fn paths_the_repository_marks_linguist_vendored_are_left_out_as_a_directory() {
 }
 
 #[test]
+fn an_unpacked_archive_directory_is_left_out_as_a_copy() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "src/native/pairhmm_avx.c",
+            "#include <immintrin.h>\n__m256 f(__m256 a){return _mm256_add_ps(a,a);}\n",
+        )
+        .file(
+            "src/native/smithwaterman/sw_avx2.c",
+            "#include <immintrin.h>\n__m256i f(__m256i a){return _mm256_max_epi16(a,a);}\n",
+        )
+        .file(
+            "src/native/compression/deflate_avx2.c",
+            "#include <immintrin.h>\n__m256i f(__m256i a){return _mm256_sad_epu8(a,a);}\n",
+        )
+        .file(
+            "src/native/compression/isa-l-master/crc/crc32_simd.c",
+            "#include <immintrin.h>\n__m128i f(__m128i a){return _mm_clmulepi64_si128(a,a,0);}\n",
+        )
+        .file(
+            "src/native/compression/isa-l-master/igzip/huff.c",
+            "#include <immintrin.h>\n__m128i g(__m128i a){return _mm_shuffle_epi8(a,a);}\n",
+        )
+        .file(
+            "contrib/cub-1.8.0/block_scan.cu",
+            "__global__ void scan() {}\n",
+        )
+        .file(
+            "contrib/zlib-1.3.1/adler32_simd.c",
+            "#include <immintrin.h>\n__m128i h(__m128i a){return _mm_sad_epu8(a,a);}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    assert!(in_population(&plan, "src/native/pairhmm_avx.c"), "{plan}");
+    for copied in [
+        "src/native/compression/isa-l-master/crc/crc32_simd.c",
+        "src/native/compression/isa-l-master/igzip/huff.c",
+        "contrib/zlib-1.3.1/adler32_simd.c",
+    ] {
+        assert!(!in_population(&plan, copied), "{copied}: {plan}");
+    }
+    // A file only a kernel can be is listed as left out, with its role.
+    assert!(
+        left_out(&plan, "contrib/cub-1.8.0/block_scan.cu")
+            .is_some_and(|(role, _)| role == "vendored"),
+        "{plan}"
+    );
+    let exclude = excludes(&plan);
+    for dir in [
+        "src/native/compression/isa-l-master/",
+        "contrib/zlib-1.3.1/",
+    ] {
+        assert!(
+            exclude.contains(&dir),
+            "one directory, not its files: {exclude:?}"
+        );
+    }
+}
+
+#[test]
 fn a_directory_with_a_provenance_note_is_left_out_as_a_copy() {
     let p = Sota::new()
         .git_init()

@@ -516,6 +516,31 @@ fn source_root(dir: &str) -> bool {
         .any(|root| dir.eq_ignore_ascii_case(root))
 }
 
+/// Whether a (lower-case) directory name is how an unpacked release or
+/// branch archive is named: `isa-l-master` (GitHub's archive of a
+/// branch), `gtest-1.6.0`, `healpix_2.15a`, `zlib-v1.3.1` (a tarball's
+/// `name-version`). A project's own directories carry no version; another
+/// project's download, unpacked into the tree, does.
+fn unpacked_archive(dir: &str) -> bool {
+    let named = |head: &str| head.starts_with(|c: char| c.is_ascii_alphabetic());
+    if let Some(head) = ["-master", "-main"]
+        .iter()
+        .find_map(|b| dir.strip_suffix(b))
+    {
+        return named(head);
+    }
+    let Some(cut) = dir.rfind(['-', '_']) else {
+        return false;
+    };
+    let (head, version) = (&dir[..cut], &dir[cut + 1..]);
+    let version = version.strip_prefix('v').unwrap_or(version);
+    let numbers = version.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let mut parts = numbers.split('.');
+    named(head)
+        && numbers.contains('.')
+        && parts.all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Role words that also end the name of a kernel directory: `training/`
 /// holds training recipes, `fp8_training/` FP8 training kernels (torchao);
 const WHOLE_DIR_ONLY: &[&str] = &["training"];
@@ -564,7 +589,7 @@ pub fn role(path: &str) -> Option<Role> {
                 return Some(role);
             }
         }
-        if VENDORED_LIBRARIES.contains(&d.as_str()) {
+        if VENDORED_LIBRARIES.contains(&d.as_str()) || unpacked_archive(&d) {
             return Some(Role::Vendored);
         }
     }
@@ -2942,8 +2967,22 @@ mod tests {
             "Fusion/libigl/include/igl/svd3x3_avx.cpp",
             "include/eigen3/Eigen/src/Core/arch/NEON/PacketMath.h",
             "CudaDeps/k.cu",
+            // Unpacked archives: a branch download, a release tarball.
+            "src/main/native/compression/isa-l-master/crc/crc32_ieee_by4.asm",
+            "contrib/gtest-1.6.0/src/gtest.cc",
+            "src/Healpix_2.15a/healpix_base.cc",
+            "third/zlib-v1.3.1/crc32.c",
         ] {
             assert_eq!(role(vendored), Some(Role::Vendored), "{vendored}");
+        }
+        // No version, no archive: a kernel's own numbered or named directory.
+        for own in [
+            "kernels/sm_90/gemm.cu",
+            "ops/v2/attn.py",
+            "ops/attn_v2/attn.py",
+            "kernels/1.0/k.cu",
+        ] {
+            assert_eq!(role(own).filter(|r| *r == Role::Vendored), None, "{own}");
         }
         // A capital word only: `Threshold/` is not `old/`; CUB, Thrust and
         // CUTLASS directories are often a project's own.
