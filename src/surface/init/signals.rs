@@ -2172,6 +2172,44 @@ mod tests {
     }
 
     #[test]
+    fn a_sampling_directory_is_token_sampling_only_beside_its_content() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // Farthest point sampling in the point-cloud operator library.
+        let fps = "__global__ void furthestsampling_cuda_kernel(const float* xyz, float* tmp, int* idx) {}\n";
+        assert_eq!(
+            best_of(
+                &s,
+                "libs/pointops2/src/sampling/sampling_cuda_kernel.cu",
+                Kind::Cuda,
+                fps
+            )
+            .as_deref(),
+            Some("point-cloud-ops")
+        );
+        assert_eq!(
+            best_of(
+                &s,
+                "libs/pointops/src/knnquery/knnquery_cuda_kernel.cu",
+                Kind::Cuda,
+                ""
+            )
+            .as_deref(),
+            Some("point-cloud-ops")
+        );
+        let top_p = "__global__ void k(const float* logits, float top_p, float temperature) {}\n";
+        assert_eq!(
+            best_of(&s, "csrc/sampling/kernels.cu", Kind::Cuda, top_p).as_deref(),
+            Some("topk-sampling")
+        );
+        let grid = "__global__ void k(const float* src, float* dst, int h, int w) {}\n";
+        assert_ne!(
+            best_of(&s, "ops/sampling/grid_kernel.cu", Kind::Cuda, grid).as_deref(),
+            Some("topk-sampling")
+        );
+    }
+
+    #[test]
     fn among_equal_names_the_one_said_first_is_the_computation() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
