@@ -1188,6 +1188,7 @@ impl Signals {
             out.iter().any(|c| {
                 c.op != general
                     && c.op != narrower
+                    && !c.backend
                     && c.score >= THRESHOLD
                     && (c.name_score > 0 || c.dir_rank > dir_rank)
             })
@@ -1243,6 +1244,25 @@ impl Signals {
             .unwrap_or(0)
     }
 
+    /// Where only a directory says the general op, a qualifier in that
+    /// same directory's name narrows it (`ragged_decode_attention/`,
+    /// `page_attention/` hold decode attention); a qualifier further up
+    /// the path says nothing of the files below.
+    fn narrowed_in_general_dir(
+        &self,
+        op: &OpSignals,
+        general: usize,
+        dirs: &[Vec<String>],
+        evidence: &mut Vec<Evidence>,
+    ) -> u32 {
+        let says_general =
+            |dir: &Vec<String>| self.ops[general].dirs.iter().any(|p| p.find(dir).is_some());
+        dirs.iter()
+            .rev()
+            .find(|dir| says_general(dir))
+            .map_or(0, |dir| dir_qualifier_points(&op.qualifiers, dir, evidence))
+    }
+
     /// A name that says a general op and a token that narrows it says the
     /// narrower op (`gemm_a8w8` is an INT8 GEMM, `moe_op_gemm` a grouped
     /// one, `qk_int8_attn` low-precision attention), whatever order the
@@ -1272,6 +1292,9 @@ impl Signals {
             let mut narrow = self.narrowed_by_name(op, (name, folder), &mut evidence);
             if narrow == 0 && self.name_says_best(out, &parent, i) {
                 narrow = self.narrowed_by_dirs(op, dirs, &mut evidence);
+            }
+            if narrow == 0 && parent.name_score == 0 && parent.dir_rank > 0 {
+                narrow = self.narrowed_in_general_dir(op, general, dirs, &mut evidence);
             }
             // Narrowed by content alone, the op still yields like the
             // family it narrows: any op a name or computation says ranks first.
@@ -2168,6 +2191,35 @@ mod tests {
         assert_ne!(
             best_of(&s, "src/pair.cu", Kind::Cuda, pair).as_deref(),
             Some("normalization")
+        );
+    }
+
+    #[test]
+    fn a_qualifier_in_the_directory_that_says_attention_narrows_it() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // The name says only the backend (`_triton_impl_fwd`); the
+        // directory says attention and, in the same word, decode / paged.
+        let triton = "@triton.jit\ndef k(q, k_cache, softmax_scale):\n    pass\n";
+        for path in [
+            "ejkernel/kernels/_triton/ragged_decode_attention/_triton_impl_fwd.py",
+            "ejkernel/kernels/_pallas/tpu/ragged_page_attention/_interface.py",
+        ] {
+            assert_eq!(
+                best_of(&s, path, Kind::Triton, triton).as_deref(),
+                Some("decode-attention"),
+                "{path}"
+            );
+        }
+        assert_eq!(
+            best_of(
+                &s,
+                "ejkernel/kernels/_triton/flash_attention/_triton_impl_fwd.py",
+                Kind::Triton,
+                triton
+            )
+            .as_deref(),
+            Some("fused-attention")
         );
     }
 
