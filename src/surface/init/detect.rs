@@ -1697,7 +1697,7 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AsmAmdGpu, "v_fma_f32"),
     (Marker::AsmAmdGpu, "v_mac_f32"),
     (Marker::AsmAmdGpu, ".amdhsa_"),
-    (Marker::AsmArm, "VLD1"),
+    (Marker::AsmArm, "VLD1."),
     (Marker::AsmArm, "ld1 {v"),
     // AArch64 NEON in assembly text, also as comments beside `.inst`
     // encodings (KleidiAI writes `.inst 0x4e97a7a3 // smmla v3.4s, ...`).
@@ -2335,7 +2335,11 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 87] = [
+        let cases: [(&str, &[u8], Option<Kind>); 89] = [
+            // Armv7 NEON in armasm's capitals; a name that holds the
+            // letters (NCCL's `NVLD144` NVLink domains) is no instruction.
+            ("simd/arm/jsimd_neon.c", b"__asm__(\"VLD1.8 {d0, d1}, [r0]!\");\nvoid f(void) { for (;;) {} }\n", Some(Kind::SimdArm)),
+            ("src/include/graph.h", b"// NVLink domains (e.g., NVLD144) with high bandwidth\nstruct ncclTopoGraph { int nChannels; };\n", None),
             // Tab-spaced AArch64 int8 assembly, ARMv7 int8 NEON and VFP
             // block moves (Tengine's GEMM, depthwise and im2col kernels).
             ("conv/armv8/i8gemm_4x4_a72_int8.S", b"\tsmull\tv16.8h, v0.8b, v4.8b\n\tsadalp\tv24.4s, v16.8h\n", Some(Kind::Asm)),
