@@ -1599,6 +1599,10 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::GpuDsl, "@ti.func"),
     (Marker::GpuDsl, "@taichi.kernel"),
     (Marker::GpuDsl, "@taichi.func"),
+    // Quadrants, Genesis' successor of Taichi, as its documentation writes
+    // it (`import quadrants as qd`).
+    (Marker::GpuDsl, "@qd.kernel"),
+    (Marker::GpuDsl, "@qd.func"),
     // ROCm FlyDSL (`import flydsl.compiler as flyc`).
     (Marker::GpuDsl, "flyc.kernel"),
     (Marker::GpuDsl, "flyc.jit"),
@@ -2335,7 +2339,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 89] = [
+        let cases: [(&str, &[u8], Option<Kind>); 90] = [
             // Armv7 NEON in armasm's capitals; a name that holds the
             // letters (NCCL's `NVLD144` NVLink domains) is no instruction.
             ("simd/arm/jsimd_neon.c", b"__asm__(\"VLD1.8 {d0, d1}, [r0]!\");\nvoid f(void) { for (;;) {} }\n", Some(Kind::SimdArm)),
@@ -2434,6 +2438,7 @@ mod tests {
             ("fixedpoint/fixedpoint_neon.h", b"inline int32x4_t ShiftLeft(int32x4_t a, int offset) {", Some(Kind::SimdArm)),
             // Taichi kernels and functions in a Python script.
             ("examples/diffmpm.py", b"import taichi as ti\n\n@ti.kernel\ndef p2g(f: ti.i32):\n    pass\n", Some(Kind::GpuDsl)),
+            ("engine/solvers/mpm.py", b"import quadrants as qd\n\n@qd.kernel\ndef p2g(f: qd.i32):\n    pass\n", Some(Kind::GpuDsl)),
             // A Warp kernel written as a plain function for a factory.
             ("ext/warp_kernels/norm3.py", b"import warp as wp\n\ndef make(dtype):\n    def fwd(x: wp.array(dtype=dtype)):\n        i = wp.tid()\n        x[i] = x[i] * x[i]\n    return wp.Kernel(fwd)\n", Some(Kind::GpuDsl)),
             // Numba's CPU loops, in a module that imports Numba; its CUDA
