@@ -43,7 +43,7 @@ impl ArgPattern {
 /// Whether some call of one of `callees` (`exp`, as a whole identifier, a
 /// member call's `tl.exp` too) takes an argument with an identifier one
 /// of `patterns` matches.
-pub fn any_call_takes(hay: &[u8], callees: &[&str], patterns: &[ArgPattern]) -> bool {
+pub fn any_call_takes(hay: &[u8], callees: &[String], patterns: &[ArgPattern]) -> bool {
     callees.iter().any(|callee| {
         memmem::find_iter(hay, callee.as_bytes()).any(|start| {
             let end = start + callee.len();
@@ -140,7 +140,8 @@ mod tests {
     }
 
     fn takes(src: &str) -> bool {
-        any_call_takes(src.as_bytes(), &["exp", "exp2", "__expf"], &softmax_args())
+        let callees = ["exp", "exp2", "__expf"].map(String::from);
+        any_call_takes(src.as_bytes(), &callees, &softmax_args())
     }
 
     #[test]

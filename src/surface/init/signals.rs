@@ -135,10 +135,8 @@ impl Compute {
     /// asks of its first group's calls, if it asks one.
     fn found(&self, seen: &[bool], prefix: &[u8]) -> bool {
         self.groups.iter().all(|g| g.iter().any(|&k| seen[k]))
-            && (self.argument.is_empty() || {
-                let callees: Vec<&str> = self.callees.iter().map(String::as_str).collect();
-                call_args::any_call_takes(prefix, &callees, &self.argument)
-            })
+            && (self.argument.is_empty()
+                || call_args::any_call_takes(prefix, &self.callees, &self.argument))
     }
 }
 
