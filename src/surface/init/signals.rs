@@ -765,11 +765,15 @@ fn compile_computes(raw: &[RawSignal], ops: &[OpSignals], patterns: &mut Pattern
                 owner,
                 covers: c.covers.iter().filter_map(|slug| index(slug)).collect(),
                 part: c.part,
-                callees: c.all[0]
-                    .split('|')
-                    .filter(|a| !a.is_empty())
-                    .map(str::to_string)
-                    .collect(),
+                // Read only by a signature that asks for an argument.
+                callees: match c.argument.is_empty() {
+                    true => Vec::new(),
+                    false => c.all[0]
+                        .split('|')
+                        .filter(|a| !a.is_empty())
+                        .map(str::to_string)
+                        .collect(),
+                },
                 argument: c.argument.iter().map(|a| ArgPattern::parse(a)).collect(),
             });
         }
@@ -932,7 +936,7 @@ impl Signals {
         };
         let hints = (&read_as_name[..], dir_tokens.last(), &content_hits[..]);
         self.refine(&mut out, hints, &dir_tokens, kind);
-        self.building_blocks(&mut out, (&seen, prefix), kind);
+        self.building_blocks(&mut out, &seen, prefix, kind);
         self.fall_back(&mut out, kind);
         out.sort_by(|a, b| {
             (b.score >= THRESHOLD)
@@ -1354,7 +1358,8 @@ impl Signals {
     fn building_blocks(
         &self,
         out: &mut Vec<Candidate>,
-        (seen, prefix): (&[bool], &[u8]),
+        seen: &[bool],
+        prefix: &[u8],
         kind: Option<Kind>,
     ) {
         if out.iter().any(|c| c.score >= THRESHOLD) {
