@@ -2567,6 +2567,42 @@ mod tests {
     }
 
     #[test]
+    fn quantized_says_a_gguf_gemm_only_beside_gguf_blocks() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // llama.cpp-derived `quantized.cu` (candle): GGUF block types.
+        let gguf = "struct block_q4_K { half d; uint8_t qs[QK_K / 2]; };";
+        assert_eq!(
+            best_of(&s, "candle-kernels/src/quantized.cu", Kind::Cuda, gguf).as_deref(),
+            Some("quantized-device-gemm")
+        );
+        // An int8 operator library: the word is a precision, the rest of
+        // the name says the computation (Simd's Synet layers, ExecuTorch's
+        // Cortex-M ops).
+        let int8 = "void Forward(const uint8_t* src, int32_t zero, uint8_t* dst) {}";
+        assert_eq!(
+            best_of(
+                &s,
+                "src/Simd/SimdSynetQuantizedConvolution.cpp",
+                Kind::SimdX86,
+                int8
+            )
+            .as_deref(),
+            Some("convolution")
+        );
+        assert_eq!(
+            best_of(
+                &s,
+                "backends/cortex_m/ops/op_quantized_add.cpp",
+                Kind::SimdArm,
+                int8
+            )
+            .as_deref(),
+            Some("elementwise")
+        );
+    }
+
+    #[test]
     fn an_operator_librarys_pointwise_names_say_elementwise() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
