@@ -2147,6 +2147,61 @@ fn an_unpacked_archive_directory_is_left_out_as_a_copy() {
 }
 
 #[test]
+fn a_library_copied_under_its_own_name_is_left_out_unless_it_is_the_repository() {
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "src/amg/smoother.cu",
+            "__global__ void jacobi(float* x) { x[threadIdx.x] *= 0.5f; }\n",
+        )
+        .file(
+            "src/amg/coarsen.cu",
+            "__global__ void coarsen(int* a) { a[threadIdx.x] = 0; }\n",
+        )
+        .file(
+            "include/cusp/detail/device/spmv/coo_flat.cu",
+            "__global__ void spmv_coo_flat(float* y) { y[threadIdx.x] = 0.f; }\n",
+        )
+        .file(
+            "libraries/asmjit/x86/x86assembler.h",
+            "#include <immintrin.h>\n__m128i f(__m128i a){return _mm_add_epi32(a,a);}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    let copied = plan(&p);
+    assert!(in_population(&copied, "src/amg/smoother.cu"), "{copied}");
+    assert!(
+        !in_population(&copied, "libraries/asmjit/x86/x86assembler.h"),
+        "{copied}"
+    );
+    let cusp = left_out(&copied, "include/cusp/detail/device/spmv/coo_flat.cu");
+    assert!(
+        cusp.is_some_and(
+            |(role, why)| role == "vendored" && why.is_some_and(|w| w.contains("library"))
+        ),
+        "{cusp:?}: {copied}"
+    );
+
+    // The same directory in the library's own repository is its code.
+    let own = Sota::new().git_init().file(
+        "cusp/detail/device/spmv/coo_flat.cu",
+        "__global__ void spmv_coo_flat(float* y) { y[threadIdx.x] = 0.f; }\n",
+    );
+    own.git(&["add", "-A"]).success();
+    own.git(&[
+        "remote",
+        "add",
+        "origin",
+        "https://github.com/cusplibrary/cusp.git",
+    ])
+    .success();
+    let own_plan = plan(&own);
+    assert!(
+        in_population(&own_plan, "cusp/detail/device/spmv/coo_flat.cu"),
+        "{own_plan}"
+    );
+}
+
+#[test]
 fn a_directory_with_a_provenance_note_is_left_out_as_a_copy() {
     let p = Sota::new()
         .git_init()

@@ -26,6 +26,9 @@ pub struct Vendored {
     dirs: Vec<String>,
     /// Directories holding a provenance note, with their `/`, sorted.
     copied: Vec<String>,
+    /// Directories named after a library kernel trees copy whole, with
+    /// their `/`, sorted (see `copied_libraries`).
+    libraries: Vec<String>,
 }
 
 /// File names that record where a directory's code was copied from: the
@@ -157,14 +160,33 @@ impl Vendored {
             .map(String::as_str)
     }
 
+    /// Take the directories that hold a known copied library.
+    pub fn with_libraries(mut self, dirs: Vec<String>) -> Vendored {
+        self.libraries = dirs;
+        self
+    }
+
+    /// The directory of a known copied library that holds the path, if one does.
+    pub fn library_dir(&self, path: &str) -> Option<&str> {
+        let at = self.libraries.partition_point(|d| d.as_str() <= path);
+        self.libraries[..at]
+            .iter()
+            .rev()
+            .find(|d| path.starts_with(d.as_str()))
+            .map(String::as_str)
+    }
+
     /// The directory the draft excludes whole for a vendored path: the
-    /// `.gitattributes` rule's, else the provenance note's.
+    /// `.gitattributes` rule's, else the provenance note's, else the
+    /// copied library's.
     pub fn copied_dir(&self, path: &str) -> Option<&str> {
-        self.dir_of(path).or_else(|| self.noted_dir(path))
+        self.dir_of(path)
+            .or_else(|| self.noted_dir(path))
+            .or_else(|| self.library_dir(path))
     }
 
     pub fn is_empty(&self) -> bool {
-        self.rules.is_empty() && self.copied.is_empty()
+        self.rules.is_empty() && self.copied.is_empty() && self.libraries.is_empty()
     }
 }
 

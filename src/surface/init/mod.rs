@@ -8,6 +8,7 @@
 
 mod attributes;
 mod call_args;
+mod copied_libraries;
 pub mod declarations;
 pub mod detect;
 mod device_macros;
@@ -495,13 +496,16 @@ struct Partition<'a> {
     vendored: attributes::Vendored,
 }
 
-fn partition<'a>(root: &Path, tracked: &'a PathList, examples_ship: bool) -> Partition<'a> {
-    let paths: Vec<&str> = tracked
+fn partition<'a>(input: &Input<'a>, examples_ship: bool) -> Partition<'a> {
+    let paths: Vec<&str> = input
+        .tracked
         .iter()
         .filter_map(|p| std::str::from_utf8(p).ok())
         .collect();
-    let vendored = attributes::Vendored::read(root, paths.binary_search(&".gitattributes").is_ok())
-        .with_notes(&paths);
+    let attributes_tracked = paths.binary_search(&".gitattributes").is_ok();
+    let vendored = attributes::Vendored::read(input.root, attributes_tracked)
+        .with_notes(&paths)
+        .with_libraries(copied_libraries::dirs(&paths, &input.identity()));
     // What each path's extension and directories say, on all cores.
     let said = on_cores(&paths, |part| {
         part.iter()
@@ -524,7 +528,15 @@ fn partition<'a>(root: &Path, tracked: &'a PathList, examples_ship: bool) -> Par
             false => vendored.says(p),
         };
         let by_note = marked.is_none() && !vendored.is_empty() && vendored.noted_dir(p).is_some();
-        let marked = if by_note { Some(true) } else { marked };
+        let by_library = marked.is_none()
+            && !by_note
+            && !vendored.is_empty()
+            && vendored.library_dir(p).is_some();
+        let marked = if by_note || by_library {
+            Some(true)
+        } else {
+            marked
+        };
         let role = by_attributes(role, marked);
         // In a collection of samples (or of benchmarks: NPBench) the
         // examples and benchmarks are what it ships.
@@ -540,12 +552,15 @@ fn partition<'a>(root: &Path, tracked: &'a PathList, examples_ship: bool) -> Par
             (ByExtension::Kernel(_), Some(role)) => skipped.push(Skipped {
                 path: p.to_owned(),
                 role,
-                reason: match (role == Role::Vendored && marked == Some(true), by_note) {
-                    (false, _) => None,
-                    (true, true) => {
+                reason: match (role == Role::Vendored && marked == Some(true), by_note, by_library) {
+                    (false, _, _) => None,
+                    (true, true, _) => {
                         Some("a provenance note beside it (PROVENANCE.md, README.chromium) says where it was copied from")
                     }
-                    (true, false) => Some("linguist-vendored in .gitattributes"),
+                    (true, false, true) => {
+                        Some("a directory named for a library kernel trees copy whole")
+                    }
+                    (true, false, false) => Some("linguist-vendored in .gitattributes"),
                 },
             }),
             (_, Some(_)) => {}
@@ -990,7 +1005,7 @@ fn found<'a>(
     signals: &Signals,
     examples_ship: bool,
 ) -> (Partition<'a>, ScanOut) {
-    let mut partition = partition(input.root, input.tracked, examples_ship);
+    let mut partition = partition(input, examples_ship);
     let mut scanned = scan(input.root, &partition.candidates, signals);
     let macros = std::mem::take(&mut scanned.device_macros);
     device_macros::adopt_users(

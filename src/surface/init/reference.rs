@@ -68,6 +68,14 @@ impl Identity {
         self.name.len() >= 3 && fold(repo) == self.name
     }
 
+    /// Whether a name (a library's, a directory's) is this repository's:
+    /// the project name or the remote's repository name, folded.
+    pub fn is_named(&self, name: &str) -> bool {
+        let name = fold(name);
+        let repo = self.remote.as_deref().and_then(|r| r.rsplit('/').next());
+        name == self.name || repo.is_some_and(|r| fold(r) == name)
+    }
+
     /// Whether a piece of `sota` text names this repository.
     fn named_in(&self, text: &str) -> bool {
         let repo = self.remote.as_deref().and_then(|r| r.rsplit('/').next());
