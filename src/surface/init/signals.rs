@@ -2603,6 +2603,52 @@ mod tests {
     }
 
     #[test]
+    fn loss_names_the_family_and_cross_entropy_needs_its_own_words() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        for (path, kind, op) in [
+            (
+                "src/kernels/MIOpenMultiMarginLoss.cpp",
+                Kind::Hip,
+                "fused-losses",
+            ),
+            (
+                "fast_llm/functional/triton/z_loss.py",
+                Kind::Triton,
+                "fused-losses",
+            ),
+            (
+                "lib/nnc/cmd/loss/gpu/smooth_l1_ref.cu",
+                Kind::Cuda,
+                "fused-losses",
+            ),
+            // PyTorch's ATen names: the family first, then which loss.
+            (
+                "src/ATen/native/xpu/sycl/LossNLLKernel.cpp",
+                Kind::Sycl,
+                "fused-cross-entropy",
+            ),
+            (
+                "src/ATen/native/xpu/sycl/LossNLL2dKernels.cpp",
+                Kind::Sycl,
+                "fused-cross-entropy",
+            ),
+            (
+                "attorch/nll_loss_kernels.py",
+                Kind::Triton,
+                "fused-cross-entropy",
+            ),
+            (
+                "fast_llm/functional/triton/entropy_loss.py",
+                Kind::Triton,
+                "fused-cross-entropy",
+            ),
+        ] {
+            assert_eq!(best_of(&s, path, kind, "").as_deref(), Some(op), "{path}");
+        }
+    }
+
+    #[test]
     fn an_operator_librarys_pointwise_names_say_elementwise() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
