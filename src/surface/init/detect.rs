@@ -597,7 +597,16 @@ pub fn role(path: &str) -> Option<Role> {
     if VENDORED_FILES.contains(&stem.as_str()) {
         return Some(Role::Vendored);
     }
-    if stem.starts_with("test_")
+    // `BatchPrefixSumTest.cu`, `p2pBandwidthLatencyTest.cu`: a camel-case
+    // `Test` word ends the name as `_test` does.
+    let cased = name.split('.').next().unwrap_or(name);
+    let camel_test = ["Test", "Tests"].iter().any(|t| {
+        cased
+            .strip_suffix(t)
+            .is_some_and(|head| camel_word(cased, head.len()))
+    });
+    if camel_test
+        || stem.starts_with("test_")
         || stem == "harness"
         || stem.ends_with("_harness")
         || stem.ends_with("_test")
@@ -2868,6 +2877,12 @@ mod tests {
         assert_eq!(role("src/third_party/cutlass/gemm.h"), Some(Role::Vendored));
         // A single-file library copied in beside the project's own code.
         assert_eq!(role("src/stb_image.h"), Some(Role::Vendored));
+        assert_eq!(role("dietgpu/ans/BatchPrefixSumTest.cu"), Some(Role::Test));
+        assert_eq!(role("src/ops/ScanTests.cu"), Some(Role::Test));
+        // A word that only ends in the letters is no test.
+        assert_eq!(role("src/Contest.cu"), None);
+        assert_eq!(role("src/latest.cu"), None);
+        assert_eq!(role("src/TEST.cu"), None);
         assert_eq!(role("libhmsbeagle/CPU/sse2neon.h"), Some(Role::Vendored));
         assert_eq!(role("src/stb_filter.h"), None);
         assert_eq!(role("kernels/attn_test.cu"), Some(Role::Test));
