@@ -599,12 +599,14 @@ pub fn role(path: &str) -> Option<Role> {
     }
     // `BatchPrefixSumTest.cu`, `p2pBandwidthLatencyTest.cu`: a camel-case
     // `Test` word ends the name as `_test` does.
-    let cased = name.split('.').next().unwrap_or(name);
-    let camel_test = ["Test", "Tests"].iter().any(|t| {
-        cased
-            .strip_suffix(t)
-            .is_some_and(|head| camel_word(cased, head.len()))
-    });
+    let camel_test = (stem.ends_with("test") || stem.ends_with("tests")) && {
+        let cased = &name[..stem.len()];
+        ["Test", "Tests"].iter().any(|t| {
+            cased
+                .strip_suffix(t)
+                .is_some_and(|head| camel_word(cased, head.len()))
+        })
+    };
     if camel_test
         || stem.starts_with("test_")
         || stem == "harness"
