@@ -593,6 +593,12 @@ pub fn role(path: &str) -> Option<Role> {
             return Some(Role::Vendored);
         }
     }
+    role_by_name(name)
+}
+
+/// The role a file's own name says: a single-file library copied in, a
+/// test, a benchmark, an example.
+fn role_by_name(name: &str) -> Option<Role> {
     let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
     if VENDORED_FILES.contains(&stem.as_str()) {
         return Some(Role::Vendored);
