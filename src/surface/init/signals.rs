@@ -59,6 +59,12 @@ struct RawSignal {
     dirs_with_content: Vec<String>,
     #[serde(default)]
     content: Vec<String>,
+    /// Among its names and directories, the words that say only the
+    /// op's family (`loss`): they place a file, but another op's
+    /// computation signature that covers this op does not confirm it on
+    /// them alone (a `*_loss.py` computing a cross-entropy is one).
+    #[serde(default)]
+    family: Vec<String>,
     #[serde(default)]
     kinds: Vec<String>,
     #[serde(default)]
@@ -257,6 +263,8 @@ pub struct OpSignals {
     names_with_content: Vec<Pattern>,
     dirs: Vec<Pattern>,
     dirs_with_content: Vec<Pattern>,
+    /// Name and directory words that say only the op's family.
+    family: Vec<String>,
     kinds: Vec<Kind>,
     fallback: Vec<Kind>,
     /// A backend, or a `general` op (int-quant): every rule that yields to
@@ -854,6 +862,7 @@ impl Signals {
                     .iter()
                     .map(|n| Pattern::new(n))
                     .collect(),
+                family: s.family.clone(),
                 kinds: s.kinds.iter().map(kind).collect(),
                 fallback: s.fallback.iter().map(kind).collect(),
                 backend: s.backend || s.general,
@@ -1134,8 +1143,16 @@ impl Signals {
                 evidence.push(Evidence::Content(self.content_text[k].clone()));
             }
         }
-        let compute_rank = computed.rank_for(score > 0);
-        if let Some(what) = computed.what_for(score > 0) {
+        // A family word alone (`loss`) does not let a covering signature
+        // confirm the op: the signature's owner is the more specific.
+        let only_family = !op.family.is_empty()
+            && evidence.iter().all(|e| match e {
+                Evidence::Name(w) | Evidence::Dir(w) => op.family.contains(w),
+                _ => false,
+            });
+        let confirmable = score > 0 && !only_family;
+        let compute_rank = computed.rank_for(confirmable);
+        if let Some(what) = computed.what_for(confirmable) {
             score += COMPUTE_POINTS + COMPUTE_MORE * compute_rank;
             evidence.push(Evidence::Computes(what.to_owned()));
         }
