@@ -534,6 +534,17 @@ fn entry_name<'t>(after: &'t str, head: &str) -> Option<&'t str> {
     (opens && !name.chars().next()?.is_ascii_digit()).then_some(name)
 }
 
+/// Whether the op's only evidence is its family words (`loss`): then a
+/// covering signature does not confirm it, and the signature's owner,
+/// the more specific op, wins.
+fn only_family(op: &OpSignals, evidence: &[Evidence]) -> bool {
+    !op.family.is_empty()
+        && evidence.iter().all(|e| match e {
+            Evidence::Name(w) | Evidence::Dir(w) => op.family.contains(w),
+            _ => false,
+        })
+}
+
 /// Whether the two best candidates rest on equally specific computations of
 /// two ops and nothing else (no name, directory or content of their own).
 fn contested(a: &Candidate, b: &Candidate) -> bool {
@@ -1143,14 +1154,7 @@ impl Signals {
                 evidence.push(Evidence::Content(self.content_text[k].clone()));
             }
         }
-        // A family word alone (`loss`) does not let a covering signature
-        // confirm the op: the signature's owner is the more specific.
-        let only_family = !op.family.is_empty()
-            && evidence.iter().all(|e| match e {
-                Evidence::Name(w) | Evidence::Dir(w) => op.family.contains(w),
-                _ => false,
-            });
-        let confirmable = score > 0 && !only_family;
+        let confirmable = score > 0 && !only_family(op, &evidence);
         let compute_rank = computed.rank_for(confirmable);
         if let Some(what) = computed.what_for(confirmable) {
             score += COMPUTE_POINTS + COMPUTE_MORE * compute_rank;
