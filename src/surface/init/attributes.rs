@@ -152,12 +152,7 @@ impl Vendored {
 
     /// The directory whose provenance note covers the path, if one does.
     pub fn noted_dir(&self, path: &str) -> Option<&str> {
-        let at = self.copied.partition_point(|d| d.as_str() <= path);
-        self.copied[..at]
-            .iter()
-            .rev()
-            .find(|d| path.starts_with(d.as_str()))
-            .map(String::as_str)
+        holding_dir(&self.copied, path)
     }
 
     /// Take the directories that hold a known copied library.
@@ -168,12 +163,7 @@ impl Vendored {
 
     /// The directory of a known copied library that holds the path, if one does.
     pub fn library_dir(&self, path: &str) -> Option<&str> {
-        let at = self.libraries.partition_point(|d| d.as_str() <= path);
-        self.libraries[..at]
-            .iter()
-            .rev()
-            .find(|d| path.starts_with(d.as_str()))
-            .map(String::as_str)
+        holding_dir(&self.libraries, path)
     }
 
     /// The directory the draft excludes whole for a vendored path: the
@@ -188,6 +178,17 @@ impl Vendored {
     pub fn is_empty(&self) -> bool {
         self.rules.is_empty() && self.copied.is_empty() && self.libraries.is_empty()
     }
+}
+
+/// The directory of `dirs` (sorted, each with its `/`) that holds the
+/// path, the innermost when they nest.
+fn holding_dir<'a>(dirs: &'a [String], path: &str) -> Option<&'a str> {
+    let at = dirs.partition_point(|d| d.as_str() <= path);
+    dirs[..at]
+        .iter()
+        .rev()
+        .find(|d| path.starts_with(d.as_str()))
+        .map(String::as_str)
 }
 
 /// What one attribute word says about `linguist-vendored`.
