@@ -1596,6 +1596,10 @@ const MARKERS: &[(Marker, &str)] = &[
     // grid-less `pl.kernel`), as its documentation imports them.
     (Marker::GpuDsl, "plgpu.kernel("),
     (Marker::GpuDsl, " pl.kernel("),
+    // Pallas kernel bodies, for files whose `pallas_call` sits past the
+    // prefix or in another module (the grid index, the TPU's DMA).
+    (Marker::GpuDsl, "pl.program_id("),
+    (Marker::GpuDsl, "pltpu.make_async_copy("),
     (Marker::GpuDsl, "cuda.jit"),
     (Marker::GpuDsl, "helion.kernel"),
     // NVIDIA Warp: kernels and the device functions they call, as its
@@ -2532,6 +2536,17 @@ mod tests {
             d.detect("pallas/ops/gpu/hopper_matmul_mgpu.py", mgpu),
             Some(Kind::GpuDsl)
         );
+        // A Pallas kernel body whose `pallas_call` is past the prefix (or in
+        // another module), and a wrapper that only builds block specs.
+        let body = b"from jax.experimental import pallas as pl\n\ndef gmm_body(x_ref, o_ref):\n  i = pl.program_id(0)\n  o_ref[...] = x_ref[...]\n";
+        assert_eq!(
+            d.detect("kernels/megablox/gmm_kernel.py", body),
+            Some(Kind::GpuDsl)
+        );
+        let dma = b"from jax.experimental.pallas import tpu as pltpu\n\ndef fetch(src, dst, sem):\n  pltpu.make_async_copy(src, dst, sem).start()\n";
+        assert_eq!(d.detect("kernels/rpa/bref.py", dma), Some(Kind::GpuDsl));
+        let specs = b"from jax.experimental import pallas as pl\n\ndef specs(b):\n  return [pl.BlockSpec((b, 128), lambda i: (i, 0))]\n";
+        assert_eq!(d.detect("kernels/megablox/specs.py", specs), None);
         let warp = b"import warp as wp\n\n@wp.kernel\ndef add(a: wp.array(dtype=float), b: wp.array(dtype=float)):\n    tid = wp.tid()\n    b[tid] = a[tid] + 1.0\n";
         assert_eq!(d.detect("warp/fem/integrate.py", warp), Some(Kind::GpuDsl));
         let warp_user = b"import warp as wp\n\ndef run(k, n):\n    wp.launch(k, dim=n)\n";
