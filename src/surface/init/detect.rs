@@ -288,6 +288,8 @@ const VENDOR_DIRS: &[&str] = &[
     "thirdparty",
     "3rdparty",
     "3rd_party",
+    // The short spelling, beside a project's own `src/`.
+    "3rd",
     "vendor",
     "vendored",
     "external",
@@ -2898,6 +2900,11 @@ mod tests {
             assert_eq!(role(fixture), Some(Role::Test), "{fixture}");
         }
         assert_eq!(role("src/third_party/cutlass/gemm.h"), Some(Role::Vendored));
+        // The short spelling (ZhiLight's `3rd/bmengine/`, Synet's `3rd/`).
+        assert_eq!(
+            role("3rd/bmengine/bmengine/functions/sort.cu"),
+            Some(Role::Vendored)
+        );
         // A single-file library copied in beside the project's own code.
         assert_eq!(role("src/stb_image.h"), Some(Role::Vendored));
         assert_eq!(role("dietgpu/ans/BatchPrefixSumTest.cu"), Some(Role::Test));
