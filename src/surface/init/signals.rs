@@ -2624,6 +2624,35 @@ mod tests {
     }
 
     #[test]
+    fn a_position_embedding_is_rope_beside_rotary_code_else_a_lookup() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // ROCmForge's and ScaleLLM's RoPE kernels, MetalLM's Metal one.
+        let rotary = "// rotary: x0' = x0 * cos - x1 * sin\n__global__ void k() {}";
+        let metal = "// RoPE Kernel Arguments\nstruct MetalRopeArgs { uint dim; };";
+        assert_eq!(
+            best_of(&s, "kernels/position_embeddings.hip", Kind::Hip, rotary).as_deref(),
+            Some("rope")
+        );
+        assert_eq!(
+            best_of(
+                &s,
+                "Backend/Metal/PositionalEmbeddingsKernels.metal",
+                Kind::Metal,
+                metal
+            )
+            .as_deref(),
+            Some("rope")
+        );
+        // A learned position table read by index is an embedding lookup.
+        let table = "__global__ void k(const float* wpe, const int* pos) {}";
+        assert_eq!(
+            best_of(&s, "src/pos_embedding_kernels.cu", Kind::Cuda, table).as_deref(),
+            Some("embedding-lookup")
+        );
+    }
+
+    #[test]
     fn loss_names_the_family_and_cross_entropy_needs_its_own_words() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
