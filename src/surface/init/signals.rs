@@ -2278,6 +2278,22 @@ mod tests {
             best_of(&s, "csrc/sampling/kernels.cu", Kind::Cuda, top_p).as_deref(),
             Some("topk-sampling")
         );
+        // Top-k said first names the sampling's parameter, not a selection
+        // (ROCmForge's `topk_sampling.hip`, `topk_topp_sampling.hip`).
+        for path in [
+            "kernels/topk_sampling.hip",
+            "kernels/topk_topp_sampling.hip",
+        ] {
+            assert_eq!(
+                best_of(&s, path, Kind::Hip, top_p).as_deref(),
+                Some("topk-sampling"),
+                "{path}"
+            );
+        }
+        assert_eq!(
+            best_of(&s, "kernels/topk_kernel.hip", Kind::Hip, "").as_deref(),
+            Some("topk-selection")
+        );
         let grid = "__global__ void k(const float* src, float* dst, int h, int w) {}\n";
         assert_ne!(
             best_of(&s, "ops/sampling/grid_kernel.cu", Kind::Cuda, grid).as_deref(),
