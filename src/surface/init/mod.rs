@@ -9,6 +9,7 @@
 mod attributes;
 mod call_args;
 mod copied_libraries;
+mod cores;
 pub mod declarations;
 pub mod detect;
 mod device_macros;
@@ -34,6 +35,7 @@ use serde::Serialize;
 use crate::matrix::{Date, Matrix};
 use crate::repo::confined::{Confined, Opened};
 use crate::repo::paths::PathList;
+use cores::on_cores;
 use detect::{ByExtension, Detector, Kind, Role};
 use signals::{Evidence, Signals};
 
@@ -273,26 +275,6 @@ struct ScanOut {
     /// Files left out as infrastructure, kernels or plain: still files of
     /// their directory when [`adopt_headers`] weighs it.
     infrastructure: Vec<String>,
-}
-
-/// Run `work` on the items split into one chunk per core (at most 8) and
-/// return the chunks' results in order.
-pub(super) fn on_cores<T: Sync, R: Send>(items: &[T], work: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
-    let chunk = items.len().div_ceil(threads).max(1);
-    std::thread::scope(|s| {
-        let work = &work;
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| s.spawn(move || work(part)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("init worker thread"))
-            .collect()
-    })
 }
 
 /// Scan the candidates on all cores: read each prefix, detect, classify.
