@@ -2669,6 +2669,53 @@ mod tests {
     }
 
     #[test]
+    fn alignment_dp_by_its_algorithms_names_and_gap_penalties_not_memory_alignment() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let simd = "__m128i h = _mm_max_epi16(e, f);";
+        // ksw2's extension kernels, GenomeWorks' Myers bit vectors and POA,
+        // HMMER's profile-HMM filter, GKL's pair-HMM directory.
+        for (path, kind) in [
+            ("ksw2_extz2_sse.c", Kind::SimdX86),
+            ("cudaaligner/src/myers_gpu.cu", Kind::Cuda),
+            ("cudapoa/src/cudapoa_nw_banded.cuh", Kind::Cuda),
+            ("src/impl_sse/msvfilter.c", Kind::SimdX86),
+            (
+                "src/main/native/pairhmm/avx-functions-float.h",
+                Kind::SimdX86,
+            ),
+        ] {
+            assert_eq!(
+                best_of(&s, path, kind, simd).as_deref(),
+                Some("sequence-alignment"),
+                "{path}"
+            );
+        }
+        // An `alignment/` directory says the op beside gap penalties only.
+        let affine = "int16_t gap_open = 11, gap_ext = 1; // local, Smith-Waterman";
+        assert_eq!(
+            best_of(&s, "src/alignment/gpu/sw_kernel.cu", Kind::Cuda, affine).as_deref(),
+            Some("sequence-alignment")
+        );
+        let aligned_copy = "__global__ void copy(float4* dst, const float4* src) {}";
+        assert_ne!(
+            best_of(
+                &s,
+                "src/alignment/copy_aligned.cu",
+                Kind::Cuda,
+                aligned_copy
+            )
+            .as_deref(),
+            Some("sequence-alignment")
+        );
+        // SWIPE as a name is FastMoE's balancing strategy, not an aligner.
+        assert_ne!(
+            best_of(&s, "cuda/swipe.cu", Kind::Cuda, "__global__ void k() {}").as_deref(),
+            Some("sequence-alignment")
+        );
+    }
+
+    #[test]
     fn loss_names_the_family_and_cross_entropy_needs_its_own_words() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
