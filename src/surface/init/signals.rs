@@ -2716,6 +2716,36 @@ mod tests {
     }
 
     #[test]
+    fn unicode_and_base64_codecs_by_their_formats_names() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let simd = "__m256i v = _mm256_shuffle_epi8(lut, in);";
+        for path in [
+            "src/haswell/avx2_convert_utf8_to_utf16.cpp",
+            "src/generic/utf8_validation/utf8_lookup4_algorithm.h",
+            "src/Simd/SimdAvx2Base64.cpp",
+            "hwy/contrib/base64/base64-inl.h",
+        ] {
+            assert_eq!(
+                best_of(&s, path, Kind::SimdX86, simd).as_deref(),
+                Some("text-codec"),
+                "{path}"
+            );
+        }
+        // A byte-order swap is a layout change, and a Python kernel that
+        // decodes its input file as UTF-8 is not a codec.
+        assert_ne!(
+            best_of(&s, "src/byteswap_avx2.cpp", Kind::SimdX86, simd).as_deref(),
+            Some("text-codec")
+        );
+        let triton = "@triton.jit\ndef k(x):\n    pass\nopen(p, encoding='utf8')";
+        assert_ne!(
+            best_of(&s, "ops/rmsnorm.py", Kind::Triton, triton).as_deref(),
+            Some("text-codec")
+        );
+    }
+
+    #[test]
     fn loss_names_the_family_and_cross_entropy_needs_its_own_words() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
