@@ -2746,6 +2746,31 @@ mod tests {
     }
 
     #[test]
+    fn bvh_builds_ray_casts_and_ray_tracing_shader_stages_are_ray_tracing() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let device = "__device__ float3 f(float3 a) { return a; }";
+        for (path, kind) in [
+            ("hiprt/impl/LbvhBuilderKernels.h", Kind::Hip),
+            ("Src/CUDA/Raytracing/BVH8.h", Kind::Cuda),
+            ("warp/native/bvh.cu", Kind::Cuda),
+            ("kaolin/csrc/render/spc/raytrace_cuda.cu", Kind::Cuda),
+            ("assets/shaders/rt/gbuffer.rchit.hlsl", Kind::Hlsl),
+        ] {
+            assert_eq!(
+                best_of(&s, path, kind, device).as_deref(),
+                Some("ray-tracing"),
+                "{path}"
+            );
+        }
+        // An AABB alone is a collision broad phase as much as a BVH node.
+        assert_ne!(
+            best_of(&s, "src/collision/aabb_overlap.cu", Kind::Cuda, device).as_deref(),
+            Some("ray-tracing")
+        );
+    }
+
+    #[test]
     fn loss_names_the_family_and_cross_entropy_needs_its_own_words() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
