@@ -2771,6 +2771,30 @@ mod tests {
     }
 
     #[test]
+    fn string_functions_and_substring_search_are_string_search_not_copies() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let neon = "uint8x16_t v = vceqq_u8(data, vdupq_n_u8(c));";
+        for path in [
+            "string/aarch64/strchrnul-mte.S",
+            "src/arch/aarch64/neon/memchr.rs",
+            "src/arch/x86_64/avx2/packedpair.rs",
+            "src/packed/teddy/builder.rs",
+        ] {
+            assert_eq!(
+                best_of(&s, path, Kind::SimdArm, neon).as_deref(),
+                Some("string-search"),
+                "{path}"
+            );
+        }
+        // A memcpy is a copy, whatever directory it sits in.
+        assert_eq!(
+            best_of(&s, "string/aarch64/memcpy.S", Kind::SimdArm, neon).as_deref(),
+            Some("copy-cast-layout")
+        );
+    }
+
+    #[test]
     fn loss_names_the_family_and_cross_entropy_needs_its_own_words() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
