@@ -2795,6 +2795,52 @@ mod tests {
     }
 
     #[test]
+    fn distance_transforms_and_isosurfaces_by_their_algorithms_names() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let device = "__global__ void k(const float* v, float* out) {}";
+        for (path, op) in [
+            ("src/ppl/cv/cuda/distancetransform.cu", "distance-transform"),
+            (
+                "cupyx/scipy/ndimage/cuda/pba_kernels_2d.h",
+                "distance-transform",
+            ),
+            (
+                "nvblox/src/integrators/esdf_integrator.cu",
+                "distance-transform",
+            ),
+            (
+                "pytorch3d/csrc/marching_cubes/marching_cubes.cu",
+                "marching-cubes",
+            ),
+            (
+                "Samples/marchingCubes/marchingCubes_kernel.cu",
+                "marching-cubes",
+            ),
+            (
+                "ops/conversions/unbatched_mcube/unbatched_mcube_cuda.cu",
+                "marching-cubes",
+            ),
+        ] {
+            assert_eq!(
+                best_of(&s, path, Kind::Cuda, device).as_deref(),
+                Some(op),
+                "{path}"
+            );
+        }
+        // A signed distance field marched by rays, and a chamfer distance
+        // between point sets, are other ops.
+        assert_ne!(
+            best_of(&s, "src/rays/sdf_sphere_tracer.cu", Kind::Cuda, device).as_deref(),
+            Some("distance-transform")
+        );
+        assert_ne!(
+            best_of(&s, "csrc/chamfer_distance.cu", Kind::Cuda, device).as_deref(),
+            Some("distance-transform")
+        );
+    }
+
+    #[test]
     fn loss_names_the_family_and_cross_entropy_needs_its_own_words() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
