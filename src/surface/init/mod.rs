@@ -10,6 +10,7 @@ mod attributes;
 mod call_args;
 mod copied_libraries;
 mod cores;
+mod cpu_entries;
 pub mod declarations;
 pub mod detect;
 mod device_macros;

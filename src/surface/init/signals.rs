@@ -447,16 +447,18 @@ struct FileTokens<'a> {
 }
 
 /// Whether the op's names match tokens read as names (a folder's, a
-/// kernel's), each match recorded as `said` evidence.
+/// kernel's), each match recorded as `said` evidence. A kernel's name
+/// numbers its word as a file's does (`conv3x3s1` says conv); a folder's
+/// keeps its number (`blas1/`).
 fn read_as_names(
     op: &OpSignals,
-    tokens: Option<&[String]>,
+    (tokens, numbers): (Option<&[String]>, bool),
     said: fn(String) -> Evidence,
     evidence: &mut Vec<Evidence>,
 ) -> bool {
     let Some(tokens) = tokens else { return false };
     let mut found = Vec::new();
-    if name_points(&op.names, (tokens, false), &mut found).0 == 0 {
+    if name_points(&op.names, (tokens, numbers), &mut found).0 == 0 {
         return false;
     }
     evidence.extend(found.into_iter().map(|e| match e {
@@ -473,9 +475,16 @@ const ENTRIES_AT_MOST: usize = 8;
 /// `__global__ … void NAME(`, Metal and OpenCL `kernel void NAME(`, a
 /// Triton `@triton.jit` function's `def NAME(`. Each name's tokens are
 /// followed by `|`, which no pattern holds, so no run spans two kernels.
-fn entry_tokens(prefix: &[u8]) -> Vec<String> {
+fn entry_tokens(path: &str, kind: Option<Kind>, prefix: &[u8]) -> Vec<String> {
     let text = String::from_utf8_lossy(prefix);
     let mut out = Vec::new();
+    if kind.is_some_and(Kind::is_cpu_simd) {
+        for name in super::cpu_entries::names(path, &text) {
+            out.extend(tokens(&name));
+            out.push("|".to_owned());
+        }
+        return out;
+    }
     let mut names = 0;
     for (marker, head) in [
         ("__global__", "void"),
@@ -943,7 +952,10 @@ impl Signals {
             out = self.scored(&file, found, kind);
         }
         let entries = match self.only_a_backend_answers(&out, kind) {
-            true => entry_tokens(prefix),
+            true if kind.is_some_and(Kind::is_cpu_simd) => {
+                self.agreeing(entry_tokens(path, kind, prefix))
+            }
+            true => entry_tokens(path, kind, prefix),
             false => Vec::new(),
         };
         if !entries.is_empty() {
@@ -1134,11 +1146,11 @@ impl Signals {
             (0, 0)
         };
         if may_name && !op.backend {
-            if read_as_names(op, file.folder, Evidence::Dir, &mut evidence) {
+            if read_as_names(op, (file.folder, false), Evidence::Dir, &mut evidence) {
                 dir_score = dir_score.max(DIR_POINTS);
                 dir_rank = dir_rank.max(FOLDER_RANK);
             }
-            if read_as_names(op, file.entries, Evidence::Entry, &mut evidence) {
+            if read_as_names(op, (file.entries, true), Evidence::Entry, &mut evidence) {
                 dir_score = dir_score.max(DIR_POINTS);
             }
         }
@@ -1419,6 +1431,33 @@ impl Signals {
     /// kind's fallback) and no computation op has enough evidence: where a
     /// kernel's own name is read (a file nothing places is left to its
     /// neighbours).
+    /// The entries of a CPU source that agree: a SIMD file exports
+    /// kernels of one op (`sgeconv_*`), or several things at once (a
+    /// library's `ccv_basic.c`), and then its names say nothing. Keeps
+    /// the names of the op more than half of the entries name (`|`-ended
+    /// runs, see [`entry_tokens`]), or none.
+    fn agreeing(&self, tokens: Vec<String>) -> Vec<String> {
+        let entries: Vec<&[String]> = tokens
+            .split(|t| t == "|")
+            .filter(|e| !e.is_empty())
+            .collect();
+        let names = |i: usize, e: &[String]| {
+            name_points(&self.ops[i].names, (e, true), &mut Vec::new()).0 > 0
+        };
+        let best = (0..self.ops.len())
+            .filter(|&i| !self.ops[i].backend)
+            .map(|i| (entries.iter().filter(|e| names(i, e)).count(), i))
+            .max_by_key(|&(n, i)| (n, std::cmp::Reverse(i)));
+        match best {
+            Some((n, i)) if n > 0 && 2 * n > entries.len() => entries
+                .iter()
+                .filter(|e| names(i, e))
+                .flat_map(|e| e.iter().cloned().chain(["|".to_owned()]))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     fn only_a_backend_answers(&self, out: &[Candidate], kind: Option<Kind>) -> bool {
         let enough = |backend: bool| {
             out.iter()
@@ -2429,20 +2468,30 @@ mod tests {
     fn a_kernels_own_name_says_what_a_generic_file_computes() {
         assert_eq!(
             entry_tokens(
+                "k.cu",
+                Some(Kind::Cuda),
                 b"__global__ __launch_bounds__(256, 2) void histogram256_block(int* h) {}"
             ),
             ["histogram256", "block", "|"]
         );
         assert_eq!(
-            entry_tokens(b"kernel void add_f32(device float* a [[buffer(0)]]) {}"),
+            entry_tokens(
+                "k.metal",
+                Some(Kind::Metal),
+                b"kernel void add_f32(device float* a [[buffer(0)]]) {}"
+            ),
             ["add", "f32", "|"]
         );
         assert_eq!(
-            entry_tokens(b"@triton.jit\ndef _softmax_fwd(x_ptr, n):\n    pass\n"),
+            entry_tokens(
+                "k.py",
+                Some(Kind::Triton),
+                b"@triton.jit\ndef _softmax_fwd(x_ptr, n):\n    pass\n"
+            ),
             ["softmax", "fwd", "|"]
         );
         // A macro that spells the qualifier declares no kernel.
-        assert!(entry_tokens(b"#define KERNEL __global__\n").is_empty());
+        assert!(entry_tokens("k.h", Some(Kind::Cuda), b"#define KERNEL __global__\n").is_empty());
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
         // Where only the HIP backend's default would answer.
@@ -2454,6 +2503,39 @@ mod tests {
         // A file whose own name says its op keeps it.
         assert_eq!(
             best_of(&s, "kernels/softmax.hip", Kind::Hip, hist).as_deref(),
+            Some("softmax")
+        );
+    }
+
+    #[test]
+    fn a_simd_source_named_for_its_isa_is_placed_by_the_functions_it_exports() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // FeatherCNN's `booster/avx/sgeconv.cpp`-like: the name says the
+        // ISA, the exported functions say convolution; the static helper
+        // says nothing.
+        let conv = "#include <immintrin.h>\n\
+            static inline __m256 madd(__m256 a, __m256 b, __m256 c) { return _mm256_fmadd_ps(a, b, c); }\n\
+            void conv3x3s1_avx(const float* in, float* out, int n)\n{\n  _mm256_setzero_ps();\n}\n\
+            void conv1x1s1_avx(const float* in, float* out, int n)\n{\n  _mm256_setzero_ps();\n}\n";
+        assert_eq!(
+            best_of(&s, "src/booster/avx/generic.cpp", Kind::SimdX86, conv).as_deref(),
+            Some("convolution")
+        );
+        // A library file exporting many things at once: its names agree on
+        // nothing, so the backend's default stands.
+        let mixed = "#include <immintrin.h>\n\
+            void ccv_conv3x3(float* a) { _mm256_setzero_ps(); }\n\
+            void ccv_sort_keys(int* a) { }\n\
+            void ccv_color_transform(float* a) { }\n\
+            void ccv_blur_image(float* a) { }\n";
+        assert_eq!(
+            best_of(&s, "lib/ccv_basic.c", Kind::SimdX86, mixed).as_deref(),
+            Some("x86-avx512-amx")
+        );
+        // Only where the name says nothing: `softmax_avx.c` keeps softmax.
+        assert_eq!(
+            best_of(&s, "src/softmax_avx.c", Kind::SimdX86, conv).as_deref(),
             Some("softmax")
         );
     }
