@@ -22,6 +22,11 @@ pub enum Kind {
     Metal,
     Opencl,
     Sycl,
+    /// A performance-portability layer's or a directive's offloaded loop:
+    /// `Kokkos::parallel_for` / `parallel_reduce` / `parallel_scan`, an
+    /// OpenMP `target` / `teams` construct, an OpenACC compute construct.
+    /// The loop body is the kernel, for whichever device the build picks.
+    Offload,
     Vulkan,
     Wgsl,
     /// HLSL shaders (Direct3D compute, or SPIR-V through DXC for Vulkan).
@@ -61,13 +66,14 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 24] = [
+    pub const ALL: [Kind; 25] = [
         Kind::Cuda,
         Kind::Cutlass,
         Kind::Hip,
         Kind::Metal,
         Kind::Opencl,
         Kind::Sycl,
+        Kind::Offload,
         Kind::Vulkan,
         Kind::Wgsl,
         Kind::Hlsl,
@@ -97,6 +103,7 @@ impl Kind {
             Kind::Metal => "metal",
             Kind::Opencl => "opencl",
             Kind::Sycl => "sycl",
+            Kind::Offload => "offload",
             Kind::Vulkan => "vulkan",
             Kind::Wgsl => "wgsl",
             Kind::Hlsl => "hlsl",
@@ -131,6 +138,7 @@ impl Kind {
             Kind::Metal => "Metal",
             Kind::Opencl => "OpenCL",
             Kind::Sycl => "SYCL",
+            Kind::Offload => "offloaded loops (Kokkos, OpenMP target, OpenACC)",
             Kind::Vulkan => "Vulkan GLSL compute",
             Kind::Wgsl => "WebGPU WGSL",
             Kind::Hlsl => "HLSL shaders (Direct3D, or Vulkan through DXC)",
@@ -1122,6 +1130,8 @@ enum Marker {
     AmdDevice,
     Cutlass,
     Sycl,
+    /// See [`Kind::Offload`].
+    Offload,
     /// A functor handed to ATen's device loops (`gpu_kernel(iter, f)`,
     /// `gpu_reduce_kernel<…>`) in a C++ unit: PyTorch's XPU operators are
     /// SYCL kernels written so, with no SYCL name of their own.
@@ -1293,6 +1303,23 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::Sycl, "sycl::local_accessor"),
     (Marker::Sycl, "sycl::sub_group"),
     (Marker::Sycl, "dpct::"),
+    // A loop handed to a device: Kokkos' parallel dispatch (its body is
+    // the kernel, whichever execution space the build picks), an OpenMP
+    // `target` region's loop or a `teams` construct (`target data` /
+    // `enter data` / `update` only move data: host code), an OpenACC
+    // compute construct.
+    (Marker::Offload, "Kokkos::parallel_for"),
+    (Marker::Offload, "Kokkos::parallel_reduce"),
+    (Marker::Offload, "Kokkos::parallel_scan"),
+    (Marker::Offload, "#pragma omp target teams"),
+    (Marker::Offload, "#pragma omp target parallel"),
+    (Marker::Offload, "#pragma omp target simd"),
+    (Marker::Offload, "#pragma omp target loop"),
+    (Marker::Offload, "#pragma omp teams"),
+    (Marker::Offload, "#pragma acc parallel"),
+    (Marker::Offload, "#pragma acc kernels"),
+    (Marker::Offload, "#pragma acc serial"),
+    (Marker::Offload, "#pragma acc loop"),
     (Marker::X86Include, "immintrin.h"),
     (Marker::X86Include, "emmintrin.h"),
     (Marker::X86Include, "xmmintrin.h"),
@@ -1842,6 +1869,8 @@ fn c_family_kind(seen: &[Marker]) -> Option<Kind> {
         Some(Kind::Cuda)
     } else if has(Marker::AtenDeviceLoop) {
         Some(Kind::Sycl)
+    } else if has(Marker::Offload) {
+        Some(Kind::Offload)
     } else if let Some(kind) = simd_kind(seen) {
         Some(kind)
     } else if has(Marker::JitEmit) && has(Marker::ArmJit) {
@@ -2362,7 +2391,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 90] = [
+        let cases: [(&str, &[u8], Option<Kind>); 95] = [
             // Armv7 NEON in armasm's capitals; a name that holds the
             // letters (NCCL's `NVLD144` NVLink domains) is no instruction.
             ("simd/arm/jsimd_neon.c", b"__asm__(\"VLD1.8 {d0, d1}, [r0]!\");\nvoid f(void) { for (;;) {} }\n", Some(Kind::SimdArm)),
@@ -2433,6 +2462,15 @@ mod tests {
             ("src/cpu/aarch64/jit_uni_softmax.hpp", b"#include \"xbyak_aarch64/xbyak_aarch64.h\"\nstruct k : public Xbyak_aarch64::CodeGenerator {};\n", Some(Kind::SimdArm)),
             ("src/ATen/native/xpu/sycl/AbsKernel.cpp", b"void abs_kernel(TensorIteratorBase& iter) {\n  gpu_kernel(iter, AbsFunctor<float>());\n}\n", Some(Kind::Sycl)),
             ("src/common/primitive.cpp", b"// the jit kernels live in cpu/x64\nint create_primitive();\n", None),
+            // A loop handed to a device by a portability layer or a
+            // directive (TeaLeaf's `src/kokkos/`, RAJAPerf's `-OMPTarget`
+            // and miniBUDE's `acc/` variants) is a kernel; a data mapping
+            // or a host thread loop is not.
+            ("src/kokkos/cg.cpp", b"void cg_calc_w(Kokkos::View<double*> w) {\n  Kokkos::parallel_reduce(n, KOKKOS_LAMBDA(const int i, double& pw) { pw += w(i); }, pw);\n}\n", Some(Kind::Offload)),
+            ("src/basic/DAXPY-OMPTarget.cpp", b"  #pragma omp target is_device_ptr(x, y) device( did )\n  #pragma omp teams distribute parallel for thread_limit(256)\n  for (Index_type i = 0; i < n; ++i) { y[i] += a * x[i]; }\n", Some(Kind::Offload)),
+            ("src/acc/fasten.hpp", b"#pragma acc parallel loop gang worker\nfor (int i = 0; i < n; i++) { e[i] = 0.f; }\n", Some(Kind::Offload)),
+            ("src/omp/diffuse_overload.cpp", b"#pragma omp target enter data map(to: u[:n])\nrun(u);\n#pragma omp target exit data map(from: u[:n])\n", None),
+            ("src/io/load.cpp", b"#pragma omp parallel for\nfor (int i = 0; i < n; i++) { parse(lines[i]); }\n", None),
             // Asking the assembler's CPU helpers, or being the assembler
             // library itself, is no kernel.
             ("src/cpu/x64/cpu_isa_traits.cpp", b"#include \"xbyak/xbyak_util.h\"\nstatic Xbyak::util::Cpu cpu;\n", None),
