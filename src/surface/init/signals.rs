@@ -2798,6 +2798,45 @@ mod tests {
     }
 
     #[test]
+    fn a_quantum_simulator_applies_gates_to_a_state_vector() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let gates = "template <typename fp_type> class SimulatorAVX {\n  // Applies a gate to \
+                     num_qubits amplitudes of the state vector.\n  void ApplyGate(const \
+                     std::vector<unsigned>& qs, const fp_type* matrix, State& state) {}\n};\n";
+        for (path, kind) in [
+            ("lib/simulator_avx.h", Kind::SimdX86),
+            ("lib/statespace_cuda_kernels.h", Kind::Cuda),
+            (
+                "pennylane_lightning/core/simulators/lightning_qubit/gates/cpu_kernels/avx_common/ApplyHadamard.hpp",
+                Kind::SimdX86,
+            ),
+            (
+                "pennylane_lightning/core/simulators/lightning_kokkos/gates/BasicGateFunctors.hpp",
+                Kind::Offload,
+            ),
+        ] {
+            assert_eq!(
+                best_of(&s, path, kind, gates).as_deref(),
+                Some("statevector-simulation"),
+                "{path}"
+            );
+        }
+        // QuaRot's online Hadamard of quantized GEMMs stays a rotation; a
+        // MoE router's gate is no quantum gate.
+        let fwht = "__global__ void fast_hadamard_transform(half* x) { /* butterfly */ }";
+        assert_eq!(
+            best_of(&s, "quarot/kernels/hadamard.cu", Kind::Cuda, fwht).as_deref(),
+            Some("hadamard-rotation")
+        );
+        let router = "__global__ void topk_gate(const float* logits, int* experts) {}";
+        assert_ne!(
+            best_of(&s, "csrc/moe/gate.cu", Kind::Cuda, router).as_deref(),
+            Some("statevector-simulation")
+        );
+    }
+
+    #[test]
     fn unicode_and_base64_codecs_by_their_formats_names() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
