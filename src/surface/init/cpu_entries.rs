@@ -16,13 +16,10 @@
 
 use super::detect;
 
-/// The most entry names read from one file.
-pub const AT_MOST: usize = 8;
-
 /// The names of the functions a C-family or Rust source defines for other
-/// code, in order, at most [`AT_MOST`]. Headers are not read: all their
+/// code, in order, at most `at_most`. Headers are not read: all their
 /// functions are inline helpers as often as kernels.
-pub fn names(path: &str, text: &str) -> Vec<String> {
+pub fn names(path: &str, text: &str, at_most: usize) -> Vec<String> {
     let rust = path.ends_with(".rs");
     if !rust && !detect::is_c_source(path) {
         return Vec::new();
@@ -42,7 +39,7 @@ pub fn names(path: &str, text: &str) -> Vec<String> {
         }
         if !out.iter().any(|n| n == name) {
             out.push(name.to_owned());
-            if out.len() == AT_MOST {
+            if out.len() == at_most {
                 break;
             }
         }
@@ -150,7 +147,7 @@ mod tests {
             void depthwise_conv3x3(const float* in, float* out);\n\
             int HW_API maxpooling2x2(float* x) {\n  return 0;\n}\n";
         assert_eq!(
-            names("src/hw_kernels.cpp", text),
+            names("src/hw_kernels.cpp", text, 8),
             ["convolution_1x1pointwise", "maxpooling2x2"]
         );
     }
@@ -158,8 +155,8 @@ mod tests {
     #[test]
     fn calls_macros_and_headers_are_not_entries() {
         let text = "DEFINE_KERNEL(add)\nfoo(bar);\nint x = f(y);\n  void indented(int a) {}\n";
-        assert!(names("a.c", text).is_empty());
-        assert!(names("a.h", "void f(int a) {}\n").is_empty());
+        assert!(names("a.c", text, 8).is_empty());
+        assert!(names("a.h", "void f(int a) {}\n", 8).is_empty());
     }
 
     #[test]
@@ -170,7 +167,7 @@ mod tests {
             unsafe fn hsum(v: __m256) -> f32 { 0.0 }\n\
             impl K {\n    pub fn pool_max<T>(&self) {}\n}\n";
         assert_eq!(
-            names("src/kernels/x86.rs", text),
+            names("src/kernels/x86.rs", text, 8),
             ["conv3x3_avx2", "pool_max"]
         );
     }

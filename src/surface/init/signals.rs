@@ -473,13 +473,15 @@ const ENTRIES_AT_MOST: usize = 8;
 
 /// The tokens of the kernels a file's prefix defines: CUDA / HIP
 /// `__global__ … void NAME(`, Metal and OpenCL `kernel void NAME(`, a
-/// Triton `@triton.jit` function's `def NAME(`. Each name's tokens are
-/// followed by `|`, which no pattern holds, so no run spans two kernels.
+/// Triton `@triton.jit` function's `def NAME(`; in a CPU SIMD source,
+/// the functions it exports (see [`super::cpu_entries`]). Each name's
+/// tokens are followed by `|`, which no pattern holds, so no run spans
+/// two kernels.
 fn entry_tokens(path: &str, kind: Option<Kind>, prefix: &[u8]) -> Vec<String> {
     let text = String::from_utf8_lossy(prefix);
     let mut out = Vec::new();
     if kind.is_some_and(Kind::is_cpu_simd) {
-        for name in super::cpu_entries::names(path, &text) {
+        for name in super::cpu_entries::names(path, &text, ENTRIES_AT_MOST) {
             out.extend(tokens(&name));
             out.push("|".to_owned());
         }
@@ -1427,10 +1429,6 @@ impl Signals {
         self.ops.iter().position(|o| o.fallback.contains(&k))
     }
 
-    /// Whether a backend op would answer for the file (by name, or as its
-    /// kind's fallback) and no computation op has enough evidence: where a
-    /// kernel's own name is read (a file nothing places is left to its
-    /// neighbours).
     /// The entries of a CPU source that agree: a SIMD file exports
     /// kernels of one op (`sgeconv_*`), or several things at once (a
     /// library's `ccv_basic.c`), and then its names say nothing. Keeps
@@ -1458,6 +1456,10 @@ impl Signals {
         }
     }
 
+    /// Whether a backend op would answer for the file (by name, or as its
+    /// kind's fallback) and no computation op has enough evidence: where a
+    /// kernel's own name is read (a file nothing places is left to its
+    /// neighbours).
     fn only_a_backend_answers(&self, out: &[Candidate], kind: Option<Kind>) -> bool {
         let enough = |backend: bool| {
             out.iter()
