@@ -33,10 +33,11 @@ pub fn names(path: &str, text: &str, at_most: usize) -> Vec<String> {
             true => rust_definition(line),
             false => c_definition(line),
         };
-        let Some(name) = name else { continue };
-        if !has_body(&text[start + line.find(name).unwrap_or(0)..]) {
+        // The line holds no `;` or `{` before the name, so the body test
+        // may start at the line.
+        let Some(name) = name.filter(|_| has_body(&text[start..])) else {
             continue;
-        }
+        };
         if !out.iter().any(|n| n == name) {
             out.push(name.to_owned());
             if out.len() == at_most {
