@@ -4,7 +4,9 @@
 //! Also which paths are tests, benchmarks, examples or vendored code, which
 //! a maintainer would not list as the project's kernels.
 
-use aho_corasick::AhoCorasick;
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, Match};
 use serde::Serialize;
 
 /// How many bytes of a file are read to decide what it is (and to look for
@@ -827,6 +829,12 @@ pub fn source_extension(path: &str) -> Option<&str> {
     }
 }
 
+/// Whether [`Detector::scan`] reads `path`'s content at all: its
+/// extension may name kernel code.
+pub fn scans(path: &str) -> bool {
+    !matches!(by_extension(path), ByExtension::No)
+}
+
 pub fn by_extension(path: &str) -> ByExtension {
     // A minified bundle is build output (often a dependency's): its
     // shader strings are the bundled library's, not the repository's.
@@ -1096,9 +1104,10 @@ pub fn is_code_ext(ext: &str) -> bool {
     }
 }
 
-/// The content markers, one automaton for all of them.
+/// The content markers, one automaton for all of them, built when first
+/// searched (`init` searches with [`super::one_pass`]'s instead).
 pub struct Detector {
-    ac: AhoCorasick,
+    ac: OnceLock<AhoCorasick>,
     markers: Vec<(Marker, &'static str)>,
 }
 
@@ -1899,11 +1908,15 @@ impl Default for Detector {
 
 impl Detector {
     pub fn new() -> Detector {
-        let ac = super::scan_automaton(MARKERS.iter().map(|(_, s)| *s));
         Detector {
-            ac,
+            ac: OnceLock::new(),
             markers: MARKERS.to_vec(),
         }
+    }
+
+    fn ac(&self) -> &AhoCorasick {
+        self.ac
+            .get_or_init(|| super::scan_automaton(self.patterns()))
     }
 
     /// The kernel kind of `path` given the first bytes of its content, or
@@ -1912,7 +1925,8 @@ impl Detector {
         if matches!(by_extension(path), ByExtension::No) {
             return None;
         }
-        self.kind_of(path, &self.seen(prefix).markers)
+        let found = self.ac().find_overlapping_iter(prefix);
+        self.kind_of(path, &self.seen_in(prefix, found).markers)
             .or_else(|| scalar_assembly(path, prefix))
             .filter(|_| !glsl_draws(path, prefix))
     }
@@ -1921,10 +1935,23 @@ impl Detector {
     /// plain DSL module would take, and a kernel's parts (its directory's
     /// files it includes).
     pub fn scan(&self, path: &str, prefix: &[u8]) -> Scanned {
-        if matches!(by_extension(path), ByExtension::No) {
+        self.scan_found(path, prefix, self.ac().find_overlapping_iter(prefix))
+    }
+
+    /// [`Detector::scan`] given the marker matches in `prefix`, found by
+    /// another automaton (see [`super::one_pass`]): every match of a
+    /// marker, overlaps too, in the order the search reports them, with
+    /// the marker's index in [`Detector::patterns`].
+    pub(super) fn scan_found(
+        &self,
+        path: &str,
+        prefix: &[u8],
+        found: impl Iterator<Item = Match>,
+    ) -> Scanned {
+        if !scans(path) {
             return Scanned::default();
         }
-        let seen = self.seen(prefix);
+        let seen = self.seen_in(prefix, found);
         let kind = self
             .kind_of(path, &seen.markers)
             .or_else(|| scalar_assembly(path, prefix))
@@ -2027,7 +2054,7 @@ impl Detector {
     fn is_mention(
         &self,
         prefix: &[u8],
-        m: &aho_corasick::Match,
+        m: &Match,
         seen: &[Marker],
         own_types: &mut OwnTypes,
     ) -> bool {
@@ -2049,14 +2076,19 @@ impl Detector {
             && (seen.contains(&Marker::Arm) || own_types.defines(prefix, text))
     }
 
-    fn seen(&self, prefix: &[u8]) -> Seen {
+    /// The markers' texts, in the order of their indices.
+    pub(super) fn patterns(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.markers.iter().map(|(_, text)| *text)
+    }
+
+    fn seen_in(&self, prefix: &[u8], found: impl Iterator<Item = Match>) -> Seen {
         let mut seen: Vec<Marker> = Vec::new();
         let mut includes = Vec::new();
         let (mut weak, mut args) = (0, 0);
         let mut entry = false;
         let mut builtin = false;
         let mut own_types = OwnTypes::default();
-        for m in self.ac.find_overlapping_iter(prefix) {
+        for m in found {
             if self.is_mention(prefix, &m, &seen, &mut own_types) {
                 continue;
             }

@@ -19,6 +19,7 @@ pub mod globs;
 mod host_units;
 mod macro_defs;
 mod numba;
+mod one_pass;
 pub mod reference;
 mod scalar_defaults;
 mod siblings;
@@ -38,6 +39,7 @@ use crate::repo::confined::{Confined, Opened};
 use crate::repo::paths::PathList;
 use cores::on_cores;
 use detect::{ByExtension, Detector, Kind, Role};
+use one_pass::{Matches, OnePass};
 use signals::{Evidence, Signals};
 
 /// Everything the plan needs besides the catalog.
@@ -281,13 +283,20 @@ struct ScanOut {
 /// Scan the candidates on all cores: read each prefix, detect, classify.
 fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
     let detector = Detector::new();
+    let pass = OnePass::new(&detector, signals);
     let parts = on_cores(candidates, |part| {
         let confined = Confined::new(root);
         let mut full = vec![0u8; detect::PREFIX_BYTES];
+        let mut found = Matches::default();
+        let scanner = Scanner {
+            detector: &detector,
+            signals,
+            pass: &pass,
+        };
         let mut out = ScanOut::default();
         for &path in part {
             if let Some(n) = read_prefix(&confined, path, &mut full) {
-                out.add(&detector, signals, path, &full[..n]);
+                out.add(scanner, &mut found, path, &full[..n]);
             }
         }
         out
@@ -303,11 +312,23 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
     out
 }
 
+/// What reads each file in [`scan`]: the detector and the signals, both
+/// through one search of the file's prefix.
+#[derive(Clone, Copy)]
+struct Scanner<'a> {
+    detector: &'a Detector,
+    signals: &'a Signals,
+    pass: &'a OnePass,
+}
+
 impl ScanOut {
     /// Take in one file's prefix: what it defines for the tree's later
     /// passes (device macros, instantiation macros, Numba decorators, SIMD
     /// layer names), then what it is.
-    fn add(&mut self, detector: &Detector, signals: &Signals, path: &str, buf: &[u8]) {
+    fn add(&mut self, scanner: Scanner<'_>, found: &mut Matches, path: &str, buf: &[u8]) {
+        let Scanner {
+            detector, signals, ..
+        } = scanner;
         if device_macros::may_hold(path) {
             self.device_macros
                 .extend(match detect::is_gpu_source(path) {
@@ -319,7 +340,14 @@ impl ScanOut {
         } else if numba::may_hold(path) {
             self.numba_decorators.extend(numba::defined(path, buf));
         }
-        let mut scanned = detector.scan(path, buf);
+        let found = detect::scans(path).then(|| {
+            scanner.pass.run(buf, found);
+            &*found
+        });
+        let mut scanned = match found {
+            Some(found) => detector.scan_found(path, buf, found.markers()),
+            None => detector.scan(path, buf),
+        };
         if scanned.kind.is_none() && numba::may_hold(path) && numba::jitted_by_alias(buf) {
             scanned.kind = Some(Kind::Numba);
         }
@@ -329,7 +357,11 @@ impl ScanOut {
                     .extend(simd_layer::defined(detector, buf, kind));
             }
         }
-        match classify(path, buf, scanned, signals) {
+        let best = |kind| match found {
+            Some(found) => signals.best_found(path, Some(kind), buf, found.content()),
+            None => signals.best(path, Some(kind), buf),
+        };
+        match classify(path, buf, scanned, best) {
             Classified::Found(f) => self.found.push(f),
             Classified::Host { includes, launches } => {
                 if detect::is_c_source(path) {
@@ -401,7 +433,14 @@ fn host_interface_header(path: &str, buf: &[u8], kind: Kind, marked: bool) -> bo
         && declarations::declares_a_function(buf)
 }
 
-fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals) -> Classified {
+/// What one file is, from its scan; `best` places it by its evidence, read
+/// as a file of the given kind.
+fn classify(
+    path: &str,
+    buf: &[u8],
+    scanned: detect::Scanned,
+    best: impl Fn(Kind) -> Option<signals::Candidate>,
+) -> Classified {
     match scanned.kind {
         // The host's interface to kernels built elsewhere: a plain header.
         Some(kind) if host_interface_header(path, buf, kind, scanned.marked) => {
@@ -428,7 +467,7 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
             Classified::Found(Found {
                 path: path.to_owned(),
                 kind: Some(kind),
-                best: signals.best(path, Some(kind), buf),
+                best: best(kind),
                 plain_kind: None,
                 includes: scanned.includes,
                 declares_only: false,
@@ -443,7 +482,7 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
         None if detect::scalar_backend_dir(path).is_some() => Classified::Found(Found {
             path: path.to_owned(),
             kind: None,
-            best: signals.best(path, Some(Kind::Scalar), buf),
+            best: best(Kind::Scalar),
             plain_kind: Some(Kind::Scalar),
             includes: scanned.includes,
             declares_only: detect::is_header(path) && declarations::declares_only(buf),
@@ -455,7 +494,7 @@ fn classify(path: &str, buf: &[u8], scanned: detect::Scanned, signals: &Signals)
         }
         None if scanned.sets_kernel_args && detect::is_c_source(path) => {
             Classified::OpenclLauncher {
-                best: signals.best(path, Some(Kind::Opencl), buf),
+                best: best(Kind::Opencl),
                 includes: scanned.includes,
             }
         }

@@ -2,7 +2,9 @@
 //! to a catalog op by its name, its directories and its content, and the
 //! scoring that picks the best op with the evidence for it.
 
-use aho_corasick::AhoCorasick;
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, Match};
 use serde::{Deserialize, Serialize};
 
 use super::call_args::{self, ArgPattern};
@@ -300,7 +302,9 @@ pub struct Signals {
     /// (`getrf*`), with its op: tried on files with a token that starts so.
     name_any: Vec<(String, usize)>,
     dir_any: Vec<(String, usize)>,
-    content_ac: AhoCorasick,
+    /// Built when first searched (`init`'s scan searches with
+    /// [`super::one_pass`]'s automaton instead).
+    content_ac: OnceLock<AhoCorasick>,
     content_text: Vec<String>,
     /// For each content pattern, the ops (indices) that use it.
     content_owners: Vec<Vec<usize>>,
@@ -901,7 +905,6 @@ impl Signals {
                 .and_then(|p| ops.iter().position(|o| &o.slug == p));
         }
         let computes = compile_computes(&raw, &ops, &mut patterns);
-        let content_ac = super::scan_automaton(&patterns.text);
         let (name_first, dir_first, name_any, dir_any) = first_tokens(&ops);
         Signals {
             ops,
@@ -909,7 +912,7 @@ impl Signals {
             dir_first,
             name_any,
             dir_any,
-            content_ac,
+            content_ac: OnceLock::new(),
             content_text: patterns.text,
             content_owners: patterns.owners,
             content_bounded: patterns.bounded,
@@ -931,13 +934,30 @@ impl Signals {
     /// the file computes before a backend op that says how it is written;
     /// then the file name, the nearest directory, and the total score.
     pub fn rank(&self, path: &str, kind: Option<Kind>, prefix: &[u8]) -> Vec<Candidate> {
+        let found = self
+            .content_ac
+            .get_or_init(|| super::scan_automaton(&self.content_text))
+            .find_overlapping_iter(prefix);
+        self.rank_found(path, kind, prefix, found)
+    }
+
+    /// [`Signals::rank`] given the content pattern matches in `prefix`,
+    /// found by another automaton (see [`super::one_pass`]): every match,
+    /// overlaps too, with the pattern's index in [`Signals::patterns`].
+    pub(super) fn rank_found(
+        &self,
+        path: &str,
+        kind: Option<Kind>,
+        prefix: &[u8],
+        found: impl Iterator<Item = Match>,
+    ) -> Vec<Candidate> {
         let name_tokens = tokens(stem(path));
         let dir_tokens: Vec<Vec<String>> = path
             .split('/')
             .take(path.matches('/').count())
             .map(tokens)
             .collect();
-        let seen = self.seen(prefix);
+        let seen = self.seen_in(prefix, found);
         let mut file = FileTokens {
             name: &name_tokens,
             dirs: &dir_tokens,
@@ -1019,13 +1039,16 @@ impl Signals {
         out
     }
 
-    /// Which content patterns occur in the file's prefix.
-    fn seen(&self, prefix: &[u8]) -> Vec<bool> {
+    /// The content patterns' texts, in the order of their indices.
+    pub(super) fn patterns(&self) -> &[String] {
+        &self.content_text
+    }
+
+    /// Which content patterns occur in the file's prefix, of the matches
+    /// `found` there.
+    fn seen_in(&self, prefix: &[u8], found: impl Iterator<Item = Match>) -> Vec<bool> {
         let mut seen = vec![false; self.content_text.len()];
-        if self.content_text.is_empty() {
-            return seen;
-        }
-        for m in self.content_ac.find_overlapping_iter(prefix) {
+        for m in found {
             let k = m.pattern().as_usize();
             if !seen[k]
                 && (!self.content_bounded[k]
@@ -1496,12 +1519,30 @@ impl Signals {
     /// and nothing else about the file to choose between them, leave it for
     /// the team (unclassified) rather than guess.
     pub fn best(&self, path: &str, kind: Option<Kind>, prefix: &[u8]) -> Option<Candidate> {
-        let mut ranked = self.rank(path, kind, prefix).into_iter();
-        let first = ranked.next().filter(|c| c.score >= THRESHOLD)?;
-        match ranked.next() {
-            Some(second) if contested(&first, &second) => None,
-            _ => Some(first),
-        }
+        uncontested(self.rank(path, kind, prefix))
+    }
+
+    /// [`Signals::best`] given the content pattern matches in `prefix`
+    /// (see [`Signals::rank_found`]).
+    pub(super) fn best_found(
+        &self,
+        path: &str,
+        kind: Option<Kind>,
+        prefix: &[u8],
+        found: impl Iterator<Item = Match>,
+    ) -> Option<Candidate> {
+        uncontested(self.rank_found(path, kind, prefix, found))
+    }
+}
+
+/// The first of `ranked` when it has enough evidence and the second does
+/// not contest it (see [`Signals::best`]).
+fn uncontested(ranked: Vec<Candidate>) -> Option<Candidate> {
+    let mut ranked = ranked.into_iter();
+    let first = ranked.next().filter(|c| c.score >= THRESHOLD)?;
+    match ranked.next() {
+        Some(second) if contested(&first, &second) => None,
+        _ => Some(first),
     }
 }
 
