@@ -351,15 +351,31 @@ mod facts {
             .collect()
     }
 
-    /// `doi:…` ids in `text` (up to whitespace or a closing bracket).
+    /// `doi:…` ids in `text`: up to whitespace, a closing bracket the DOI
+    /// did not open, or a comma or semicolon that ends a phrase. Wiley's
+    /// SICI DOIs hold brackets and a semicolon of their own
+    /// (`doi:10.1002/(SICI)1096-987X(…)…3.0.CO;2-H`).
     fn dois(text: &str) -> Vec<String> {
         text.match_indices("doi:")
             .map(|(at, _)| {
                 let rest = &text[at..];
-                let n = rest
-                    .find(|c: char| c.is_whitespace() || c == ')' || c == ',' || c == ';')
-                    .unwrap_or(rest.len());
-                rest[..n].trim_end_matches('.').to_owned()
+                let mut depth = 0usize;
+                let mut end = rest.len();
+                for (i, c) in rest.char_indices() {
+                    let next = rest[i + c.len_utf8()..].chars().next();
+                    let ends_phrase = next.is_none_or(char::is_whitespace);
+                    match c {
+                        '(' => depth += 1,
+                        ')' if depth > 0 => depth -= 1,
+                        ',' | ';' if !ends_phrase => {}
+                        c if c.is_whitespace() || matches!(c, ')' | ',' | ';') => {
+                            end = i;
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+                rest[..end].trim_end_matches('.').to_owned()
             })
             .collect()
     }
@@ -515,8 +531,10 @@ mod facts {
                 let Some(fact) = facts.get(&ids[0]) else {
                     continue; // reported by every_catalog_reference_is_a_verified_fact
                 };
-                let close = paper.rfind(')').expect("(Authors, YEAR)");
-                let year: u16 = paper[close - 4..close].parse().expect("a year before ')'");
+                // The bracket before the id: a DOI may hold brackets too.
+                let cite = &paper[..paper.find(ids[0].as_str()).expect("the id found in it")];
+                let close = cite.rfind(')').expect("(Authors, YEAR)");
+                let year: u16 = cite[close - 4..close].parse().expect("a year before ')'");
                 assert_eq!(Some(year), fact.year, "{paper} in op {}", op.slug.value);
             }
         }
@@ -549,5 +567,11 @@ mod facts {
         assert_eq!(arxiv_ids(t), ["arXiv:2205.14135"]);
         assert_eq!(urls(t), ["https://x.org/a_b"]);
         assert_eq!(dois(t), ["doi:10.1/x"]);
+        let sici =
+            "(Hess, 1997) doi:10.1002/(SICI)1096-987X(199709)18:12<1463::AID-JCC4>3.0.CO;2-H)";
+        assert_eq!(
+            dois(sici),
+            ["doi:10.1002/(SICI)1096-987X(199709)18:12<1463::AID-JCC4>3.0.CO;2-H"]
+        );
     }
 }

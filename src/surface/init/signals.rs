@@ -2880,6 +2880,57 @@ mod tests {
     }
 
     #[test]
+    fn molecular_dynamics_kernels_by_the_force_field_term_they_compute() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let pair = "__global__ void computePairs(const float4* posq, float4* forces) {\n  \
+                    if (r2 < cutoffSquared) { float sig6 = sigma * sigma; float eps = epsilon; \
+                    float3 force = dEdR * delta; }\n}\n";
+        let list = "__global__ void buildList(const float4* pos, unsigned int* nlist) {\n  \
+                    // bin particles, then each cell's neighbors within rlist in the box\n  \
+                    float3 d = minimumImage(pos[j] - pos[i], box);\n}\n";
+        let bonded = "__global__ void dihedralForces(const int4* atoms, float4* forces) {\n  \
+                      float phi = atan2f(y, x); float energy = k * (1 + cosf(n * phi)); \
+                      /* torsion */\n}\n";
+        let pme = "__global__ void spreadCharges(const float4* posq, real* pmeGrid) {\n  \
+                   // B-spline weights of each charge on the Ewald mesh\n  \
+                   real bsplineTheta = 0; real ewaldAlpha = 0.3;\n}\n";
+        let step = "__global__ void stepLangevin(float4* velm, const long long* force, \
+                    float dt, float friction, float kT) {}\n";
+        let cases = [
+            (
+                "platforms/cuda/src/kernels/nonbonded.cu",
+                pair,
+                "md-nonbonded-forces",
+            ),
+            ("md/kernels/pair_kernels.cu", pair, "md-nonbonded-forces"),
+            ("md/NeighborListGPUBinned.cu", list, "md-neighbor-list"),
+            ("md/HarmonicDihedralForceGPU.cu", bonded, "md-bonded-forces"),
+            ("src/bonded/bond_kernels.cu", bonded, "md-bonded-forces"),
+            ("md/PPPMForceComputeGPU.cu", pme, "particle-mesh-ewald"),
+            ("kernels/pme_spread.cu", pme, "particle-mesh-ewald"),
+            ("md/TwoStepLangevinGPU.cu", step, "md-integrators"),
+        ];
+        for (path, content, op) in cases {
+            assert_eq!(
+                best_of(&s, path, Kind::Cuda, content).as_deref(),
+                Some(op),
+                "{path}"
+            );
+        }
+        // A rotation by an angle is no bonded term, nor is a bond's price.
+        let rotate = "__global__ void rotate(const uchar4* src, uchar4* dst, float angle) {\n  \
+                      float theta = atan2f(y, x); float energy = 0;\n}\n";
+        for path in ["imgproc/rotate_angle.cu", "pricing/bond.cu"] {
+            assert_ne!(
+                best_of(&s, path, Kind::Cuda, rotate).as_deref(),
+                Some("md-bonded-forces"),
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
     fn unicode_and_base64_codecs_by_their_formats_names() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
