@@ -115,6 +115,11 @@ struct RawCompute {
     /// places a file only when nothing else does, as weak evidence.
     #[serde(default)]
     part: bool,
+    /// A step of the ops it covers more than a layer of its own (a
+    /// softmax, an FFT): a file named for it in a directory of one of them
+    /// is part of that op (see [`Signals::part_of_its_directory`]).
+    #[serde(default)]
+    step: bool,
     /// Identifiers one call of the first group must take in its argument
     /// (`- *max*`: after a minus sign), where the identifiers alone are
     /// shared with other computations: a softmax exponentiates a
@@ -133,6 +138,7 @@ struct Compute {
     owner: usize,
     covers: Vec<usize>,
     part: bool,
+    step: bool,
     /// The first group's alternatives, the calls whose argument is read.
     callees: Vec<String>,
     argument: Vec<ArgPattern>,
@@ -799,6 +805,7 @@ fn compile_computes(raw: &[RawSignal], ops: &[OpSignals], patterns: &mut Pattern
                 owner,
                 covers: c.covers.iter().filter_map(|slug| index(slug)).collect(),
                 part: c.part,
+                step: c.step,
                 // Read only by a signature that asks for an argument.
                 callees: match c.argument.is_empty() {
                     true => Vec::new(),
@@ -1005,7 +1012,36 @@ impl Signals {
                 .then(b.score.cmp(&a.score))
                 .then(a.op.cmp(&b.op))
         });
+        self.part_of_its_directory(&mut out);
         out
+    }
+
+    /// A step named in a directory of an op that computes it as a part
+    /// (flash attention's `flash_attn/src/softmax.h`, a sparse attention's
+    /// `sparse_attention/softmax.py`, FlashFFTConv's `butterfly/…_fft.cu`)
+    /// is a part of that op: the op the name says is a `step` that
+    /// `covers` the directory's, and only the directory says it. A
+    /// normalization is a layer beside attention, not a step of it.
+    fn part_of_its_directory(&self, out: &mut [Candidate]) {
+        let Some(first) = out.first() else { return };
+        if first.score < THRESHOLD || first.name_score == 0 || first.backend {
+            return;
+        }
+        let covered = |op: usize| {
+            self.computes
+                .iter()
+                .any(|c| c.owner == first.op && c.step && c.covers.contains(&op))
+        };
+        let part_of = out.iter().position(|c| {
+            c.score >= THRESHOLD
+                && c.name_score == 0
+                && c.dir_rank > first.dir_rank
+                && !c.backend
+                && covered(c.op)
+        });
+        if let Some(at) = part_of {
+            out[..=at].rotate_right(1);
+        }
     }
 
     /// Every op's candidate for a file, before narrowing and defaults.
@@ -2876,6 +2912,36 @@ mod tests {
         assert_ne!(
             best_of(&s, "csrc/moe/gate.cu", Kind::Cuda, router).as_deref(),
             Some("statevector-simulation")
+        );
+    }
+
+    #[test]
+    fn a_step_named_in_its_ops_directory_is_part_of_that_op() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let online = "template <int N> struct Softmax {\n  // running row max and row sum of \
+                      the scores\n  float row_max, row_sum;\n};\n";
+        let cases = [
+            ("csrc/flash_attn/src/softmax.h", "fused-attention"),
+            (
+                "deepspeed/ops/sparse_attention/softmax.h",
+                "sparse-attention",
+            ),
+            // Outside an op that takes it as a step, a softmax is a softmax.
+            ("csrc/kernels/softmax.h", "softmax"),
+        ];
+        for (path, op) in cases {
+            assert_eq!(
+                best_of(&s, path, Kind::Cuda, online).as_deref(),
+                Some(op),
+                "{path}"
+            );
+        }
+        // A normalization is a layer beside attention, not a step of it.
+        let norm = "__global__ void rms_norm(float* x, float eps) { x[0] = rsqrtf(eps); }";
+        assert_eq!(
+            best_of(&s, "csrc/attention/rms_norm.cu", Kind::Cuda, norm).as_deref(),
+            Some("normalization")
         );
     }
 
