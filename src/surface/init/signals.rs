@@ -314,7 +314,7 @@ pub struct Signals {
     content_text: Vec<String>,
     /// For each content pattern, the ops (indices) that use it.
     content_owners: Vec<Vec<usize>>,
-    content_bounded: Vec<bool>,
+    content_bound: Vec<Bound>,
     computes: Vec<Compute>,
     /// The op whose catalog reference is the repository being initialised
     /// (set by `init`): there every computation signature confirms it
@@ -748,21 +748,56 @@ struct Patterns {
     text: Vec<String>,
     /// Per pattern, the ops whose `content` list holds it.
     owners: Vec<Vec<usize>>,
-    /// Per pattern, whether it must stand as whole identifiers (a
-    /// signature's `m_i` is not the middle of `num_items`).
-    bounded: Vec<bool>,
+    /// Per pattern, how it must stand in the text (see [`Bound`]).
+    bound: Vec<Bound>,
+}
+
+/// How a content pattern must stand in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    /// Anywhere (an op's `content` list).
+    Free,
+    /// As whole identifiers (a signature's `m_i` is not the middle of
+    /// `num_items`).
+    Whole,
+    /// As the start of an identifier (a signature's `nvshmem_*` is every
+    /// `nvshmem_putmem`, `__builtin_amdgcn_mfma*` every MFMA builtin).
+    Start,
+}
+
+impl Bound {
+    /// Whether a match of `pattern` at `start..end` of `hay` stands so.
+    fn admits(self, hay: &[u8], pattern: &[u8], start: usize, end: usize) -> bool {
+        match self {
+            Bound::Free => true,
+            Bound::Whole => whole(hay, pattern, start, end),
+            Bound::Start => {
+                let left = pattern.first().is_some_and(|&b| is_ident(b));
+                !(left && start > 0 && is_ident(hay[start - 1]))
+            }
+        }
+    }
 }
 
 impl Patterns {
-    fn intern(&mut self, text: &str, bounded: bool) -> usize {
-        match (0..self.text.len()).find(|&k| self.text[k] == text && self.bounded[k] == bounded) {
+    fn intern(&mut self, text: &str, bound: Bound) -> usize {
+        match (0..self.text.len()).find(|&k| self.text[k] == text && self.bound[k] == bound) {
             Some(k) => k,
             None => {
                 self.text.push(text.to_owned());
                 self.owners.push(Vec::new());
-                self.bounded.push(bounded);
+                self.bound.push(bound);
                 self.text.len() - 1
             }
+        }
+    }
+
+    /// A signature's alternative: whole identifiers, or an identifier's
+    /// start when it ends in `*`.
+    fn intern_alternative(&mut self, alternative: &str) -> usize {
+        match alternative.strip_suffix('*') {
+            Some(start) => self.intern(start, Bound::Start),
+            None => self.intern(alternative, Bound::Whole),
         }
     }
 }
@@ -795,7 +830,7 @@ fn compile_computes(raw: &[RawSignal], ops: &[OpSignals], patterns: &mut Pattern
                 .map(|g| {
                     g.split('|')
                         .filter(|a| !a.is_empty())
-                        .map(|a| patterns.intern(a, true))
+                        .map(|a| patterns.intern_alternative(a))
                         .collect()
                 })
                 .collect();
@@ -877,7 +912,7 @@ impl Signals {
         let mut ops = Vec::new();
         for (i, s) in raw.iter().enumerate() {
             for c in &s.content {
-                let k = patterns.intern(c, false);
+                let k = patterns.intern(c, Bound::Free);
                 patterns.owners[k].push(i);
             }
             let kind = |n: &String| Kind::parse(n).expect("kinds are held valid by the unit test");
@@ -922,7 +957,7 @@ impl Signals {
             content_ac: OnceLock::new(),
             content_text: patterns.text,
             content_owners: patterns.owners,
-            content_bounded: patterns.bounded,
+            content_bound: patterns.bound,
             computes,
             own: None,
         }
@@ -1087,8 +1122,12 @@ impl Signals {
         for m in found {
             let k = m.pattern().as_usize();
             if !seen[k]
-                && (!self.content_bounded[k]
-                    || whole(prefix, self.content_text[k].as_bytes(), m.start(), m.end()))
+                && self.content_bound[k].admits(
+                    prefix,
+                    self.content_text[k].as_bytes(),
+                    m.start(),
+                    m.end(),
+                )
             {
                 seen[k] = true;
             }
@@ -2913,6 +2952,29 @@ mod tests {
             best_of(&s, "csrc/moe/gate.cu", Kind::Cuda, router).as_deref(),
             Some("statevector-simulation")
         );
+    }
+
+    #[test]
+    fn a_starred_alternative_matches_every_identifier_it_starts() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // An MFMA builtin is always suffixed with its shape and types.
+        let attention = "__global__ void k(const half* q) {\n  \
+                         acc = __builtin_amdgcn_mfma_f32_32x32x8f16(a, b, acc, 0, 0, 0);\n  \
+                         float p = __expf(s - m_i); l_i = l_i * alpha + p;\n}\n";
+        assert_eq!(
+            best_of(&s, "csrc/kernels/k_bf16.hip", Kind::Hip, attention).as_deref(),
+            Some("fused-attention")
+        );
+        // The start of an identifier, not its middle.
+        assert!(Bound::Start.admits(
+            b"x = __builtin_amdgcn_mfma_f32(",
+            b"__builtin_amdgcn_mfma",
+            4,
+            25
+        ));
+        assert!(!Bound::Start.admits(b"my_nvshmem_put(", b"nvshmem_", 3, 11));
+        assert!(!Bound::Whole.admits(b"nvshmem_put(", b"nvshmem_", 0, 8));
     }
 
     #[test]
