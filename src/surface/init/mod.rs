@@ -39,7 +39,7 @@ use crate::repo::confined::{Confined, Opened};
 use crate::repo::paths::PathList;
 use cores::on_cores;
 use detect::{ByExtension, Detector, Kind, Role};
-use one_pass::{Matches, OnePass};
+use one_pass::OnePass;
 use signals::{Evidence, Signals};
 
 /// Everything the plan needs besides the catalog.
@@ -287,7 +287,7 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
     let parts = on_cores(candidates, |part| {
         let confined = Confined::new(root);
         let mut full = vec![0u8; detect::PREFIX_BYTES];
-        let mut found = Matches::default();
+        let mut seen = Vec::new();
         let scanner = Scanner {
             detector: &detector,
             signals,
@@ -296,7 +296,7 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
         let mut out = ScanOut::default();
         for &path in part {
             if let Some(n) = read_prefix(&confined, path, &mut full) {
-                out.add(scanner, &mut found, path, &full[..n]);
+                out.add(scanner, &mut seen, path, &full[..n]);
             }
         }
         out
@@ -325,7 +325,7 @@ impl ScanOut {
     /// Take in one file's prefix: what it defines for the tree's later
     /// passes (device macros, instantiation macros, Numba decorators, SIMD
     /// layer names), then what it is.
-    fn add(&mut self, scanner: Scanner<'_>, found: &mut Matches, path: &str, buf: &[u8]) {
+    fn add(&mut self, scanner: Scanner<'_>, seen: &mut Vec<bool>, path: &str, buf: &[u8]) {
         let Scanner {
             detector, signals, ..
         } = scanner;
@@ -340,14 +340,12 @@ impl ScanOut {
         } else if numba::may_hold(path) {
             self.numba_decorators.extend(numba::defined(path, buf));
         }
-        let found = detect::scans(path).then(|| {
-            scanner.pass.run(buf, found);
-            &*found
-        });
-        let mut scanned = match found {
-            Some(found) => detector.scan_found(path, buf, found.markers()),
-            None => detector.scan(path, buf),
+        let searched = detect::scans(path);
+        let mut scanned = match searched {
+            true => scanner.pass.scan((detector, signals), path, buf, seen),
+            false => detector.scan(path, buf),
         };
+        let seen = searched.then_some(&seen[..]);
         if scanned.kind.is_none() && numba::may_hold(path) && numba::jitted_by_alias(buf) {
             scanned.kind = Some(Kind::Numba);
         }
@@ -357,8 +355,8 @@ impl ScanOut {
                     .extend(simd_layer::defined(detector, buf, kind));
             }
         }
-        let best = |kind| match found {
-            Some(found) => signals.best_found(path, Some(kind), buf, found.content()),
+        let best = |kind| match seen {
+            Some(seen) => signals.best_seen(path, Some(kind), buf, seen),
             None => signals.best(path, Some(kind), buf),
         };
         match classify(path, buf, scanned, best) {

@@ -1,25 +1,19 @@
 //! One pass over each file's prefix in `init`'s scan. The detector's
 //! markers and the signals' content patterns are one automaton here, so a
 //! kernel file's bytes are searched once, not once for what it is and
-//! again for what it computes; each side then reads its own matches, in
-//! the order a search of its own would report them.
+//! again for what it computes. The detector reads its matches in the
+//! order a search of its own would report them; the signals' are noted
+//! as they pass, with no buffer of matches between the two.
 
-use aho_corasick::{AhoCorasick, Match};
+use aho_corasick::AhoCorasick;
 
-use super::detect::Detector;
+use super::detect::{Detector, Scanned};
 use super::signals::Signals;
 
 /// The automaton of both pattern lists: the detector's markers first, then
 /// the signals' content patterns.
 pub struct OnePass {
     ac: AhoCorasick,
-    markers: usize,
-}
-
-/// Every match of one file's prefix, overlaps too, in search order.
-#[derive(Default)]
-pub struct Matches {
-    all: Vec<Match>,
     markers: usize,
 }
 
@@ -33,29 +27,32 @@ impl OnePass {
         }
     }
 
-    /// Search `prefix` once, into `found` (its buffer reused file to file).
-    pub fn run(&self, prefix: &[u8], found: &mut Matches) {
-        found.all.clear();
-        found.all.extend(self.ac.find_overlapping_iter(prefix));
-        found.markers = self.markers;
-    }
-}
-
-impl Matches {
-    /// The detector's matches, numbered as its own markers.
-    pub fn markers(&self) -> impl Iterator<Item = Match> + '_ {
-        self.all
-            .iter()
-            .copied()
-            .filter(|m| m.pattern().as_usize() < self.markers)
-    }
-
-    /// The signals' matches, numbered as their own content patterns.
-    pub fn content(&self) -> impl Iterator<Item = Match> + '_ {
-        self.all.iter().filter_map(|m| {
-            let k = m.pattern().as_usize().checked_sub(self.markers)?;
-            Some(Match::must(k, m.span()))
-        })
+    /// Search `prefix` once: what the detector reads in it (see
+    /// [`Detector::scan`]), and in `seen` which content patterns occur
+    /// (one flag per pattern, for [`Signals::best_seen`]). The detector
+    /// takes its matches as the search reports them, the signals' are
+    /// noted on the way.
+    pub fn scan(
+        &self,
+        (detector, signals): (&Detector, &Signals),
+        path: &str,
+        prefix: &[u8],
+        seen: &mut Vec<bool>,
+    ) -> Scanned {
+        seen.clear();
+        seen.resize(signals.patterns().len(), false);
+        // The detector's matches pass; the signals' are noted and dropped.
+        let mut found = self.ac.find_overlapping_iter(prefix).filter(|m| {
+            let Some(k) = m.pattern().as_usize().checked_sub(self.markers) else {
+                return true;
+            };
+            signals.note(seen, prefix, &aho_corasick::Match::must(k, m.span()));
+            false
+        });
+        let scanned = detector.scan_found(path, prefix, found.by_ref());
+        // Whatever the detector left unread still says what the file computes.
+        found.for_each(drop);
+        scanned
     }
 }
 
@@ -100,22 +97,26 @@ mod tests {
             ),
             ("README.md", "__global__ void k() {} softmax rsqrt"),
         ];
-        let mut found = Matches::default();
+        let mut seen = Vec::new();
         for &(path, text) in samples {
             let prefix = text.as_bytes();
-            pass.run(prefix, &mut found);
-            let one = detector.scan_found(path, prefix, found.markers());
+            let one = pass.scan((&detector, &signals), path, prefix, &mut seen);
             let two = detector.scan(path, prefix);
             assert_eq!(format!("{one:?}"), format!("{two:?}"), "{path}");
             let kind = two.kind.unwrap_or(Kind::Scalar);
-            let one = signals.best_found(path, Some(kind), prefix, found.content());
+            let one = signals.best_seen(path, Some(kind), prefix, &seen);
             let two = signals.best(path, Some(kind), prefix);
             assert_eq!(format!("{one:?}"), format!("{two:?}"), "{path}");
         }
         // The samples do reach both sides, so the comparison means something.
-        pass.run(samples[0].1.as_bytes(), &mut found);
-        assert!(found.markers().count() > 0 && found.content().count() > 0);
-        let cuda = detector.scan_found(samples[0].0, samples[0].1.as_bytes(), found.markers());
+        let (path, text) = samples[0];
+        let cuda = pass.scan((&detector, &signals), path, text.as_bytes(), &mut seen);
         assert_eq!(cuda.kind, Some(Kind::Cuda));
+        assert!(seen.iter().any(|&s| s));
+        let best = signals.best_seen(path, Some(Kind::Cuda), text.as_bytes(), &seen);
+        assert!(
+            best.is_some(),
+            "the softmax kernel is placed by what it computes"
+        );
     }
 }

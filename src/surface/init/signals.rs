@@ -976,22 +976,26 @@ impl Signals {
     /// the file computes before a backend op that says how it is written;
     /// then the file name, the nearest directory, and the total score.
     pub fn rank(&self, path: &str, kind: Option<Kind>, prefix: &[u8]) -> Vec<Candidate> {
+        let mut seen = vec![false; self.content_text.len()];
         let found = self
             .content_ac
             .get_or_init(|| super::scan_automaton(&self.content_text))
             .find_overlapping_iter(prefix);
-        self.rank_found(path, kind, prefix, found)
+        for m in found {
+            self.note(&mut seen, prefix, &m);
+        }
+        self.rank_seen(path, kind, prefix, &seen)
     }
 
-    /// [`Signals::rank`] given the content pattern matches in `prefix`,
-    /// found by another automaton (see [`super::one_pass`]): every match,
-    /// overlaps too, with the pattern's index in [`Signals::patterns`].
-    pub(super) fn rank_found(
+    /// [`Signals::rank`] given which content patterns occur in `prefix`
+    /// (see [`Signals::note`]), found by another search (see
+    /// [`super::one_pass`]).
+    pub(super) fn rank_seen(
         &self,
         path: &str,
         kind: Option<Kind>,
         prefix: &[u8],
-        found: impl Iterator<Item = Match>,
+        seen: &[bool],
     ) -> Vec<Candidate> {
         let name_tokens = tokens(stem(path));
         let dir_tokens: Vec<Vec<String>> = path
@@ -999,15 +1003,14 @@ impl Signals {
             .take(path.matches('/').count())
             .map(tokens)
             .collect();
-        let seen = self.seen_in(prefix, found);
         let mut file = FileTokens {
             name: &name_tokens,
             dirs: &dir_tokens,
             folder: None,
             entries: None,
         };
-        let content_hits = self.content_hits(&seen);
-        let computed = self.computed(&seen, prefix);
+        let content_hits = self.content_hits(seen);
+        let computed = self.computed(seen, prefix);
         let found = (&content_hits[..], &computed[..]);
         let mut out = self.scored(&file, found, kind);
         let folder = dir_tokens.last().filter(|_| names_only_backend(&out, kind));
@@ -1032,7 +1035,7 @@ impl Signals {
         };
         let hints = (&read_as_name[..], dir_tokens.last(), &content_hits[..]);
         self.refine(&mut out, hints, &dir_tokens, kind);
-        self.building_blocks(&mut out, &seen, prefix, kind);
+        self.building_blocks(&mut out, seen, prefix, kind);
         self.fall_back(&mut out, kind);
         out.sort_by(|a, b| {
             (b.score >= THRESHOLD)
@@ -1115,24 +1118,21 @@ impl Signals {
         &self.content_text
     }
 
-    /// Which content patterns occur in the file's prefix, of the matches
-    /// `found` there.
-    fn seen_in(&self, prefix: &[u8], found: impl Iterator<Item = Match>) -> Vec<bool> {
-        let mut seen = vec![false; self.content_text.len()];
-        for m in found {
-            let k = m.pattern().as_usize();
-            if !seen[k]
-                && self.content_bound[k].admits(
-                    prefix,
-                    self.content_text[k].as_bytes(),
-                    m.start(),
-                    m.end(),
-                )
-            {
-                seen[k] = true;
-            }
+    /// Mark in `seen` (one flag per content pattern, numbered as in
+    /// [`Signals::patterns`]) the pattern of match `m` in `prefix`, when
+    /// it stands as its pattern must.
+    pub(super) fn note(&self, seen: &mut [bool], prefix: &[u8], m: &Match) {
+        let k = m.pattern().as_usize();
+        if !seen[k]
+            && self.content_bound[k].admits(
+                prefix,
+                self.content_text[k].as_bytes(),
+                m.start(),
+                m.end(),
+            )
+        {
+            seen[k] = true;
         }
-        seen
     }
 
     /// For each op, the content patterns of its own list found in the file.
@@ -1597,16 +1597,16 @@ impl Signals {
         uncontested(self.rank(path, kind, prefix))
     }
 
-    /// [`Signals::best`] given the content pattern matches in `prefix`
-    /// (see [`Signals::rank_found`]).
-    pub(super) fn best_found(
+    /// [`Signals::best`] given which content patterns occur in `prefix`
+    /// (see [`Signals::rank_seen`]).
+    pub(super) fn best_seen(
         &self,
         path: &str,
         kind: Option<Kind>,
         prefix: &[u8],
-        found: impl Iterator<Item = Match>,
+        seen: &[bool],
     ) -> Option<Candidate> {
-        uncontested(self.rank_found(path, kind, prefix, found))
+        uncontested(self.rank_seen(path, kind, prefix, seen))
     }
 }
 
