@@ -1922,7 +1922,7 @@ impl Detector {
     /// The kernel kind of `path` given the first bytes of its content, or
     /// `None` when it is not a kernel file.
     pub fn detect(&self, path: &str, prefix: &[u8]) -> Option<Kind> {
-        if matches!(by_extension(path), ByExtension::No) {
+        if !scans(path) {
             return None;
         }
         let found = self.ac().find_overlapping_iter(prefix);

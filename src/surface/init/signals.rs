@@ -771,10 +771,7 @@ impl Bound {
         match self {
             Bound::Free => true,
             Bound::Whole => whole(hay, pattern, start, end),
-            Bound::Start => {
-                let left = pattern.first().is_some_and(|&b| is_ident(b));
-                !(left && start > 0 && is_ident(hay[start - 1]))
-            }
+            Bound::Start => !continued_left(hay, pattern, start),
         }
     }
 }
@@ -810,11 +807,16 @@ fn is_ident(b: u8) -> bool {
 /// identifiers: an end of the pattern that is an identifier character is
 /// not continued by one in the text.
 fn whole(hay: &[u8], pattern: &[u8], start: usize, end: usize) -> bool {
-    let left = pattern.first().is_some_and(|&b| is_ident(b));
     let right = pattern.last().is_some_and(|&b| is_ident(b));
-    let continued_left = left && start > 0 && is_ident(hay[start - 1]);
     let continued_right = right && end < hay.len() && is_ident(hay[end]);
-    !continued_left && !continued_right
+    !continued_left(hay, pattern, start) && !continued_right
+}
+
+/// Whether a match of `pattern` at `start` of `hay` continues an
+/// identifier that began before it.
+fn continued_left(hay: &[u8], pattern: &[u8], start: usize) -> bool {
+    let left = pattern.first().is_some_and(|&b| is_ident(b));
+    left && start > 0 && is_ident(hay[start - 1])
 }
 
 /// The computation signatures, their alternatives interned as content
