@@ -96,6 +96,12 @@ struct RawSignal {
     /// own name evidence.
     #[serde(default)]
     qualifiers: Vec<String>,
+    /// Ops this one is a step of: a file its name places, in a directory
+    /// of one of them, is part of that op (im2col's `sgemm` in `conv/`, a
+    /// GEMM's packing in `matmul/pack/`). See
+    /// [`Signals::part_of_its_directory`].
+    #[serde(default)]
+    step_of: Vec<String>,
 }
 
 /// A computation signature: what the code does, as groups of literal
@@ -287,6 +293,8 @@ pub struct OpSignals {
     qualifiers: Vec<Pattern>,
     /// Its names, directories and qualifiers do not count on CPU code.
     gpu_names: bool,
+    /// The ops this one is a step of (see `step_of` in signals.toml).
+    step_of: Vec<usize>,
 }
 
 impl OpSignals {
@@ -940,13 +948,13 @@ impl Signals {
                 refines: None,
                 qualifiers: s.qualifiers.iter().map(|n| Pattern::new(n)).collect(),
                 gpu_names: s.gpu_names,
+                step_of: Vec::new(),
             });
         }
+        let position = |ops: &[OpSignals], slug: &str| ops.iter().position(|o| o.slug == slug);
         for (i, s) in raw.iter().enumerate() {
-            ops[i].refines = s
-                .refines
-                .as_ref()
-                .and_then(|p| ops.iter().position(|o| &o.slug == p));
+            ops[i].refines = s.refines.as_deref().and_then(|p| position(&ops, p));
+            ops[i].step_of = s.step_of.iter().filter_map(|p| position(&ops, p)).collect();
         }
         let computes = compile_computes(&raw, &ops, &mut patterns);
         let (name_first, dir_first, name_any, dir_any) = first_tokens(&ops);
@@ -1067,21 +1075,26 @@ impl Signals {
         if first.score < THRESHOLD || first.name_score == 0 || first.backend {
             return;
         }
-        let covered = |op: usize| {
-            self.computes
-                .iter()
-                .any(|c| c.owner == first.op && c.step && c.covers.contains(&op))
-        };
         let part_of = out.iter().position(|c| {
             c.score >= THRESHOLD
                 && c.name_score == 0
                 && c.dir_rank > first.dir_rank
                 && !c.backend
-                && covered(c.op)
+                && self.is_step_of(first.op, c.op)
         });
         if let Some(at) = part_of {
             out[..=at].rotate_right(1);
         }
+    }
+
+    /// Whether op `step` is a step of op `whole`: a `step` computation
+    /// signature of `step` covers it, or `step` names it in `step_of`.
+    fn is_step_of(&self, step: usize, whole: usize) -> bool {
+        self.ops[step].step_of.contains(&whole)
+            || self
+                .computes
+                .iter()
+                .any(|c| c.owner == step && c.step && c.covers.contains(&whole))
     }
 
     /// Every op's candidate for a file, before narrowing and defaults.
@@ -1691,6 +1704,13 @@ mod tests {
                 assert!(
                     catalog.op(general).is_some() && general != &s.op,
                     "signals.toml: {}: refines unknown op `{general}`",
+                    s.op
+                );
+            }
+            for whole in &s.step_of {
+                assert!(
+                    catalog.op(whole).is_some() && whole != &s.op,
+                    "signals.toml: {}: step_of unknown op `{whole}`",
                     s.op
                 );
             }
@@ -3006,6 +3026,49 @@ mod tests {
         assert_eq!(
             best_of(&s, "csrc/attention/rms_norm.cu", Kind::Cuda, norm).as_deref(),
             Some("normalization")
+        );
+    }
+
+    #[test]
+    fn a_gemm_or_a_copy_named_in_the_directory_of_the_op_it_serves_is_part_of_it() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let asm = "// 4x4 micro-kernel\n\tfmla v16.4s, v0.4s, v4.s[0]\n";
+        let cases = [
+            // A convolution's im2col and Winograd GEMMs.
+            (
+                "source/op/conv/cortex-a/armv8/sgemm_4x4_a72.S",
+                Kind::SimdArm,
+                "convolution",
+            ),
+            (
+                "source/op/conv/cortex-a/armv8/i8gemm_4x16_a72_int8.S",
+                Kind::SimdArm,
+                "convolution",
+            ),
+            // A GEMM's packing, in the GEMM's directory.
+            (
+                "kai/ukernels/matmul/pack/kai_lhs_pack_f32p2vlx1_f32_sme.c",
+                Kind::SimdArm,
+                "dense-gemm",
+            ),
+            // An attention's QK and PV GEMMs.
+            (
+                "csrc/fmha/gemm_kernel_utils.h",
+                Kind::Cuda,
+                "fused-attention",
+            ),
+            // Outside an op they serve, each is itself.
+            ("src/kernels/sgemm_4x4.S", Kind::SimdArm, "dense-gemm"),
+            ("src/layers/pack_nchw.c", Kind::SimdArm, "copy-cast-layout"),
+        ];
+        for (path, kind, op) in cases {
+            assert_eq!(best_of(&s, path, kind, asm).as_deref(), Some(op), "{path}");
+        }
+        // A directory of the step's own, nearer than the served op's, keeps it.
+        assert_eq!(
+            best_of(&s, "src/gemm/transpose/transpose_4x4.c", Kind::SimdArm, asm).as_deref(),
+            Some("copy-cast-layout")
         );
     }
 
