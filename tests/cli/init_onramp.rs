@@ -1435,6 +1435,47 @@ fn a_twin_of_an_isa_kernel_is_not_placed_in_that_isas_backend() {
 }
 
 #[test]
+fn a_twin_keeps_its_twins_op_among_neighbours_of_another() {
+    // OpenBLAS's layout: `kernel/arm/axpy.c` is the plain twin of the
+    // SSE `kernel/x86_64/axpy.c`, beside NEON GEMM micro-kernels. The
+    // twin says what it computes; the GEMMs around it do not.
+    let sse = |name: &str| {
+        format!("#include <immintrin.h>\nvoid {name}_k(float* x, int n) {{\n  for (int i = 0; i < n; i += 4) _mm_storeu_ps(x + i, _mm_loadu_ps(x + i));\n}}\n")
+    };
+    let plain = |name: &str| {
+        format!("void {name}_k(float a, const float* x, float* y, int n) {{\n  for (int i = 0; i < n; i++) y[i] += a * x[i];\n}}\n")
+    };
+    let neon = |name: &str| {
+        format!("\t.text\n\t.global {name}_k\n{name}_k:\n\tld1 {{v0.4s}}, [x0]\n\tfmla v16.4s, v0.4s, v4.s[0]\n\tret\n")
+    };
+    let mut p = Sota::new().git_init();
+    for name in ["axpy", "scal", "copy", "swap"] {
+        p = p
+            .file(&format!("kernel/x86_64/{name}.c"), &sse(name))
+            .file(&format!("kernel/arm/{name}.c"), &plain(name));
+    }
+    for name in ["sgemm_4x4", "sgemm_8x4", "dgemm_4x4"] {
+        p = p.file(&format!("kernel/arm/{name}.S"), &neon(name));
+    }
+    p.git(&["add", "-A"]).success();
+    let plan = plan(&p);
+    for (path, op) in [
+        ("kernel/arm/sgemm_4x4.S", "dense-gemm"),
+        ("kernel/arm/axpy.c", "elementwise"),
+        ("kernel/arm/scal.c", "elementwise"),
+        ("kernel/arm/copy.c", "copy-cast-layout"),
+        // A twin with no op of its own still follows its neighbours.
+        ("kernel/arm/swap.c", "dense-gemm"),
+    ] {
+        assert_eq!(
+            kind_and_op(&plan, path).1.as_deref(),
+            Some(op),
+            "{path}: {plan}"
+        );
+    }
+}
+
+#[test]
 fn a_host_header_beside_shaders_is_not_a_shader() {
     let shader = "#version 450\nlayout (local_size_x = 64) in;\nlayout (binding = 0) buffer a { float x[]; };\nvoid main() { x[gl_GlobalInvocationID.x] *= 2.0; }\n";
     let p = Sota::new()

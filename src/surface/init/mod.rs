@@ -779,7 +779,11 @@ fn backend_only(signals: &Signals, k: &KernelFile) -> bool {
 ///
 /// A backend op says how a file is written, not what it computes: a file
 /// only a backend placed follows its directory too, and does not vote (a
-/// NEON `conv_3x3s2.c` named by its ISA beside convolutions is one).
+/// NEON `conv_3x3s2.c` named by its ISA beside convolutions is one). A
+/// file placed by its directory's name, or by its twin in another model's
+/// directory, keeps that op: it is the file's own evidence, weak as it is
+/// (OpenBLAS's plain `kernel/arm/axpy.c`, twin of `kernel/riscv64/axpy.c`,
+/// among ARM GEMM kernels).
 fn follow_neighbours(kernels: &mut [KernelFile], signals: &Signals) {
     let mut placed: std::collections::HashMap<&str, BTreeMap<&str, usize>> = Default::default();
     let mut files: std::collections::HashMap<&str, usize> = Default::default();
@@ -797,12 +801,16 @@ fn follow_neighbours(kernels: &mut [KernelFile], signals: &Signals) {
             }
         }
     }
-    // A directory token is weak evidence but the file's own: it stays.
+    // A directory token is weak evidence but the file's own, as is a
+    // twin of the same name in another model's directory: they stay.
     let follows = |k: &KernelFile| {
         k.op.is_none()
             || backend_only(signals, k)
             || (signals::is_weak(&k.evidence)
-                && !k.evidence.iter().any(|e| matches!(e, Evidence::Dir(_))))
+                && !k
+                    .evidence
+                    .iter()
+                    .any(|e| matches!(e, Evidence::Dir(_) | Evidence::Twin(_))))
     };
     let decided: Vec<(usize, String, Evidence)> = kernels
         .iter()
