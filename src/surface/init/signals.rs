@@ -3030,6 +3030,33 @@ mod tests {
     }
 
     #[test]
+    fn a_matrix_multiply_is_a_gemm_and_a_multiply_alone_is_elementwise() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let k =
+            "__global__ void k(const float* a, const float* b, float* c) { c[0] = a[0] * b[0]; }";
+        for (path, op) in [
+            (
+                "Samples/0_Introduction/matrixMul/matrixMul_kernel.cu",
+                "dense-gemm",
+            ),
+            ("hip/hip_matrix_mul.cpp", "dense-gemm"),
+            (
+                "dsppp/Include/dsppp/Scalar/matrix_multiply.hpp",
+                "dense-gemm",
+            ),
+            ("operators/basic/matrix_mult_op.metal", "dense-gemm"),
+            ("kernels/vec_mul.cu", "elementwise"),
+        ] {
+            assert_eq!(
+                best_of(&s, path, Kind::Cuda, k).as_deref(),
+                Some(op),
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
     fn a_gemm_or_a_copy_named_in_the_directory_of_the_op_it_serves_is_part_of_it() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
