@@ -96,9 +96,10 @@ struct RawSignal {
     /// own name evidence.
     #[serde(default)]
     qualifiers: Vec<String>,
-    /// Ops this one is a step of: a file its name places, in a directory
-    /// of one of them, is part of that op (im2col's `sgemm` in `conv/`, a
-    /// GEMM's packing in `matmul/pack/`). See
+    /// Ops this one is a step of rather than a layer of its own: a file
+    /// its name places, in a directory of one of them, is part of that op
+    /// (a softmax in `flash_attn/`, im2col's `sgemm` in `conv/`, a GEMM's
+    /// packing in `matmul/pack/`). See
     /// [`Signals::part_of_its_directory`].
     #[serde(default)]
     step_of: Vec<String>,
@@ -121,11 +122,6 @@ struct RawCompute {
     /// places a file only when nothing else does, as weak evidence.
     #[serde(default)]
     part: bool,
-    /// A step of the ops it covers more than a layer of its own (a
-    /// softmax, an FFT): a file named for it in a directory of one of them
-    /// is part of that op (see [`Signals::part_of_its_directory`]).
-    #[serde(default)]
-    step: bool,
     /// Identifiers one call of the first group must take in its argument
     /// (`- *max*`: after a minus sign), where the identifiers alone are
     /// shared with other computations: a softmax exponentiates a
@@ -144,7 +140,6 @@ struct Compute {
     owner: usize,
     covers: Vec<usize>,
     part: bool,
-    step: bool,
     /// The first group's alternatives, the calls whose argument is read.
     callees: Vec<String>,
     argument: Vec<ArgPattern>,
@@ -850,7 +845,6 @@ fn compile_computes(raw: &[RawSignal], ops: &[OpSignals], patterns: &mut Pattern
                 owner,
                 covers: c.covers.iter().filter_map(|slug| index(slug)).collect(),
                 part: c.part,
-                step: c.step,
                 // Read only by a signature that asks for an argument.
                 callees: match c.argument.is_empty() {
                     true => Vec::new(),
@@ -1066,10 +1060,11 @@ impl Signals {
 
     /// A step named in a directory of an op that computes it as a part
     /// (flash attention's `flash_attn/src/softmax.h`, a sparse attention's
-    /// `sparse_attention/softmax.py`, FlashFFTConv's `butterfly/…_fft.cu`)
-    /// is a part of that op: the op the name says is a `step` that
-    /// `covers` the directory's, and only the directory says it. A
-    /// normalization is a layer beside attention, not a step of it.
+    /// `sparse_attention/softmax.py`, FlashFFTConv's `butterfly/…_fft.cu`,
+    /// an im2col `sgemm` in `conv/`) is a part of that op: the op the name
+    /// says lists the directory's in `step_of`, and only the directory
+    /// says it. A normalization is a layer beside attention, not a step
+    /// of it.
     fn part_of_its_directory(&self, out: &mut [Candidate]) {
         let Some(first) = out.first() else { return };
         if first.score < THRESHOLD || first.name_score == 0 || first.backend {
@@ -1080,21 +1075,11 @@ impl Signals {
                 && c.name_score == 0
                 && c.dir_rank > first.dir_rank
                 && !c.backend
-                && self.is_step_of(first.op, c.op)
+                && self.ops[first.op].step_of.contains(&c.op)
         });
         if let Some(at) = part_of {
             out[..=at].rotate_right(1);
         }
-    }
-
-    /// Whether op `step` is a step of op `whole`: a `step` computation
-    /// signature of `step` covers it, or `step` names it in `step_of`.
-    fn is_step_of(&self, step: usize, whole: usize) -> bool {
-        self.ops[step].step_of.contains(&whole)
-            || self
-                .computes
-                .iter()
-                .any(|c| c.owner == step && c.step && c.covers.contains(&whole))
     }
 
     /// Every op's candidate for a file, before narrowing and defaults.
