@@ -3,7 +3,7 @@
 
     bench/init_corpus.py CORPUS_DIR CHECKOUTS_DIR [--sota PATH] [--only NAME[,NAME]]
                          [--set fit|held-out|held-out-2] [--json] [--details N]
-                         [--sample N --seed S] [--baseline BEFORE.json]
+                         [--sample N --seed S] [--baseline BEFORE.json] [--by-evidence]
 
 CORPUS_DIR holds repos.json (name, repo, commit, checkout directory, set: fit,
 held-out, or held-out-2, a second held-out set added later and reported on its
@@ -41,6 +41,11 @@ globs, read back through `sota coverage`, do not give init's population.
 --details N prints up to N missed files, extras and unplaced files per repository;
 --sample N prints N seeded random init assignments (file, init op, hand op) per
 repository for judging by hand.
+--by-evidence prints, per kind of evidence the draft gives (name, dir,
+content, computes, neighbours, twin, own-reference, fallback, and their
+combinations), how many placed files the hand counts as kernels it placed and
+the share it placed in the hand's own op: which of init's rules are right how
+often, fit and held-out apart. Each `--json` assignment carries its evidence.
 --baseline BEFORE.json (a `--json` output of an earlier build) prints each
 measure as before → after, per repository and as fit / held-out means, with
 a tick where the after-figure meets issue 30's target.
@@ -162,6 +167,7 @@ def measure(entry, corpus, checkouts, sota):
     declared = coverage_files(sota, checkout, kernels.get("include", []), kernels.get("exclude", []))
     init, ms = run_init(sota, checkout)
     init_op = {k["path"]: k["op"] for k in init["kernels"]}
+    evidence = {k["path"]: sorted({e["signal"] for e in k.get("evidence", [])}) for k in init["kernels"]}
     pop = set(init_op)
     # The draft on disk: its [kernels] globs must give back the population
     # the JSON lists (a directory exclude once took out kernels below it).
@@ -207,7 +213,8 @@ def measure(entry, corpus, checkouts, sota):
         "missed": sorted(hand - pop), "extra": sorted(pop - hand), "unplaced": sorted(pop - placed),
         "unplaced_hand_ops": {f: sorted(hand_of[f]) for f in sorted((pop - placed) & hand)},
         "per_op": per_op,
-        "assignments": [{"path": f, "init_op": init_op[f], "hand_ops": sorted(hand_of.get(f, ()))} for f in sorted(placed)],
+        "assignments": [{"path": f, "init_op": init_op[f], "hand_ops": sorted(hand_of.get(f, ())),
+                         "evidence": evidence[f]} for f in sorted(placed)],
     }
 
 
@@ -221,6 +228,31 @@ TARGETS = {"recall": 0.95, "precision": 0.85, "in_op": 0.9, "agreement": 0.85}
 def mean_of(rs, k):
     v = [r[k] for r in rs if r.get(k) is not None]
     return sum(v) / len(v) if v else None
+
+
+def print_by_evidence(results):
+    """Per kind of evidence, the placed hand-counted files and the share in the hand's op."""
+    groups = (("fit", lambda s: s == "fit"), ("held-out", lambda s: s != "fit"))
+    tallies = {}
+    for label, in_group in groups:
+        t = collections.defaultdict(lambda: [0, 0])
+        for r in results:
+            if "error" in r or not in_group(r["set"]):
+                continue
+            for a in r["assignments"]:
+                if a["hand_ops"]:
+                    cell = t["+".join(a["evidence"]) or "(none)"]
+                    cell[0] += 1
+                    cell[1] += a["init_op"] in a["hand_ops"]
+        tallies[label] = t
+    kinds = sorted(set().union(*tallies.values()), key=lambda k: -sum(t[k][0] for t in tallies.values() if k in t))
+    print(f"{'evidence':40} {'fit files':>9} {'in hand op':>10} {'held-out files':>14} {'in hand op':>10}")
+    for k in kinds:
+        cells = []
+        for label, _ in groups:
+            n, ok = tallies[label].get(k, (0, 0))
+            cells.append(f"{n:>{9 if label == 'fit' else 14}} {fmt(ok / n if n else None):>10}")
+        print(f"{k:40} " + " ".join(cells))
 
 
 def print_compare(results, baseline_path):
@@ -257,6 +289,8 @@ def main():
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--seed", type=int, default=23)
     ap.add_argument("--baseline", help="a --json output of an earlier build: print before -> after")
+    ap.add_argument("--by-evidence", action="store_true",
+                    help="per kind of evidence, how often init's placement is the hand's op")
     a = ap.parse_args()
     sota = os.path.abspath(a.sota) if os.sep in a.sota else a.sota
     with open(os.path.join(a.corpus, "repos.json")) as fh:
@@ -266,6 +300,9 @@ def main():
                if (not only or e["name"] in only) and (not a.set or e["set"] == a.set)]
     if a.baseline:
         print_compare(results, a.baseline)
+        return
+    if a.by_evidence:
+        print_by_evidence(results)
         return
     if a.json:
         json.dump({"schema": "sota.init-corpus/v1", "sota": sota, "today": TODAY, "repos": results}, sys.stdout, indent=1)
