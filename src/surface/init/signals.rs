@@ -3042,6 +3042,39 @@ mod tests {
     }
 
     #[test]
+    fn blas_and_framework_layer_names_say_their_op() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let k = "__global__ void k(const float* a, float* b) { b[0] = a[0]; }";
+        for (path, op) in [
+            // BLAS extensions' out-of-place and in-place matrix copies.
+            ("kernel/mips/zomatcopy_cn.c", "copy-cast-layout"),
+            ("kernel/generic/imatcopy_rt.c", "copy-cast-layout"),
+            // A reorder between memory formats, a broadcast expand.
+            (
+                "src/cpu/aarch64/reorder/jit_blk_reorder.cpp",
+                "copy-cast-layout",
+            ),
+            ("source/tnn/device/opencl/cl/expand.cl", "copy-cast-layout"),
+            // BLAS's absolute maximum and minimum.
+            ("kernel/alpha/amax.S", "reduction-scan"),
+            ("kernel/loongarch64/amin_lasx.S", "reduction-scan"),
+            // A fully connected layer is a GEMM.
+            ("source/device/opencl/cl4/fc.cl", "dense-gemm"),
+            // A sequence fill.
+            ("src/backend/cuda/kernel/iota.cuh", "elementwise"),
+            // A compound name keeps the op of its other words.
+            ("kv_cache_reorder.cu", "kv-cache"),
+        ] {
+            assert_eq!(
+                best_of(&s, path, Kind::Cuda, k).as_deref(),
+                Some(op),
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
     fn a_gemm_or_a_copy_named_in_the_directory_of_the_op_it_serves_is_part_of_it() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
