@@ -3075,6 +3075,42 @@ mod tests {
     }
 
     #[test]
+    fn a_spatial_name_is_a_layers_extent_and_a_spatial_directory_a_distance_family() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let k = "__global__ void k(const float* a, float* b) { b[0] = a[0]; }";
+        assert_eq!(
+            best_of(
+                &s,
+                "lib/THCUNN/SpatialAdaptiveAveragePooling.cu",
+                Kind::Cuda,
+                k
+            )
+            .as_deref(),
+            Some("pooling")
+        );
+        assert_eq!(
+            best_of(
+                &s,
+                "assets/shaders/rtdgi/restir_spatial.hlsl",
+                Kind::Hlsl,
+                k
+            ),
+            None
+        );
+        assert_eq!(
+            best_of(&s, "include/numkong/spatial/serial.h", Kind::Scalar, "").as_deref(),
+            Some("vector-similarity")
+        );
+        let distances =
+            "SIMSIMD_PUBLIC void simsimd_l2sq_f32_neon(float const* a, float const* b) {}";
+        assert_eq!(
+            best_of(&s, "include/simsimd/spatial.h", Kind::SimdArm, distances).as_deref(),
+            Some("vector-similarity")
+        );
+    }
+
+    #[test]
     fn a_gemm_or_a_copy_named_in_the_directory_of_the_op_it_serves_is_part_of_it() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
