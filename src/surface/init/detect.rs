@@ -1177,6 +1177,11 @@ enum Marker {
     /// An MLX custom Metal kernel built from a Python source string
     /// (`mx.fast.metal_kernel(name=…, source=…)`).
     MlxMetalKernel,
+    /// The thread-position names an MLX-style Metal kernel body uses
+    /// without their attribute brackets (`thread_position_in_grid.x`):
+    /// a body in a Python string handed to a wrapper of
+    /// `metal_kernel` (ExecuTorch's `MetalKernelNode(source=…)`).
+    MetalBody,
     /// A CuPy kernel built from CUDA C in a Python / Cython string
     /// (`cp.RawKernel(code, name)`, `ElementwiseKernel(in, out, body)`,
     /// `ReductionKernel`, `RawModule`, `create_ufunc`).
@@ -1504,6 +1509,10 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::KernelArg, "setArg("),
     (Marker::KernelArg, "clSetKernelArg("),
     (Marker::MlxMetalKernel, "fast.metal_kernel("),
+    (Marker::MetalBody, "thread_position_in_grid"),
+    (Marker::MetalBody, "threadgroup_position_in_grid"),
+    (Marker::MetalBody, "thread_index_in_simdgroup"),
+    (Marker::MetalBody, "simdgroup_index_in_threadgroup"),
     (Marker::CupyKernel, "ElementwiseKernel("),
     (Marker::CupyKernel, "ReductionKernel("),
     (Marker::CupyKernel, "RawKernel("),
@@ -1814,8 +1823,10 @@ fn simd_kind(seen: &[Marker]) -> Option<Kind> {
 }
 
 /// What a Python file is, by the first of its markers in this order: a
-/// kernel DSL, PeachPy's x86 assembly, or an MLX custom Metal kernel's
-/// source string.
+/// kernel DSL, PeachPy's x86 assembly, an MLX custom Metal kernel's
+/// source string, or Metal Shading Language held in strings (whole
+/// kernels with `metal_stdlib` / `kernel void … [[thread_position_in_grid]]`,
+/// Metal-Marlin's `kernels.py`; bodies by their thread-position names).
 const PYTHON_KINDS: &[(Marker, Kind)] = &[
     (Marker::TritonKernel, Kind::Triton),
     (Marker::Cutile, Kind::Cutile),
@@ -1823,6 +1834,8 @@ const PYTHON_KINDS: &[(Marker, Kind)] = &[
     (Marker::GpuDsl, Kind::GpuDsl),
     (Marker::PeachPy, Kind::SimdX86),
     (Marker::MlxMetalKernel, Kind::Metal),
+    (Marker::MetalSource, Kind::Metal),
+    (Marker::MetalBody, Kind::Metal),
     (Marker::CupyKernel, Kind::Cuda),
 ];
 
@@ -2423,7 +2436,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 95] = [
+        let cases: [(&str, &[u8], Option<Kind>); 98] = [
             // Armv7 NEON in armasm's capitals; a name that holds the
             // letters (NCCL's `NVLD144` NVLink domains) is no instruction.
             ("simd/arm/jsimd_neon.c", b"__asm__(\"VLD1.8 {d0, d1}, [r0]!\");\nvoid f(void) { for (;;) {} }\n", Some(Kind::SimdArm)),
@@ -2466,6 +2479,12 @@ mod tests {
             // Kernels held as strings and compiled at run time: MLX custom
             // Metal kernels in Python, Metal and CUDA C in Rust.
             ("mlx_vlm/models/bitnet/bitlinear.py", b"import mlx.core as mx\n\ndef make():\n    return mx.fast.metal_kernel(name=\"bitlinear\", input_names=[\"x\"], source=src)\n", Some(Kind::Metal)),
+            // Metal Shading Language in a Python string: whole kernels,
+            // or an MLX-style body handed to a wrapper by its thread
+            // positions; a module that only launches them is not one.
+            ("metal_marlin/kernels_core.py", b"_SRC = \"\"\"\n#include <metal_stdlib>\nkernel void gemm(device const half* a [[buffer(0)]], uint tid [[thread_position_in_grid]]) {}\n\"\"\"\n", Some(Kind::Metal)),
+            ("backends/mlx/custom_kernel_ops/tq_norm.py", b"def _source():\n    return \"\"\"\n    uint row = thread_position_in_grid.y;\n    float s = simd_sum(x[row]);\n\"\"\"\nP.emit(MetalKernelNode(name=\"tq_norm\", source=_source()))\n", Some(Kind::Metal)),
+            ("backends/mlx/ops.py", b"from .custom_kernel_ops.tq_norm import tq_norm\n\ndef run(x):\n    return tq_norm(x)\n", None),
             ("crates/luminal_metal/src/unary.rs", b"let code = \"#include <metal_stdlib>\\nkernel void mkernel(device float *inp [[buffer(0)]]) {}\";", Some(Kind::Metal)),
             ("crates/luminal_cuda/src/unary.rs", b"let code = \"extern \\\"C\\\" __global__ void k(float *x) { int i = blockIdx.x * blockDim.x + threadIdx.x; }\";", Some(Kind::Cuda)),
             ("crates/luminal/src/graph.rs", b"pub struct Graph { nodes: Vec<Node> }\n", None),
