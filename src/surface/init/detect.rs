@@ -429,13 +429,25 @@ const INFRA_TOKENS: &[(&str, &str)] = &[
     ("defines", "macro definitions"),
     ("platform", "platform / portability layer"),
     ("pointer", "pointer wrapper"),
+    ("runtime", "runtime / driver glue"),
+    ("launcher", "kernel launcher"),
+    ("handle", "library handle"),
+    ("env", "environment settings"),
+    ("debug", "debug helper"),
 ];
 
 /// A name token that makes a feature probe after one of
 /// [`FEATURE_PROBE_HEADS`] (`cpu_features`, `isa_detection`, `cpu_info`),
 /// and alone says nothing (`features.cu` extracts image features).
-const FEATURE_PROBE_TAILS: &[&str] = &["features", "feature", "detect", "detection", "info"];
-const FEATURE_PROBE_HEADS: &[&str] = &["cpu", "isa", "simd"];
+const FEATURE_PROBE_TAILS: &[&str] = &[
+    "features",
+    "feature",
+    "detect",
+    "detection",
+    "info",
+    "config",
+];
+const FEATURE_PROBE_HEADS: &[&str] = &["cpu", "isa", "simd", "hardware"];
 
 /// A directory named for the kernels it holds: `kernels/`, `kernel/`,
 /// `cutlass_kernels/`.
@@ -625,7 +637,17 @@ fn role_by_name(name: &str) -> Option<Role> {
                 .is_some_and(|head| camel_word(cased, head.len()))
         })
     };
+    // `test.h`, `TestCG.cpp`, `testUtils.h`, `pallas_test_util.py`,
+    // `math_test-inl.h`: a `Test` word that starts the name or stands
+    // between two others.
+    let leading_test = name.len() > 4 && stem.starts_with("test") && camel_word(name, 4);
+    let inner_test = ["_test_", "_test-", "-test-", "-test_"]
+        .iter()
+        .any(|w| stem.contains(w));
     if camel_test
+        || leading_test
+        || inner_test
+        || matches!(&name[..stem.len()], "test" | "tests" | "Test" | "Tests")
         || stem.starts_with("test_")
         || stem == "harness"
         || stem.ends_with("_harness")
@@ -3005,6 +3027,18 @@ mod tests {
         assert_eq!(role("libhmsbeagle/CPU/sse2neon.h"), Some(Role::Vendored));
         assert_eq!(role("src/stb_filter.h"), None);
         assert_eq!(role("kernels/attn_test.cu"), Some(Role::Test));
+        // A `Test` word that starts the name or stands between two others.
+        for test in [
+            "src/ppl/cv/x86/test.h",
+            "Whisper/ML/testUtils.h",
+            "src/TestCG.cpp",
+            "jax/_src/pallas/pallas_test_util.py",
+            "hwy/contrib/math/math_test-inl.h",
+        ] {
+            assert_eq!(role(test), Some(Role::Test), "{test}");
+        }
+        assert_eq!(role("src/testament.cu"), None);
+        assert_eq!(role("kernels/latest_kernel.cu"), None);
         assert_eq!(role("kernels/rotary/harness.impl"), Some(Role::Test));
         assert_eq!(role("benchmarks/bench_gemm.py"), Some(Role::Bench));
         assert_eq!(role("scripts/performance_laplace.py"), Some(Role::Bench));
@@ -3081,6 +3115,24 @@ mod tests {
             ("finegrained_fp8/bayesian_autotuner.py", "tuner"),
             ("cpuid64.asm", "CPU / GPU feature probe"),
             ("rdrand.asm", "hardware entropy instruction wrapper"),
+            // Runtime glue, launchers, handles, environment settings and
+            // debug helpers serve the kernels (DeepGEMM's `runtime.hpp`,
+            // cuVS's `*_kernel_launcher_jit.cuh`, rocSPARSE's `handle.cpp`,
+            // CK's `env.hpp` and `debug.hpp`, FlashAttention's
+            // `hardware_info.h`, XNNPACK's `hardware-config.c`).
+            ("csrc/apis/runtime.hpp", "runtime / driver glue"),
+            (
+                "cagra/search_single_cta_kernel_launcher_jit.cuh",
+                "kernel launcher",
+            ),
+            ("library/src/handle.cpp", "library handle"),
+            ("include/ck/utility/env.hpp", "environment settings"),
+            ("include/ck/utility/debug.hpp", "debug helper"),
+            (
+                "csrc/flash_attn/src/hardware_info.h",
+                "CPU / GPU feature probe",
+            ),
+            ("src/configs/hardware-config.c", "CPU / GPU feature probe"),
         ] {
             assert_eq!(infrastructure(path), Some(why), "{path}");
         }
