@@ -3050,15 +3050,16 @@ mod tests {
             // BLAS extensions' out-of-place and in-place matrix copies.
             ("kernel/mips/zomatcopy_cn.c", "copy-cast-layout"),
             ("kernel/generic/imatcopy_rt.c", "copy-cast-layout"),
-            // A reorder between memory formats, a broadcast expand.
+            // A reorder between memory formats.
             (
                 "src/cpu/aarch64/reorder/jit_blk_reorder.cpp",
                 "copy-cast-layout",
             ),
-            ("source/tnn/device/opencl/cl/expand.cl", "copy-cast-layout"),
             // BLAS's absolute maximum and minimum.
             ("kernel/alpha/amax.S", "reduction-scan"),
             ("kernel/loongarch64/amin_lasx.S", "reduction-scan"),
+            // AES key expansion is the cipher's, not a broadcast expand.
+            ("aes/src/x86/ni/expand.rs", "symmetric-cipher"),
             // A fully connected layer is a GEMM.
             ("source/device/opencl/cl4/fc.cl", "dense-gemm"),
             // A sequence fill.
