@@ -1794,6 +1794,23 @@ mod tests {
             ),
             ("trt/deep_gemm/utils.cuh", Kind::Cuda, "fp8-gemm"),
             ("shaders/argsort.comp", Kind::Vulkan, "radix-sort"),
+            // Grid stencils by their words, the upper-case dimension too.
+            (
+                "src/polybench/POLYBENCH_HEAT_3D-Cuda.cpp",
+                Kind::Cuda,
+                "stencil",
+            ),
+            (
+                "polybench/jacobi_2d/jacobi_2d_triton.py",
+                Kind::Triton,
+                "stencil",
+            ),
+            ("FDTD3d/inc/FDTD3dGPUKernel.cuh", Kind::Cuda, "stencil"),
+            (
+                "bonus/heat-equation/cuda/core_cuda.cu",
+                Kind::Cuda,
+                "stencil",
+            ),
         ];
         for (path, kind, op) in cases {
             assert_eq!(best(path, Some(kind)).as_deref(), Some(op), "{path}");
@@ -3257,6 +3274,34 @@ mod tests {
         assert_ne!(
             best_of(&s, "src/collision/aabb_overlap.cu", Kind::Cuda, device).as_deref(),
             Some("ray-tracing")
+        );
+    }
+
+    #[test]
+    fn a_jacobi_preconditioner_or_an_image_laplacian_is_no_grid_stencil() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let device = "__global__ void k(const float* v, float* out) {}";
+        for path in [
+            "common/unified/preconditioner/jacobi_kernels.cpp",
+            "src/ppl/cv/cuda/laplacian.cu",
+            "src/solvers/gauss_seidel_solver.cu",
+        ] {
+            assert_ne!(
+                best_of(&s, path, Kind::Cuda, device).as_deref(),
+                Some("stencil"),
+                "{path}"
+            );
+        }
+        assert_eq!(
+            best_of(
+                &s,
+                "src/polybench/POLYBENCH_JACOBI_1D-Hip.cpp",
+                Kind::Hip,
+                device
+            )
+            .as_deref(),
+            Some("stencil")
         );
     }
 
