@@ -3278,6 +3278,29 @@ mod tests {
     }
 
     #[test]
+    fn a_dropout_draws_random_numbers_only_beside_a_generator() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        // An inference engine's dropout scales by 1 - p and draws nothing.
+        let scale = "float32x4_t _s = vdupq_n_f32(scale); _p = vmulq_f32(_p, _s);";
+        assert_ne!(
+            best_of(&s, "src/layer/arm/dropout_arm.cpp", Kind::SimdArm, scale).as_deref(),
+            Some("random-philox")
+        );
+        let drawn = "__global__ void k(float* x) { curandStatePhilox4_32_10_t st; curand_init(seed, i, 0, &st); }";
+        assert_eq!(
+            best_of(&s, "csrc/transformer/dropout_kernels.cu", Kind::Cuda, drawn).as_deref(),
+            Some("random-philox")
+        );
+        let xorwow =
+            "__global__ void k() { rocrand_state_xorwow st; rocrand_init(seed, id, 0, &st); }";
+        assert_eq!(
+            best_of(&s, "src/kernels/MIOpenDropoutHIP.cpp", Kind::Hip, xorwow).as_deref(),
+            Some("random-philox")
+        );
+    }
+
+    #[test]
     fn a_jacobi_preconditioner_or_an_image_laplacian_is_no_grid_stencil() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
