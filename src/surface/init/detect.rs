@@ -2366,7 +2366,11 @@ fn split_tokens(name: &str, out: &mut Vec<String>) {
         // `CPUBinary` → cpu | binary (`RMSNorm` → rms | norm).
         let next_lower = bytes.get(i + 1).is_some_and(u8::is_ascii_lowercase);
         let acronym_ends = upper && prev_upper && next_lower && cur.len() > 1;
-        if !cur.is_empty() && upper && (prev_lower || acronym_ends) {
+        // A rank written after its number stays on it: `Conv2D` → conv2d,
+        // `JACOBI_2D` → jacobi | 2d, as their lower-case spellings read
+        // (`Conv2DTranspose` → conv2d | transpose).
+        let rank = c == b'D' && i > 0 && bytes[i - 1].is_ascii_digit() && !next_lower;
+        if !cur.is_empty() && upper && (prev_lower || acronym_ends) && !rank {
             out.push(std::mem::take(&mut cur));
         }
         prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();

@@ -1736,6 +1736,12 @@ mod tests {
         );
         assert_eq!(tokens("q8k"), ["q8k"]);
         assert_eq!(tokens("f16x2"), ["f16x2"]);
+        // A rank stays on its number, as the lower-case spelling reads.
+        assert_eq!(tokens("Conv2D"), tokens("conv2d"));
+        assert_eq!(tokens("JACOBI_2D"), ["jacobi", "2d"]);
+        assert_eq!(tokens("Conv2DTranspose"), ["conv2d", "transpose"]);
+        assert_eq!(tokens("MaxPool3DGrad"), ["max", "pool3d", "grad"]);
+        assert_eq!(tokens("Tensor2Dev"), ["tensor2", "dev"]);
         assert_eq!(stem("a/b/rms_norm.cu"), "rms_norm");
     }
 
@@ -3316,16 +3322,17 @@ mod tests {
                 "{path}"
             );
         }
-        assert_eq!(
-            best_of(
-                &s,
-                "src/polybench/POLYBENCH_JACOBI_1D-Hip.cpp",
-                Kind::Hip,
-                device
-            )
-            .as_deref(),
-            Some("stencil")
-        );
+        // Capitals read as the lower-case names: `JACOBI_1D` is `jacobi_1d`.
+        for path in [
+            "src/polybench/POLYBENCH_JACOBI_1D-Hip.cpp",
+            "src/polybench/POLYBENCH_SEIDEL_2D-Cuda.cpp",
+        ] {
+            assert_eq!(
+                best_of(&s, path, Kind::Hip, device).as_deref(),
+                Some("stencil"),
+                "{path}"
+            );
+        }
     }
 
     #[test]
