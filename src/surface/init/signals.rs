@@ -3585,6 +3585,24 @@ mod tests {
                 Kind::SimdArm,
                 "int8-gemm",
             ),
+            // Their unsigned twins: u8u32 / u8qa / u8q accumulator pairs,
+            // `gemm_u8` and a u8 × u8 interleave for the GEMM.
+            (
+                "ops/gemm/kernels/sve_hybrid_u8u32_dot_6x4VL/generic.cpp",
+                Kind::SimdArm,
+                "int8-gemm",
+            ),
+            (
+                "ops/gemm/kernels/sme2_gemv_u8qa_dot_16VL.hpp",
+                Kind::SimdArm,
+                "int8-gemm",
+            ),
+            ("ops/gemm/kernels/a64_gemm_u8_8x12.hpp", Kind::SimdArm, "int8-gemm"),
+            (
+                "ops/gemm/indirect-interleaves/a64_interleave8_block4_u8_u8_summing.hpp",
+                Kind::SimdArm,
+                "int8-gemm",
+            ),
             // A u8 image is pixels, not int8 GEMM operands.
             (
                 "src/ppl/cv/x86/fma/resize_linear_u8_fma.cpp",
