@@ -2312,7 +2312,8 @@ pub(super) fn preprocessor_directive(line: &[u8]) -> Option<&[u8]> {
 
 /// Split a name into lowercase tokens at `_ - . space` and at a change from
 /// lower case (or digit) to upper case: `fattn-mma_f16` → fattn, mma, f16;
-/// `FlashAttention` → flash, attention.
+/// `FlashAttention` → flash, attention; a rank's `D` stays on its number
+/// (`JACOBI_2D` → jacobi, 2d).
 pub fn tokens(name: &str) -> Vec<String> {
     let mut raw = Vec::new();
     split_tokens(name, &mut raw);

@@ -3325,7 +3325,7 @@ mod tests {
         // Capitals read as the lower-case names: `JACOBI_1D` is `jacobi_1d`.
         for path in [
             "src/polybench/POLYBENCH_JACOBI_1D-Hip.cpp",
-            "src/polybench/POLYBENCH_SEIDEL_2D-Cuda.cpp",
+            "src/polybench/POLYBENCH_SEIDEL_2D-Hip.cpp",
         ] {
             assert_eq!(
                 best_of(&s, path, Kind::Hip, device).as_deref(),
