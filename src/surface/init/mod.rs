@@ -17,6 +17,7 @@ mod device_macros;
 pub mod emit;
 pub mod globs;
 mod host_units;
+mod lanes;
 mod macro_defs;
 mod numba;
 mod one_pass;
@@ -39,7 +40,7 @@ use crate::repo::confined::{Confined, Opened};
 use crate::repo::paths::PathList;
 use cores::on_cores;
 use detect::{ByExtension, Detector, Kind, Role};
-use one_pass::OnePass;
+use one_pass::{OnePass, PassBuffers};
 use signals::{Evidence, Signals};
 
 /// Everything the plan needs besides the catalog.
@@ -287,7 +288,7 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
     let parts = on_cores(candidates, |part| {
         let confined = Confined::new(root);
         let mut full = vec![0u8; detect::PREFIX_BYTES];
-        let mut seen = Vec::new();
+        let mut buffers = PassBuffers::default();
         let scanner = Scanner {
             detector: &detector,
             signals,
@@ -296,7 +297,7 @@ fn scan(root: &Path, candidates: &[&str], signals: &Signals) -> ScanOut {
         let mut out = ScanOut::default();
         for &path in part {
             if let Some(n) = read_prefix(&confined, path, &mut full) {
-                out.add(scanner, &mut seen, path, &full[..n]);
+                out.add(scanner, &mut buffers, path, &full[..n]);
             }
         }
         out
@@ -325,7 +326,7 @@ impl ScanOut {
     /// Take in one file's prefix: what it defines for the tree's later
     /// passes (device macros, instantiation macros, Numba decorators, SIMD
     /// layer names), then what it is.
-    fn add(&mut self, scanner: Scanner<'_>, seen: &mut Vec<bool>, path: &str, buf: &[u8]) {
+    fn add(&mut self, scanner: Scanner<'_>, buffers: &mut PassBuffers, path: &str, buf: &[u8]) {
         let Scanner {
             detector, signals, ..
         } = scanner;
@@ -342,10 +343,10 @@ impl ScanOut {
         }
         let searched = detect::scans(path);
         let mut scanned = match searched {
-            true => scanner.pass.scan((detector, signals), path, buf, seen),
+            true => scanner.pass.scan((detector, signals), path, buf, buffers),
             false => detector.scan(path, buf),
         };
-        let seen = searched.then_some(&seen[..]);
+        let seen = searched.then_some(&buffers.seen[..]);
         if scanned.kind.is_none() && numba::may_hold(path) && numba::jitted_by_alias(buf) {
             scanned.kind = Some(Kind::Numba);
         }

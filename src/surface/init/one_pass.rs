@@ -3,18 +3,27 @@
 //! kernel file's bytes are searched once, not once for what it is and
 //! again for what it computes. The detector reads its matches in the
 //! order a search of its own would report them; the signals' are noted
-//! as they pass, with no buffer of matches between the two.
+//! as they pass and not kept.
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::Match;
 
 use super::detect::{Detector, Scanned};
+use super::lanes::{LaneMatches, Lanes};
 use super::signals::Signals;
 
 /// The automaton of both pattern lists: the detector's markers first, then
 /// the signals' content patterns.
 pub struct OnePass {
-    ac: AhoCorasick,
+    lanes: Lanes,
     markers: usize,
+}
+
+/// What one scanning thread reuses from file to file.
+#[derive(Default)]
+pub struct PassBuffers {
+    /// One flag per content pattern: whether it occurs in the last file.
+    pub seen: Vec<bool>,
+    found: LaneMatches,
 }
 
 impl OnePass {
@@ -23,36 +32,33 @@ impl OnePass {
         let content = signals.patterns().iter().map(String::as_str);
         OnePass {
             markers: markers.len(),
-            ac: super::scan_automaton(markers.iter().copied().chain(content)),
+            lanes: Lanes::new(markers.iter().copied().chain(content)),
         }
     }
 
     /// Search `prefix` once: what the detector reads in it (see
-    /// [`Detector::scan`]), and in `seen` which content patterns occur
-    /// (one flag per pattern, for [`Signals::best_seen`]). The detector
-    /// takes its matches as the search reports them, the signals' are
-    /// noted on the way.
+    /// [`Detector::scan`]), and in `buffers.seen` which content patterns
+    /// occur (one flag per pattern, for [`Signals::best_seen`]).
     pub fn scan(
         &self,
         (detector, signals): (&Detector, &Signals),
         path: &str,
         prefix: &[u8],
-        seen: &mut Vec<bool>,
+        buffers: &mut PassBuffers,
     ) -> Scanned {
+        let PassBuffers { seen, found } = buffers;
         seen.clear();
         seen.resize(signals.patterns().len(), false);
-        // The detector's matches pass; the signals' are noted and dropped.
-        let mut found = self.ac.find_overlapping_iter(prefix).filter(|m| {
-            let Some(k) = m.pattern().as_usize().checked_sub(self.markers) else {
+        // The detector's matches are kept; the signals' are noted and dropped.
+        let markers = self.markers;
+        let kept = self.lanes.find_overlapping(prefix, found, |m| {
+            let Some(k) = m.pattern().as_usize().checked_sub(markers) else {
                 return true;
             };
-            signals.note(seen, prefix, &aho_corasick::Match::must(k, m.span()));
+            signals.note(seen, prefix, &Match::must(k, m.span()));
             false
         });
-        let scanned = detector.scan_found(path, prefix, found.by_ref());
-        // Whatever the detector left unread still says what the file computes.
-        found.for_each(drop);
-        scanned
+        detector.scan_found(path, prefix, kept)
     }
 }
 
@@ -97,23 +103,23 @@ mod tests {
             ),
             ("README.md", "__global__ void k() {} softmax rsqrt"),
         ];
-        let mut seen = Vec::new();
+        let mut buffers = PassBuffers::default();
         for &(path, text) in samples {
             let prefix = text.as_bytes();
-            let one = pass.scan((&detector, &signals), path, prefix, &mut seen);
+            let one = pass.scan((&detector, &signals), path, prefix, &mut buffers);
             let two = detector.scan(path, prefix);
             assert_eq!(format!("{one:?}"), format!("{two:?}"), "{path}");
             let kind = two.kind.unwrap_or(Kind::Scalar);
-            let one = signals.best_seen(path, Some(kind), prefix, &seen);
+            let one = signals.best_seen(path, Some(kind), prefix, &buffers.seen);
             let two = signals.best(path, Some(kind), prefix);
             assert_eq!(format!("{one:?}"), format!("{two:?}"), "{path}");
         }
         // The samples do reach both sides, so the comparison means something.
         let (path, text) = samples[0];
-        let cuda = pass.scan((&detector, &signals), path, text.as_bytes(), &mut seen);
+        let cuda = pass.scan((&detector, &signals), path, text.as_bytes(), &mut buffers);
         assert_eq!(cuda.kind, Some(Kind::Cuda));
-        assert!(seen.iter().any(|&s| s));
-        let best = signals.best_seen(path, Some(Kind::Cuda), text.as_bytes(), &seen);
+        assert!(buffers.seen.iter().any(|&s| s));
+        let best = signals.best_seen(path, Some(Kind::Cuda), text.as_bytes(), &buffers.seen);
         assert!(
             best.is_some(),
             "the softmax kernel is placed by what it computes"
