@@ -1658,6 +1658,10 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::CuteDsl, "cute.nvgpu."),
     (Marker::Cutile, "import cuda.tile"),
     (Marker::Cutile, "@ct.kernel"),
+    // cuTile Rust: kernels are `#[cutile::entry]` functions inside a
+    // `#[cutile::module]`; the host side that launches them only `use`s
+    // the crate (TileGym's `ffi.rs`, mistral.rs' launchers).
+    (Marker::Cutile, "#[cutile::module]"),
     (Marker::GpuDsl, "import tilelang"),
     (Marker::GpuDsl, "T.prim_func"),
     (Marker::GpuDsl, "pallas_call"),
@@ -1861,9 +1865,10 @@ const PYTHON_KINDS: &[(Marker, Kind)] = &[
     (Marker::CupyKernel, Kind::Cuda),
 ];
 
-/// What a Rust file is before its SIMD: a GPU DSL, or WGSL, Metal or CUDA
+/// What a Rust file is before its SIMD: cuTile or another GPU DSL, or WGSL, Metal or CUDA
 /// C held in strings and compiled at run time (NVRTC for CUDA).
 const RUST_KINDS: &[(Marker, Kind)] = &[
+    (Marker::Cutile, Kind::Cutile),
     (Marker::RustGpu, Kind::GpuDsl),
     (Marker::WgslSource, Kind::Wgsl),
     (Marker::MetalSource, Kind::Metal),
@@ -2463,7 +2468,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 98] = [
+        let cases: [(&str, &[u8], Option<Kind>); 100] = [
             // Armv7 NEON in armasm's capitals; a name that holds the
             // letters (NCCL's `NVLD144` NVLink domains) is no instruction.
             ("simd/arm/jsimd_neon.c", b"__asm__(\"VLD1.8 {d0, d1}, [r0]!\");\nvoid f(void) { for (;;) {} }\n", Some(Kind::SimdArm)),
@@ -2570,6 +2575,11 @@ mod tests {
             ("crates/burn-cubecl/src/kernel/clamp.rs", b"use cubecl::prelude::*;\n\n#[cube(launch)]\nfn clamp_kernel<F: Float>(input: &Tensor<F>) {}\n", Some(Kind::GpuDsl)),
             ("crates/burn-cubecl/src/kernel/utils.rs", b"use cubecl::prelude::*;\n\n#[cube]\npub fn index_offset(i: u32) -> u32 { i }\n", Some(Kind::GpuDsl)),
             ("crates/burn-cubecl/src/ops/tensor.rs", b"use cubecl::prelude::*;\n\npub fn clamp(t: Tensor) -> Tensor { launch(t) }\n", None),
+            // cuTile Rust: the `#[cutile::module]` holds the kernels; the
+            // launcher that only uses the crate (and names the attribute
+            // in a comment) is host code.
+            ("ops/cutile_rs/matmul_kernel/kernel.rs", b"#[cutile::module]\npub mod matmul_module {\n    use cutile::core::*;\n    #[cutile::entry()]\n    pub unsafe fn matmul_kernel() {}\n}\n", Some(Kind::Cutile)),
+            ("ops/cutile_rs/matmul_kernel/ffi.rs", b"// generics order (from the kernels' #[cutile::entry]):\nuse cutile::prelude::*;\nuse cutile::tile_kernel::TileKernel;\npub fn launch() {}\n", None),
             // Espressif SIMD: ESP32-S3 assembly, ESP32-P4 inline assembly.
             ("src/basic_math/esp_nn_add_s8_esp32s3.S", b"    ee.vld.128.ip q0, a2, 16\n    ee.vadds.s16 q2, q0, q1\n", Some(Kind::Asm)),
             ("src/pooling/max_pool_s8_esp32p4.c", b"asm volatile (\n  \"esp.vld.128.ip q0, x30, 16 \\n\\t\"\n);", Some(Kind::SimdOther)),
