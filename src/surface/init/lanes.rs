@@ -9,7 +9,7 @@
 //! ending inside its quarter, and the lanes' matches, quarter by quarter,
 //! are the single search's, in its order.
 
-use aho_corasick::automaton::Automaton;
+use aho_corasick::automaton::{Automaton, StateID};
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, Match, MatchKind, StartKind};
 
@@ -112,7 +112,7 @@ impl Lanes {
         }
     }
 
-    fn start(&self) -> aho_corasick::automaton::StateID {
+    fn start(&self) -> StateID {
         self.dfa
             .start_state(Anchored::No)
             .expect("the DFA is built for unanchored searches")
@@ -121,12 +121,12 @@ impl Lanes {
     /// One byte of one walk, reporting what ends at `at`.
     fn step(
         &self,
-        state: aho_corasick::automaton::StateID,
+        state: StateID,
         byte: u8,
         at: usize,
         lane: &mut Vec<Match>,
         keep: &mut impl FnMut(&Match) -> bool,
-    ) -> aho_corasick::automaton::StateID {
+    ) -> StateID {
         let next = self.dfa.next_state(Anchored::No, state, byte);
         if self.dfa.is_special(next) {
             self.report(next, at, lane, keep);
@@ -137,7 +137,7 @@ impl Lanes {
     /// The matches of `state`, which the walk entered on the byte at `at`.
     fn report(
         &self,
-        state: aho_corasick::automaton::StateID,
+        state: StateID,
         at: usize,
         lane: &mut Vec<Match>,
         keep: &mut impl FnMut(&Match) -> bool,

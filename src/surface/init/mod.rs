@@ -873,12 +873,11 @@ fn neighbours_op(
     None
 }
 
-/// The automaton both content scans run (the detector's markers, the
-/// signals' computation patterns), every match reported, overlaps too.
-/// A DFA: each byte is one table lookup, with no failure transitions
-/// followed at search time. It costs a few milliseconds and megabytes to
-/// build, and halves `init` on kernel-dense trees (MIOpen's 4,800
-/// assembly kernels, XNNPACK), whose time is these scans.
+/// The automaton of the detector's and the signals' own searches (the
+/// detector's markers, the signals' computation patterns), every match
+/// reported, overlaps too: a DFA, each byte one table lookup with no
+/// failure transitions followed. `init`'s scan searches both lists at
+/// once through [`lanes`] instead.
 fn scan_automaton<I, P>(patterns: I) -> aho_corasick::AhoCorasick
 where
     I: IntoIterator<Item = P>,
