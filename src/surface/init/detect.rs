@@ -1975,6 +1975,10 @@ impl Detector {
     /// plain DSL module would take, and a kernel's parts (its directory's
     /// files it includes).
     pub fn scan(&self, path: &str, prefix: &[u8]) -> Scanned {
+        // A file the detector does not read needs no automaton built.
+        if !scans(path) {
+            return Scanned::default();
+        }
         self.scan_found(path, prefix, self.ac().find_overlapping_iter(prefix))
     }
 
