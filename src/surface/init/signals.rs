@@ -1871,6 +1871,10 @@ mod tests {
             ("fft/radix4_fft.h", Some("fft")),
             ("llmc/gelu.cuh", Some("elementwise")),
             ("llmc/global_norm.cuh", Some("optimizer-step")),
+            // Apex's multi-tensor apply launches the fused optimizers and
+            // their gradient norms (DeepSpeed, ColossalAI copy it).
+            ("csrc/multi_tensor_l2norm_kernel.cu", Some("optimizer-step")),
+            ("csrc/multi_tensor_apply.cuh", Some("optimizer-step")),
             ("quack/topk.py", Some("topk-selection")),
             ("dev/cuda/permute.cu", Some("copy-cast-layout")),
             ("ops/jsd.py", Some("fused-losses")),
