@@ -96,6 +96,11 @@ struct RawSignal {
     /// own name evidence.
     #[serde(default)]
     qualifiers: Vec<String>,
+    /// Refinements of the same general op this one ranks before when the
+    /// file's name narrows to both (a grouped GEMM in FP8 is a grouped
+    /// GEMM): see [`Signals::refine`].
+    #[serde(default)]
+    outranks: Vec<String>,
     /// Ops this one is a step of rather than a layer of its own: a file
     /// its name places, in a directory of one of them, is part of that op
     /// (a softmax in `flash_attn/`, im2col's `sgemm` in `conv/`, a GEMM's
@@ -286,6 +291,9 @@ pub struct OpSignals {
     /// The op this one narrows, and the name tokens that narrow it.
     refines: Option<usize>,
     qualifiers: Vec<Pattern>,
+    /// The sibling refinements it ranks before (see `outranks` in
+    /// signals.toml).
+    outranks: Vec<usize>,
     /// Its names, directories and qualifiers do not count on CPU code.
     gpu_names: bool,
     /// The ops this one is a step of (see `step_of` in signals.toml).
@@ -941,6 +949,7 @@ impl Signals {
                 general: s.general,
                 refines: None,
                 qualifiers: s.qualifiers.iter().map(|n| Pattern::new(n)).collect(),
+                outranks: Vec::new(),
                 gpu_names: s.gpu_names,
                 step_of: Vec::new(),
             });
@@ -949,6 +958,11 @@ impl Signals {
         for (i, s) in raw.iter().enumerate() {
             ops[i].refines = s.refines.as_deref().and_then(|p| position(&ops, p));
             ops[i].step_of = s.step_of.iter().filter_map(|p| position(&ops, p)).collect();
+            ops[i].outranks = s
+                .outranks
+                .iter()
+                .filter_map(|p| position(&ops, p))
+                .collect();
         }
         let computes = compile_computes(&raw, &ops, &mut patterns);
         let (name_first, dir_first, name_any, dir_any) = first_tokens(&ops);
@@ -1404,7 +1418,9 @@ impl Signals {
     /// tokens come in: the narrower op takes the general op's name
     /// evidence and adds its qualifier's. A family so broad it yields like
     /// a backend (int-quant) is narrowed by content too: `quant_kernels.cu`
-    /// holding `__nv_fp8_e4m3` is FP8 quantization.
+    /// holding `__nv_fp8_e4m3` is FP8 quantization. Where the name
+    /// narrows to two refinements and one `outranks` the other, it ranks
+    /// first (see [`Signals::structure_first`]).
     fn refine(
         &self,
         out: &mut Vec<Candidate>,
@@ -1412,6 +1428,7 @@ impl Signals {
         dirs: &[Vec<String>],
         kind: Option<Kind>,
     ) {
+        let mut by_name = Vec::new();
         for (i, op) in self.ops.iter().enumerate() {
             let Some(general) = op.refines else { continue };
             if !op.kinds.is_empty() && !kind.is_some_and(|k| op.kinds.contains(&k)) {
@@ -1425,6 +1442,9 @@ impl Signals {
             };
             let mut evidence = Vec::new();
             let mut narrow = self.narrowed_by_name(op, (name, folder), &mut evidence);
+            if qualifier_points(&op.qualifiers, name, &mut Vec::new()) > 0 {
+                by_name.push(i);
+            }
             if narrow == 0 && self.name_says_best(out, &parent, i) {
                 narrow = self.narrowed_by_dirs(op, dirs, &mut evidence);
             }
@@ -1482,6 +1502,35 @@ impl Signals {
                     dir_rank: parent.dir_rank,
                     evidence,
                 }),
+            }
+        }
+        self.structure_first(out, &by_name);
+    }
+
+    /// A name that narrows one general op two ways, by structure and by
+    /// precision (`fp8_rowwise_grouped_…`, `moe_op_gemm_a8w8_blockscale`,
+    /// `grouped_gemm_fp8_kernel`), is filed by the structure: the op that
+    /// `outranks` the other takes at least its name run and one more name
+    /// point. What a computation signature says still ranks first.
+    fn structure_first(&self, out: &mut [Candidate], by_name: &[usize]) {
+        for &first in by_name {
+            for &other in &self.ops[first].outranks {
+                if !by_name.contains(&other) {
+                    continue;
+                }
+                let Some(o) = out.iter().position(|c| c.op == other) else {
+                    continue;
+                };
+                let Some(f) = out.iter().position(|c| c.op == first) else {
+                    continue;
+                };
+                let (run, name_score) = (out[o].name_run, out[o].name_score);
+                let c = &mut out[f];
+                c.name_run = c.name_run.max(run);
+                if c.name_score <= name_score {
+                    c.score += name_score + 1 - c.name_score;
+                    c.name_score = name_score + 1;
+                }
             }
         }
     }
@@ -1657,6 +1706,11 @@ mod tests {
     fn every_signal_names_a_catalog_op_and_valid_kinds() {
         let catalog = Matrix::catalog();
         let mut seen = std::collections::HashSet::new();
+        let refines: std::collections::HashMap<String, Option<String>> = raw()
+            .signal
+            .into_iter()
+            .map(|s| (s.op, s.refines))
+            .collect();
         for s in raw().signal {
             assert!(
                 catalog.op(&s.op).is_some(),
@@ -1705,6 +1759,15 @@ mod tests {
                 "signals.toml: {}: `refines` and `qualifiers` go together",
                 s.op
             );
+            for sibling in &s.outranks {
+                assert!(
+                    s.refines.is_some()
+                        && sibling != &s.op
+                        && refines.get(sibling).is_some_and(|r| r == &s.refines),
+                    "signals.toml: {}: outranks `{sibling}`, not a refinement of the same op",
+                    s.op
+                );
+            }
             for k in s.kinds.iter().chain(&s.fallback) {
                 assert!(
                     Kind::parse(k).is_some(),
@@ -2150,6 +2213,14 @@ mod tests {
             ("csrc/include/moe_sorting_opus.h", "moe-routing"),
             ("csrc/kernels/topk_per_row.cu", "topk-selection"),
             ("csrc/kernels/moe_gemm_kernels.cu", "grouped-gemm"),
+            // Narrowed two ways, by structure and by precision: the
+            // structure files it.
+            (
+                "_triton_kernels/moe/moe_op_gemm_a8w8_blockscale.py",
+                "grouped-gemm",
+            ),
+            ("gemm/grouped_gemm_fp8_kernel.py", "grouped-gemm"),
+            ("gemm/gemm_a8w8_blockscale.py", "fp8-gemm"),
             // The longest written-out run a name matches ranks first: two
             // short names that start it say less than one that says it all.
             (
