@@ -1466,45 +1466,60 @@ impl Signals {
             if narrow == 0 {
                 continue;
             }
-            evidence.push(Evidence::Narrows(self.ops[general].slug.clone()));
-            evidence.extend(
-                parent
-                    .evidence
-                    .iter()
-                    .filter(|e| match e {
-                        Evidence::Name(_) => true,
-                        Evidence::Dir(_) => parent.dir_rank > 0,
-                        _ => false,
-                    })
-                    .cloned(),
-            );
-            let own = out.iter().find(|c| c.op == i).map_or(0, |c| c.name_score);
-            // A name that also says the narrower op on its own says it twice.
-            let name_score = parent.name_score + narrow + if own > 0 { NAME_MORE } else { 0 };
-            match out.iter_mut().find(|c| c.op == i) {
-                Some(c) if c.name_score >= name_score => {}
-                Some(c) => {
-                    c.score += name_score - c.name_score;
-                    c.name_score = name_score;
-                    c.name_run = c.name_run.max(parent.name_run);
-                    c.compute_rank = c.compute_rank.max(parent.compute_rank);
-                    c.evidence.extend(evidence);
-                }
-                None => out.push(Candidate {
-                    op: i,
-                    score: parent.score + narrow,
-                    compute_rank: parent.compute_rank,
-                    backend: op.backend || by_content,
-                    name_run: parent.name_run,
-                    kind_bound: !op.kinds.is_empty() && !op.backend,
-                    name_score,
-                    name_at: parent.name_at,
-                    dir_rank: parent.dir_rank,
-                    evidence,
-                }),
-            }
+            self.narrow_to(out, (i, general), &parent, narrow, evidence, by_content);
         }
         self.structure_first(out, &by_name);
+    }
+
+    /// The narrower op `i` takes its general op's candidate (`parent`)
+    /// with `narrow` more name points: a new candidate, or its own raised.
+    fn narrow_to(
+        &self,
+        out: &mut Vec<Candidate>,
+        (i, general): (usize, usize),
+        parent: &Candidate,
+        narrow: u32,
+        mut evidence: Vec<Evidence>,
+        by_content: bool,
+    ) {
+        let op = &self.ops[i];
+        evidence.push(Evidence::Narrows(self.ops[general].slug.clone()));
+        evidence.extend(
+            parent
+                .evidence
+                .iter()
+                .filter(|e| match e {
+                    Evidence::Name(_) => true,
+                    Evidence::Dir(_) => parent.dir_rank > 0,
+                    _ => false,
+                })
+                .cloned(),
+        );
+        let own = out.iter().find(|c| c.op == i).map_or(0, |c| c.name_score);
+        // A name that also says the narrower op on its own says it twice.
+        let name_score = parent.name_score + narrow + if own > 0 { NAME_MORE } else { 0 };
+        match out.iter_mut().find(|c| c.op == i) {
+            Some(c) if c.name_score >= name_score => {}
+            Some(c) => {
+                c.score += name_score - c.name_score;
+                c.name_score = name_score;
+                c.name_run = c.name_run.max(parent.name_run);
+                c.compute_rank = c.compute_rank.max(parent.compute_rank);
+                c.evidence.extend(evidence);
+            }
+            None => out.push(Candidate {
+                op: i,
+                score: parent.score + narrow,
+                compute_rank: parent.compute_rank,
+                backend: op.backend || by_content,
+                name_run: parent.name_run,
+                kind_bound: !op.kinds.is_empty() && !op.backend,
+                name_score,
+                name_at: parent.name_at,
+                dir_rank: parent.dir_rank,
+                evidence,
+            }),
+        }
     }
 
     /// A name that narrows one general op two ways, by structure and by
