@@ -1307,19 +1307,25 @@ impl Signals {
     }
 
     /// The points of the qualifiers in a file's name, else in its folder
-    /// (`int8/gemm.cu`: the folder narrows a name that does not).
+    /// (`int8/gemm.cu`: the folder narrows a name that does not), and
+    /// whether the name itself held them.
     fn narrowed_by_name(
         &self,
         op: &OpSignals,
         (name, folder): (&[String], Option<&Vec<String>>),
         evidence: &mut Vec<Evidence>,
-    ) -> u32 {
+    ) -> (u32, bool) {
         let narrow = qualifier_points(&op.qualifiers, name, evidence);
         if narrow > 0 {
-            return narrow;
+            return (narrow, true);
         }
-        let Some(folder) = folder else { return 0 };
-        dir_qualifier_points(&op.qualifiers, folder, evidence)
+        let Some(folder) = folder else {
+            return (0, false);
+        };
+        (
+            dir_qualifier_points(&op.qualifiers, folder, evidence),
+            false,
+        )
     }
 
     /// The general op's candidate when the file's name, its ISA folder or
@@ -1441,8 +1447,8 @@ impl Signals {
                 continue;
             };
             let mut evidence = Vec::new();
-            let mut narrow = self.narrowed_by_name(op, (name, folder), &mut evidence);
-            if qualifier_points(&op.qualifiers, name, &mut Vec::new()) > 0 {
+            let (mut narrow, in_name) = self.narrowed_by_name(op, (name, folder), &mut evidence);
+            if in_name {
                 by_name.push(i);
             }
             if narrow == 0 && self.name_says_best(out, &parent, i) {
@@ -1523,8 +1529,8 @@ impl Signals {
     }
 
     /// A name that narrows one general op two ways, by structure and by
-    /// precision (`fp8_rowwise_grouped_…`, `moe_op_gemm_a8w8_blockscale`,
-    /// `grouped_gemm_fp8_kernel`), is filed by the structure: the op that
+    /// precision (`moe_op_gemm_a8w8_blockscale`, `grouped_gemm_fp8_kernel`,
+    /// hipBLASLt's `Cijk_…_F8H_…_GG_…`), is filed by the structure: the op that
     /// `outranks` the other takes at least its name run and one more name
     /// point. What a computation signature says still ranks first.
     fn structure_first(&self, out: &mut [Candidate], by_name: &[usize]) {
