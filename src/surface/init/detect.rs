@@ -1826,6 +1826,12 @@ const MARKERS: &[(Marker, &str)] = &[
     // SVE / SME: predicated loads and outer products.
     (Marker::AsmArm, "ptrue p"),
     (Marker::AsmArm, "whilelt p"),
+    // SVE mnemonics no other ISA spells, however the operands are aligned
+    // (BLIS's `" whilelo         p0.d, x0, x1"`, and its per-precision
+    // macro headers' `#define LD1R "ld1rd"`).
+    (Marker::AsmArm, "whilelo"),
+    (Marker::AsmArm, "ld1rw"),
+    (Marker::AsmArm, "ld1rd"),
     (Marker::AsmArm, "ld1w { z"),
     (Marker::AsmArm, "ld1h { z"),
     (Marker::AsmArm, "ld1b { z"),
@@ -2472,7 +2478,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 100] = [
+        let cases: [(&str, &[u8], Option<Kind>); 101] = [
             // Armv7 NEON in armasm's capitals; a name that holds the
             // letters (NCCL's `NVLD144` NVLink domains) is no instruction.
             ("simd/arm/jsimd_neon.c", b"__asm__(\"VLD1.8 {d0, d1}, [r0]!\");\nvoid f(void) { for (;;) {} }\n", Some(Kind::SimdArm)),
@@ -2487,6 +2493,8 @@ mod tests {
             ("Source/NNSupportFunctions/arm_nn_mat_mult_kernel_s8_s16.c", b"sum = __SMLAD(a, b, sum);", Some(Kind::SimdArm)),
             ("kernels/haswell/3/bli_gemmsup_rd_haswell_asm_d6x8m.c", b"void k(double* a) {\n  __asm__ volatile(\n    \"vfmadd231pd %%ymm0, %%ymm1, %%ymm2\\n\\t\"\n  );\n}\n", Some(Kind::SimdX86)),
             ("kernels/armsve/3/bli_gemm_armsve_asm_d2vx10.c", b"__asm__ volatile(\" fmla z0.d, p0/m, z1.d, z2.d \\n\");", Some(Kind::SimdArm)),
+            // SVE whose operands are aligned apart from the mnemonic.
+            ("kernels/armsve/3/bli_gemm_armsve_asm_s2vx10_unindexed.c", b"__asm__ volatile(\" whilelo         p0.s, x0, x1 \\n\t\");", Some(Kind::SimdArm)),
             ("frame/include/asm_macros.h", b"#define VFMADD231PD(a, b, c) INSTR_(vfmadd231pd, a, b, c)", Some(Kind::SimdX86)),
             ("src/util.c", b"int add(int a, int b) { return a + b; }", None),
             ("k/axpyv_penryn_int.c", b"__m128d y = _mm_load_pd(y1); y = _mm_add_pd(y, _mm_mul_pd(a, x));", Some(Kind::SimdX86)),
