@@ -99,9 +99,10 @@ const STATEMENT_MACROS: usize = 2;
 /// Whether the text defines code as macros: [`STATEMENT_MACROS`] or more
 /// function-like `#define`s whose body holds a statement (a `;`), as
 /// TurboPFor's `bitpack_.h` writes every bit width's SIMD packer
-/// (`#define BITBLK128V32_1(ip, i, op, parm) { __m128i ov, iv; … }`).
-/// A macro that names a value or a type (`#define MAX(a, b) ((a) > (b) ?
-/// (a) : (b))`) holds no statement.
+/// (`#define BITBLK128V32_1(ip, i, op, parm) { __m128i ov, iv; … }`), or
+/// lines of an inline-assembly template (`"trn1 " #D0".d, …\n\t"`, BLIS's
+/// SVE transposes). A macro that names a value or a type (`#define MAX(a,
+/// b) ((a) > (b) ? (a) : (b))`) holds neither.
 pub fn defines_statement_macros(text: &[u8]) -> bool {
     memchr::memmem::find_iter(text, b"#define")
         .filter(|&at| {
@@ -109,9 +110,10 @@ pub fn defines_statement_macros(text: &[u8]) -> bool {
             let (name, rest) = split_name(&line);
             !name.is_empty()
                 && rest.starts_with('(')
-                && rest
-                    .find(')')
-                    .is_some_and(|close| rest[close..].contains(';'))
+                && rest.find(')').is_some_and(|close| {
+                    let body = &rest[close..];
+                    body.contains(';') || body.contains("\\n\\t\"")
+                })
         })
         .nth(STATEMENT_MACROS - 1)
         .is_some()
@@ -229,6 +231,12 @@ mod tests {
         assert!(!defines_statement_macros(one));
         let values = b"#define MAX(a, b) ((a) > (b) ? (a) : (b))\n#define N 4\n#define SEMI ;\n";
         assert!(!defines_statement_macros(values));
+        // Inline-assembly templates are code; strings that name an
+        // instruction (a per-precision `#define LD1 "ld1d"`) are values.
+        let asm = b"#define TRN_D8X2(D0, D1, S0, S1) \\\n  \"trn1 \" #D0\".d, \" #S0\".d \\n\\t\" \\\n  \"trn2 \" #D1\".d, \" #S1\".d \\n\\t\"\n#define CMP_D(D, P) \\\n  \"compact \" #D\".d, \" #P \"\\n\\t\"\n";
+        assert!(defines_statement_macros(asm));
+        let names = b"#define LD1 \"ld1d\"\n#define ST1 \"st1d\"\n#define OP(x) \"x\"\n";
+        assert!(!defines_statement_macros(names));
     }
 
     use crate::surface::init::device_macros::Uses;
