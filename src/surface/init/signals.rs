@@ -2050,6 +2050,12 @@ mod tests {
             ("Sources/Filter/ColorBurnFilter.metal", Kind::Metal, "image-compositing"),
             ("Sources/Filter/VividLightFilter.metal", Kind::Metal, "image-compositing"),
             ("Sources/Filter/LinearBurnFilter.metal", Kind::Metal, "image-compositing"),
+            // Edge detection and adaptive or luminance thresholds are image
+            // filters (OpenCV's adaptiveThreshold; GPUImage's filters).
+            ("Sources/Operations/PrewittEdgeDetection.metal", Kind::Metal, "image-filter"),
+            ("Shaders/ThresholdEdgeDetection_GL.fsh", Kind::Gles, "image-filter"),
+            ("src/legacy/adaptive_threshold.cu", Kind::Cuda, "image-filter"),
+            ("Sources/Operations/LuminanceThreshold.metal", Kind::Metal, "image-filter"),
             // sse_mathfun's vectorised exp / log / sin and its NEON and AVX
             // ports are element-wise math, not the ISA's backend.
             ("src/layer/arm/neon_mathfun_fp16s.h", Kind::SimdArm, "elementwise"),
