@@ -3548,9 +3548,20 @@ mod tests {
                 Kind::Triton,
                 "fused-cross-entropy",
             ),
+            (
+                "cpp/include/raft/stats/kl_divergence.cuh",
+                Kind::Cuda,
+                "fused-losses",
+            ),
         ] {
             assert_eq!(best_of(&s, path, kind, "").as_deref(), Some(op), "{path}");
         }
+        // A velocity field's divergence (a fluid solver's pressure step) is
+        // no loss.
+        assert_ne!(
+            best_of(&s, "Logic/Shader/Divergence.metal", Kind::Metal, "").as_deref(),
+            Some("fused-losses")
+        );
     }
 
     #[test]
