@@ -1827,8 +1827,7 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AsmArm, "ptrue p"),
     (Marker::AsmArm, "whilelt p"),
     // SVE mnemonics no other ISA spells, however the operands are aligned
-    // (BLIS's `" whilelo         p0.d, x0, x1"`, and its per-precision
-    // macro headers' `#define LD1R "ld1rd"`).
+    // (BLIS's `" whilelo         p0.d, x0, x1"`, `" ld1rd  z20.d, p0/z"`).
     (Marker::AsmArm, "whilelo"),
     (Marker::AsmArm, "ld1rw"),
     (Marker::AsmArm, "ld1rd"),
