@@ -2056,6 +2056,12 @@ mod tests {
             ("Shaders/ThresholdEdgeDetection_GL.fsh", Kind::Gles, "image-filter"),
             ("src/legacy/adaptive_threshold.cu", Kind::Cuda, "image-filter"),
             ("Sources/Operations/LuminanceThreshold.metal", Kind::Metal, "image-filter"),
+            // The Kuwahara filter is an edge-preserving smoothing filter; swirl,
+            // bulge and pinch are geometric warps, i.e. resampling.
+            ("Sources/Operations/KuwaharaRadius3Filter.metal", Kind::Metal, "image-filter"),
+            ("Shaders/Swirl_GLES.fsh", Kind::Gles, "image-resample"),
+            ("Sources/Operations/BulgeDistortion.metal", Kind::Metal, "image-resample"),
+            ("Shaders/PinchDistortion_GL.fsh", Kind::Gles, "image-resample"),
             // sse_mathfun's vectorised exp / log / sin and its NEON and AVX
             // ports are element-wise math, not the ISA's backend.
             ("src/layer/arm/neon_mathfun_fp16s.h", Kind::SimdArm, "elementwise"),
