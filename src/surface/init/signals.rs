@@ -3852,6 +3852,45 @@ mod tests {
     }
 
     #[test]
+    fn pixellate_halftone_and_vignette_are_stylization_effects() {
+        let catalog = Matrix::catalog();
+        let s = Signals::for_catalog(&catalog);
+        let metal =
+            "kernel void pixellate(texture2d<half, access::write> outputTexture [[texture(0)]],\n\
+            texture2d<half, access::read> inputTexture [[texture(1)]]) {\n\
+            const float2 sampleCoord = cellSize * floor(coord / cellSize) + 0.5 * cellSize;\n}\n";
+        for path in [
+            "Sources/GPUImage/Operations/Pixellate.metal",
+            "Sources/GPUImage/Operations/PolkaDot.metal",
+            "Sources/Compute/Stylization/C7ShiftGlitch.metal",
+        ] {
+            assert_eq!(
+                best_of(&s, path, Kind::Metal, metal).as_deref(),
+                Some("image-stylize"),
+                "{path}"
+            );
+        }
+        let glsl = "varying highp vec2 textureCoordinate;\nuniform sampler2D inputImageTexture;\n\
+            void main() { gl_FragColor = vec4(mix(vignetteColor, color.rgb, percent), color.a); }\n";
+        for path in [
+            "framework/Source/Operations/Shaders/Vignette_GLES.fsh",
+            "framework/Source/Operations/Shaders/Halftone_GL.fsh",
+            "framework/Source/Operations/Shaders/Crosshatch_GL.fsh",
+        ] {
+            assert_eq!(
+                best_of(&s, path, Kind::Gles, glsl).as_deref(),
+                Some("image-stylize"),
+                "{path}"
+            );
+        }
+        // A Bayer mosaic is colour conversion, not an effect.
+        assert_ne!(
+            best_of(&s, "src/demosaic/mosaic.metal", Kind::Metal, metal).as_deref(),
+            Some("image-stylize")
+        );
+    }
+
+    #[test]
     fn a_blend_of_images_is_compositing_a_blend_of_registers_is_not() {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
