@@ -2481,6 +2481,17 @@ mod tests {
             .map(|c| s.ops[c.op].slug.clone())
     }
 
+    /// Asserts that every path, with the same kind and content, goes to `op`.
+    fn assert_all_best(s: &Signals, paths: &[&str], kind: Kind, content: &str, op: &str) {
+        for path in paths {
+            assert_eq!(
+                best_of(s, path, kind, content).as_deref(),
+                Some(op),
+                "{path}"
+            );
+        }
+    }
+
     #[test]
     fn a_softmax_exponentiates_a_difference_from_the_max_and_a_norm_roots_eps() {
         let catalog = Matrix::catalog();
@@ -2520,16 +2531,16 @@ mod tests {
         // The name says only the backend (`_triton_impl_fwd`); the
         // directory says attention and, in the same word, decode / paged.
         let triton = "@triton.jit\ndef k(q, k_cache, softmax_scale):\n    pass\n";
-        for path in [
-            "ejkernel/kernels/_triton/ragged_decode_attention/_triton_impl_fwd.py",
-            "ejkernel/kernels/_pallas/tpu/ragged_page_attention/_interface.py",
-        ] {
-            assert_eq!(
-                best_of(&s, path, Kind::Triton, triton).as_deref(),
-                Some("decode-attention"),
-                "{path}"
-            );
-        }
+        assert_all_best(
+            &s,
+            &[
+                "ejkernel/kernels/_triton/ragged_decode_attention/_triton_impl_fwd.py",
+                "ejkernel/kernels/_pallas/tpu/ragged_page_attention/_interface.py",
+            ],
+            Kind::Triton,
+            triton,
+            "decode-attention",
+        );
         assert_eq!(
             best_of(
                 &s,
@@ -2575,16 +2586,16 @@ mod tests {
         );
         // Top-k said first names the sampling's parameter, not a selection
         // (ROCmForge's `topk_sampling.hip`, `topk_topp_sampling.hip`).
-        for path in [
-            "kernels/topk_sampling.hip",
-            "kernels/topk_topp_sampling.hip",
-        ] {
-            assert_eq!(
-                best_of(&s, path, Kind::Hip, top_p).as_deref(),
-                Some("topk-sampling"),
-                "{path}"
-            );
-        }
+        assert_all_best(
+            &s,
+            &[
+                "kernels/topk_sampling.hip",
+                "kernels/topk_topp_sampling.hip",
+            ],
+            Kind::Hip,
+            top_p,
+            "topk-sampling",
+        );
         assert_eq!(
             best_of(&s, "kernels/topk_kernel.hip", Kind::Hip, "").as_deref(),
             Some("topk-selection")
@@ -3341,18 +3352,18 @@ mod tests {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
         let simd = "__m256i v = _mm256_shuffle_epi8(lut, in);";
-        for path in [
-            "src/haswell/avx2_convert_utf8_to_utf16.cpp",
-            "src/generic/utf8_validation/utf8_lookup4_algorithm.h",
-            "src/Simd/SimdAvx2Base64.cpp",
-            "hwy/contrib/base64/base64-inl.h",
-        ] {
-            assert_eq!(
-                best_of(&s, path, Kind::SimdX86, simd).as_deref(),
-                Some("text-codec"),
-                "{path}"
-            );
-        }
+        assert_all_best(
+            &s,
+            &[
+                "src/haswell/avx2_convert_utf8_to_utf16.cpp",
+                "src/generic/utf8_validation/utf8_lookup4_algorithm.h",
+                "src/Simd/SimdAvx2Base64.cpp",
+                "hwy/contrib/base64/base64-inl.h",
+            ],
+            Kind::SimdX86,
+            simd,
+            "text-codec",
+        );
         // A byte-order swap is a layout change, and a Python kernel that
         // decodes its input file as UTF-8 is not a codec.
         assert_ne!(
@@ -3431,16 +3442,16 @@ mod tests {
             );
         }
         // Capitals read as the lower-case names: `JACOBI_1D` is `jacobi_1d`.
-        for path in [
-            "src/polybench/POLYBENCH_JACOBI_1D-Hip.cpp",
-            "src/polybench/POLYBENCH_SEIDEL_2D-Hip.cpp",
-        ] {
-            assert_eq!(
-                best_of(&s, path, Kind::Hip, device).as_deref(),
-                Some("stencil"),
-                "{path}"
-            );
-        }
+        assert_all_best(
+            &s,
+            &[
+                "src/polybench/POLYBENCH_JACOBI_1D-Hip.cpp",
+                "src/polybench/POLYBENCH_SEIDEL_2D-Hip.cpp",
+            ],
+            Kind::Hip,
+            device,
+            "stencil",
+        );
     }
 
     #[test]
@@ -3448,18 +3459,18 @@ mod tests {
         let catalog = Matrix::catalog();
         let s = Signals::for_catalog(&catalog);
         let neon = "uint8x16_t v = vceqq_u8(data, vdupq_n_u8(c));";
-        for path in [
-            "string/aarch64/strchrnul-mte.S",
-            "src/arch/aarch64/neon/memchr.rs",
-            "src/arch/x86_64/avx2/packedpair.rs",
-            "src/packed/teddy/builder.rs",
-        ] {
-            assert_eq!(
-                best_of(&s, path, Kind::SimdArm, neon).as_deref(),
-                Some("string-search"),
-                "{path}"
-            );
-        }
+        assert_all_best(
+            &s,
+            &[
+                "string/aarch64/strchrnul-mte.S",
+                "src/arch/aarch64/neon/memchr.rs",
+                "src/arch/x86_64/avx2/packedpair.rs",
+                "src/packed/teddy/builder.rs",
+            ],
+            Kind::SimdArm,
+            neon,
+            "string-search",
+        );
         // A memcpy is a copy, whatever directory it sits in.
         assert_eq!(
             best_of(&s, "string/aarch64/memcpy.S", Kind::SimdArm, neon).as_deref(),
@@ -3859,30 +3870,30 @@ mod tests {
             "kernel void pixellate(texture2d<half, access::write> outputTexture [[texture(0)]],\n\
             texture2d<half, access::read> inputTexture [[texture(1)]]) {\n\
             const float2 sampleCoord = cellSize * floor(coord / cellSize) + 0.5 * cellSize;\n}\n";
-        for path in [
-            "Sources/GPUImage/Operations/Pixellate.metal",
-            "Sources/GPUImage/Operations/PolkaDot.metal",
-            "Sources/Compute/Stylization/C7ShiftGlitch.metal",
-        ] {
-            assert_eq!(
-                best_of(&s, path, Kind::Metal, metal).as_deref(),
-                Some("image-stylize"),
-                "{path}"
-            );
-        }
+        assert_all_best(
+            &s,
+            &[
+                "Sources/GPUImage/Operations/Pixellate.metal",
+                "Sources/GPUImage/Operations/PolkaDot.metal",
+                "Sources/Compute/Stylization/C7ShiftGlitch.metal",
+            ],
+            Kind::Metal,
+            metal,
+            "image-stylize",
+        );
         let glsl = "varying highp vec2 textureCoordinate;\nuniform sampler2D inputImageTexture;\n\
             void main() { gl_FragColor = vec4(mix(vignetteColor, color.rgb, percent), color.a); }\n";
-        for path in [
-            "framework/Source/Operations/Shaders/Vignette_GLES.fsh",
-            "framework/Source/Operations/Shaders/Halftone_GL.fsh",
-            "framework/Source/Operations/Shaders/Crosshatch_GL.fsh",
-        ] {
-            assert_eq!(
-                best_of(&s, path, Kind::Gles, glsl).as_deref(),
-                Some("image-stylize"),
-                "{path}"
-            );
-        }
+        assert_all_best(
+            &s,
+            &[
+                "framework/Source/Operations/Shaders/Vignette_GLES.fsh",
+                "framework/Source/Operations/Shaders/Halftone_GL.fsh",
+                "framework/Source/Operations/Shaders/Crosshatch_GL.fsh",
+            ],
+            Kind::Gles,
+            glsl,
+            "image-stylize",
+        );
         // A Bayer mosaic is colour conversion, not an effect.
         assert_ne!(
             best_of(&s, "src/demosaic/mosaic.metal", Kind::Metal, metal).as_deref(),
