@@ -146,10 +146,15 @@ fn population(out: &mut String, plan: &Plan) {
     }
 }
 
-/// Each drafted op: its file count and first globs.
+/// How many families of the tree's own the summary names.
+const FAMILIES_SHOWN: usize = 6;
+
+/// Each drafted catalog op: its file count and first globs; then the
+/// families of the tree's own in one line.
 fn ops(out: &mut String, plan: &Plan) {
-    let width = plan.ops.iter().map(|o| o.slug.len()).max().unwrap_or(0);
-    for op in &plan.ops {
+    let (families, catalog): (Vec<_>, Vec<_>) = plan.ops.iter().partition(|o| o.family.is_some());
+    let width = catalog.iter().map(|o| o.slug.len()).max().unwrap_or(0);
+    for op in catalog {
         let shown: Vec<_> = op.files.iter().take(3).map(|g| quote(g)).collect();
         let globs = if op.files.len() > 3 {
             format!("{}, … ({} globs)", shown.join(", "), op.files.len())
@@ -165,6 +170,25 @@ fn ops(out: &mut String, plan: &Plan) {
             globs
         );
     }
+    if families.is_empty() {
+        return;
+    }
+    let files: usize = families.iter().map(|o| o.file_count).sum();
+    let mut shown: Vec<String> = families
+        .iter()
+        .take(FAMILIES_SHOWN)
+        .map(|o| format!("{} ({})", o.slug, o.file_count))
+        .collect();
+    if families.len() > FAMILIES_SHOWN {
+        shown.push(format!("… {} more", families.len() - FAMILIES_SHOWN));
+    }
+    let _ = writeln!(
+        out,
+        "    and {files} files in {} famil{} of this tree's own, grouped by a shared name (no catalog op; name each in the draft): {}",
+        families.len(),
+        if families.len() == 1 { "y" } else { "ies" },
+        shown.join(", ")
+    );
 }
 
 /// The kernel files no op took.
@@ -242,6 +266,9 @@ struct InitOpJson<'a> {
     /// The catalog's link when it was this repository (replaced by the next reference).
     #[serde(skip_serializing_if = "Option::is_none")]
     self_reference: Option<&'a str>,
+    /// A family of the tree's own (no catalog op): the word its files' names share.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    family: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -305,6 +332,7 @@ pub fn init_json(plan: &Plan, matrix: Option<&str>) -> String {
                 check_entries: o.check.len(),
                 weak_files: o.weak,
                 self_reference: o.self_reference.as_deref(),
+                family: o.family.as_deref(),
             })
             .collect(),
         kernels: plan

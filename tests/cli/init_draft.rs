@@ -184,3 +184,82 @@ fn init_help_says_what_the_draft_holds() {
         "{text}"
     );
 }
+
+#[test]
+fn unplaced_kernels_sharing_a_name_are_drafted_as_one_family_for_the_team() {
+    let p = Sota::new()
+        .git_init()
+        .file("attn/flash_fwd.cu", "__global__ void flash_fwd() {}\n")
+        .file("attn/flash_seal.cu", "__global__ void seal() {}\n")
+        .file("kernels/kelp_grow.cu", "__global__ void grow() {}\n")
+        .file("kernels/kelp_sway.cu", "__global__ void sway() {}\n")
+        .file("kernels/walrus.cu", "__global__ void walrus() {}\n")
+        .file("kernels/seal_dive.cu", "__global__ void dive() {}\n")
+        .file("kernels/seal_bark.cu", "__global__ void bark() {}\n");
+    p.git(&["add", "-A"]).success();
+    let run = p.run(&["init", "--today", TODAY, "--name", "sea"]);
+    run.success();
+    assert!(
+        run.stdout
+            .contains("2 files in 1 family of this tree's own")
+            && run.stdout.contains("x-kelp (2)"),
+        "{}",
+        run.stdout
+    );
+    let text = std::fs::read_to_string(p.path().join("sota.toml")).unwrap();
+    // One custom op for the two kelp files, said to be a proposal, with no
+    // reference invented: link, route and oracle are left as debt.
+    let family = &text[text.find("slug = \"x-kelp\"").expect(&text)..];
+    let family = &family[..family.find("\n\n").unwrap()];
+    assert!(family.contains("files = [\"kernels/kelp_*\"]"), "{family}");
+    assert!(!family.contains("link ="), "{family}");
+    assert!(text.contains("# Families of this tree's own"), "{text}");
+    // A file alone keeps no family; `seal` is also the name of a file an op
+    // took (`attn/flash_seal.cu` is attention's), so the two `seal_` files
+    // are no family either.
+    let json = p
+        .run(&["init", "--dry-run", "--json", "--today", TODAY])
+        .json();
+    let op_of = |path: &str| {
+        json["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["path"] == path)
+            .map(|k| k["op"].clone())
+            .unwrap()
+    };
+    assert_eq!(op_of("kernels/kelp_sway.cu"), "x-kelp");
+    let family_json = json["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["slug"] == "x-kelp")
+        .unwrap();
+    assert_eq!(family_json["family"], "kelp", "{family_json}");
+    assert_eq!(family_json["check_entries"], 0, "{family_json}");
+    assert_eq!(op_of("attn/flash_seal.cu"), "fused-attention");
+    assert!(op_of("kernels/walrus.cu").is_null());
+    assert!(op_of("kernels/seal_dive.cu").is_null());
+    assert_eq!(
+        json["unclassified"],
+        serde_json::json!([
+            "kernels/seal_bark.cu",
+            "kernels/seal_dive.cu",
+            "kernels/walrus.cu"
+        ])
+    );
+    // The draft loads, a lookup of a family file answers with the family,
+    // and the scorecard counts its missing link as hard debt.
+    let lookup = p.run(&["kernels/kelp_grow.cu", "--json"]);
+    lookup.success();
+    assert!(lookup.stdout.contains("\"x-kelp\""), "{}", lookup.stdout);
+    let cov = p.run(&["coverage", "--json", "--today", TODAY]).json();
+    let has_link = cov["kpis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"] == "has_link")
+        .unwrap();
+    assert_eq!(has_link["items"][0]["owner"], "x-kelp", "{has_link}");
+}

@@ -51,7 +51,12 @@ pub fn toml(plan: &Plan) -> String {
         left_out(&mut out, plan);
         out.push('\n');
     }
+    let mut families = false;
     for op in &plan.ops {
+        if op.family.is_some() && !families {
+            families = true;
+            out.push_str(FAMILIES_HEADING);
+        }
         op_row(&mut out, op);
     }
     ladders(&mut out, &plan.ladders);
@@ -110,6 +115,15 @@ fn header(out: &mut String, plan: &Plan) {
     }
     out.push('\n');
 }
+
+/// Written once, before the first family of the tree's own.
+const FAMILIES_HEADING: &str = "\
+# Families of this tree's own: kernel files no catalog op took, grouped by a
+# word their names share that no placed file's name has. Each op is a
+# proposal: rename it, say what to read first (`sota`), add `link`, route
+# and oracle — or move its files (`sota suggest FILE --op SLUG --write`).
+
+";
 
 /// Comments naming the kernel-looking files left out of the population,
 /// by reason, so a reader can put one back.
@@ -172,7 +186,8 @@ fn op_row(out: &mut String, op: &PlannedOp) {
         if op.file_count == 1 { "" } else { "s" },
         evidence.join(", ")
     );
-    if op.weak > 0 {
+    // A family's files are all weak by construction: the heading says so.
+    if op.weak > 0 && op.family.is_none() {
         let _ = writeln!(
             out,
             "# weak evidence for {} of them (no name, content or computation signal: a directory, a backend default, a building block alone or this repository's own op): check them",

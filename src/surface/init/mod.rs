@@ -19,6 +19,7 @@ pub mod globs;
 mod host_units;
 mod lanes;
 mod macro_defs;
+pub mod name_groups;
 mod numba;
 mod one_pass;
 pub mod reference;
@@ -112,6 +113,9 @@ pub struct PlannedOp {
     /// Files placed on weak evidence only (a directory, a backend default):
     /// the draft says so, for the team to check.
     pub weak: usize,
+    /// For a family of the tree's own (see [`name_groups`]): the word its
+    /// files' names share. Such an op has no catalog row behind it.
+    pub family: Option<String>,
 }
 
 /// A catalog ladder the draft brings in: its rungs rank an op the draft
@@ -1157,17 +1161,19 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     // adopt it again (an umbrella header a kernel includes).
     let left_out: std::collections::HashSet<&str> =
         skipped.iter().map(|s| s.path.as_str()).collect();
-    let kernels: Vec<KernelFile> = kernels
+    let mut kernels: Vec<KernelFile> = kernels
         .into_iter()
         .filter(|k| !left_out.contains(k.path.as_str()))
         .collect();
+    let families = name_groups::group(&mut kernels);
     let mut kinds = BTreeMap::new();
     for k in &kernels {
         *kinds.entry(k.kind).or_insert(0) += 1;
     }
     let ((include, exclude), ops) = std::thread::scope(|s| {
         let population = s.spawn(|| population(&tree, &kernels, &paths, &roles, &vendored));
-        let ops = planned_ops(catalog, &signals, &tree, &kernels, input);
+        let mut ops = planned_ops(catalog, &signals, &tree, &kernels, input);
+        ops.extend(family_ops(&families, &tree, &kernels));
         (population.join().expect("init population thread"), ops)
     });
     let ladders = planned_ladders(catalog, &ops);
@@ -1322,7 +1328,6 @@ fn planned_ops(
     kernels: &[KernelFile],
     input: &Input<'_>,
 ) -> Vec<PlannedOp> {
-    let code = |ext: &str| detect::is_code_ext(ext);
     let mut by_op: BTreeMap<&str, Vec<&KernelFile>> = BTreeMap::new();
     for k in kernels {
         if let Some(op) = &k.op {
@@ -1335,20 +1340,11 @@ fn planned_ops(
             continue;
         };
         let cat = catalog.op(&sig.slug).expect("signals only for catalog ops");
-        let targets: Vec<&str> = files.iter().map(|k| k.path.as_str()).collect();
-        let globs = tree.cover(
-            &targets,
-            globs::Options {
-                whole_dirs: true,
-                ext_globs: true,
-                counts: &code,
-            },
-        );
         let reference = reference::choose(cat, &input.identity());
         ops.push(PlannedOp {
             slug: sig.slug.clone(),
             title: cat.title.clone(),
-            files: globs,
+            files: op_globs(tree, files),
             at: at_entries(files),
             sota: reference.sota,
             link: reference.link,
@@ -1363,10 +1359,75 @@ fn planned_ops(
                 .iter()
                 .filter(|k| signals::is_weak(&k.evidence))
                 .count(),
+            family: None,
         });
     }
     ops
 }
+
+/// An op's `files` globs: they match none of the tree's other source files
+/// (other ops' kernels, host code; build files and docs beside the kernels
+/// do not count).
+fn op_globs(tree: &globs::Tree, files: &[&KernelFile]) -> Vec<String> {
+    let code = |ext: &str| detect::is_code_ext(ext);
+    let targets: Vec<&str> = files.iter().map(|k| k.path.as_str()).collect();
+    tree.cover(
+        &targets,
+        globs::Options {
+            whole_dirs: true,
+            ext_globs: true,
+            counts: &code,
+        },
+    )
+}
+
+/// One custom op per family of unplaced files that share a name (see
+/// [`name_groups`]): no reference, route, oracle or check — the team names
+/// the family and says what to read; until then it is debt.
+fn family_ops(
+    families: &[name_groups::NameGroup],
+    tree: &globs::Tree,
+    kernels: &[KernelFile],
+) -> Vec<PlannedOp> {
+    let mut by_family: BTreeMap<&str, Vec<&KernelFile>> = BTreeMap::new();
+    for k in kernels {
+        if let [Evidence::SharedName(word)] = k.evidence.as_slice() {
+            by_family.entry(word.as_str()).or_default().push(k);
+        }
+    }
+    families
+        .iter()
+        .map(|family| {
+            let slug = family.slug();
+            let files = by_family.remove(family.word.as_str()).unwrap_or_default();
+            PlannedOp {
+                title: format!(
+                    "Files named *{}* (a family no catalog op names)",
+                    family.word
+                ),
+                files: op_globs(tree, &files),
+                at: at_entries(&files),
+                sota: FAMILY_SOTA.to_owned(),
+                link: None,
+                papers: Vec::new(),
+                suggested_route: None,
+                suggested_oracle: None,
+                check: Vec::new(),
+                file_count: files.len(),
+                signals: signal_tally(&files),
+                self_reference: None,
+                weak: files.len(),
+                family: Some(family.word.clone()),
+                slug,
+            }
+        })
+        .collect()
+}
+
+/// The `sota` of a family's custom op: the field is required, and nothing
+/// is known to name yet.
+pub const FAMILY_SOTA: &str =
+    "undecided: no catalog op matched these files; name what to read first";
 
 /// The signals that placed an op's files, most frequent first, at most four.
 fn signal_tally(files: &[&KernelFile]) -> Vec<(String, usize)> {

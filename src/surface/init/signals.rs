@@ -374,6 +374,10 @@ pub enum Evidence {
     /// The kernel of the same name in a sibling model's directory is in
     /// this op (`src/cuda/cg.cpp` for `src/omp/cg.cpp`): its path.
     Twin(String),
+    /// No op took the file; its name shares this word with other such
+    /// files, and no placed file's name carries it: a family of the tree's
+    /// own, drafted as a custom op (see `name_groups`).
+    SharedName(String),
 }
 
 impl std::fmt::Display for Evidence {
@@ -394,6 +398,7 @@ impl std::fmt::Display for Evidence {
             Evidence::Neighbours(s) => write!(f, "{s} placed files beside it are in this op"),
             Evidence::Narrows(s) => write!(f, "narrows {s}, which the name also says"),
             Evidence::Twin(s) => write!(f, "its twin {s} is in this op"),
+            Evidence::SharedName(s) => write!(f, "a name sharing `{s}` with files no op took"),
         }
     }
 }
