@@ -13,7 +13,7 @@
 //! than what it computes (`cuda`, `kernel`, `avx2`).
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
 
 use super::detect::tokens;
 use super::signals::{stem, Evidence};
@@ -107,29 +107,52 @@ const HOW_WRITTEN: &[&str] = &[
 /// first in order). Each grouped file gets the family's custom op slug and
 /// [`Evidence::SharedName`]; the families are returned, largest first.
 pub fn group(kernels: &mut [KernelFile]) -> Vec<NameGroup> {
-    let words_of = |k: &KernelFile| -> BTreeSet<String> {
-        tokens(stem(&k.path))
+    let words_of = |k: &KernelFile| -> Vec<String> {
+        let mut words: Vec<String> = tokens(stem(&k.path))
             .into_iter()
             .filter(|t| t.len() >= 2 && !t.bytes().all(|b| b.is_ascii_digit()))
-            .collect()
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        words
     };
-    let placed: BTreeSet<String> = kernels
+    let placed: HashSet<String> = kernels
         .iter()
         .filter(|k| k.op.is_some())
         .flat_map(words_of)
         .collect();
-    // Each unplaced file's candidate words, and each word's files.
-    let mut own: Vec<(usize, Vec<String>)> = Vec::new();
-    let mut members: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (i, k) in kernels.iter().enumerate().filter(|(_, k)| k.op.is_none()) {
-        let words: Vec<String> = words_of(k)
-            .into_iter()
-            .filter(|w| !placed.contains(w) && !HOW_WRITTEN.contains(&w.as_str()))
-            .collect();
-        for w in &words {
-            members.entry(w.clone()).or_default().push(own.len());
+    // Each unplaced file's candidate words; a word only one file has is
+    // dropped before any map is built (a tree of `k10000.cu` names has as
+    // many words as files and no family).
+    let mut own: Vec<(usize, Vec<String>)> = kernels
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| k.op.is_none())
+        .map(|(i, k)| {
+            let mut words = words_of(k);
+            words.retain(|w| !placed.contains(w) && !HOW_WRITTEN.contains(&w.as_str()));
+            (i, words)
+        })
+        .collect();
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (_, words) in &own {
+        for w in words {
+            *seen.entry(w.as_str()).or_default() += 1;
         }
-        own.push((i, words));
+    }
+    let shared: HashSet<String> = seen
+        .into_iter()
+        .filter(|&(_, n)| n >= AT_LEAST)
+        .map(|(w, _)| w.to_owned())
+        .collect();
+    for (_, words) in &mut own {
+        words.retain(|w| shared.contains(w));
+    }
+    let mut members: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (at, (_, words)) in own.iter().enumerate() {
+        for w in words {
+            members.entry(w.clone()).or_default().push(at);
+        }
     }
     // Greedy, largest family first: a heap of (files left, word) with
     // stale entries re-pushed at their current count (a file taken by one
