@@ -16,6 +16,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
 
 use super::detect::tokens;
+use super::scalar_defaults::ISA_WORDS;
 use super::signals::{stem, Evidence};
 use super::KernelFile;
 
@@ -37,70 +38,17 @@ impl NameGroup {
 const AT_LEAST: usize = 2;
 
 /// Words that say how or where a file is written, not what it computes:
-/// a language, a backend, an instruction set, a processor.
+/// a language, a backend, a processor; instruction sets are
+/// [`ISA_WORDS`]'s.
 const HOW_WRITTEN: &[&str] = &[
-    "kernel",
-    "kernels",
-    "shader",
-    "shaders",
-    "cuda",
-    "cu",
-    "hip",
-    "rocm",
-    "metal",
-    "opencl",
-    "cl",
-    "sycl",
-    "triton",
-    "vulkan",
-    "vk",
-    "glsl",
-    "hlsl",
-    "wgsl",
-    "webgpu",
-    "spirv",
-    "ptx",
-    "gpu",
-    "cpu",
-    "device",
-    "host",
-    "simd",
-    "intrin",
-    "intrinsics",
-    "sse",
-    "sse2",
-    "sse3",
-    "ssse3",
-    "sse4",
-    "sse41",
-    "sse42",
-    "avx",
-    "avx2",
-    "avx512",
-    "avx512f",
-    "avx512bw",
-    "amx",
-    "vnni",
-    "x86",
-    "x64",
-    "neon",
-    "sve",
-    "sve2",
-    "sme",
-    "arm",
-    "arm64",
-    "aarch64",
-    "rvv",
-    "riscv",
-    "wasm",
-    "msa",
-    "vsx",
-    "altivec",
-    "lsx",
-    "lasx",
-    "scalar",
-    "generic",
+    "kernel", "kernels", "shader", "shaders", "cuda", "cu", "hip", "rocm", "metal", "opencl", "cl",
+    "sycl", "triton", "vulkan", "vk", "glsl", "hlsl", "wgsl", "webgpu", "spirv", "ptx", "gpu",
+    "cpu", "device", "host", "riscv", "scalar", "generic",
 ];
+
+fn says_how_written(word: &str) -> bool {
+    HOW_WRITTEN.contains(&word) || ISA_WORDS.contains(&word)
+}
 
 /// Group the files no op took (`op == None`) by a word their names share
 /// and no placed file's name carries, largest family first (ties: the word
@@ -130,7 +78,7 @@ pub fn group(kernels: &mut [KernelFile]) -> Vec<NameGroup> {
         .filter(|(_, k)| k.op.is_none())
         .map(|(i, k)| {
             let mut words = words_of(k);
-            words.retain(|w| !placed.contains(w) && !HOW_WRITTEN.contains(&w.as_str()));
+            words.retain(|w| !placed.contains(w) && !says_how_written(w));
             (i, words)
         })
         .collect();

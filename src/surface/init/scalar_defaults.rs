@@ -24,7 +24,7 @@ use super::{computes, join_adopted, not_kernels_yet, parent_dir, twins, Found, R
 /// Words that name an instruction set or a vectorised variant in a
 /// kernel's file name (`_intrin_sse41`, `_avx512_vnni`, `_neon`); a word
 /// of digits continues the one before it (`sse4_1`, `x86_64`).
-const ISA_WORDS: &[&str] = &[
+pub(super) const ISA_WORDS: &[&str] = &[
     "intrin",
     "intrinsics",
     "simd",
