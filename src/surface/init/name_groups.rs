@@ -50,28 +50,28 @@ fn says_how_written(word: &str) -> bool {
     HOW_WRITTEN.contains(&word) || ISA_WORDS.contains(&word)
 }
 
-/// Group the files no op took (`op == None`) by a word their names share
-/// and no placed file's name carries, largest family first (ties: the word
-/// first in order). Each grouped file gets the family's custom op slug and
-/// [`Evidence::SharedName`]; the families are returned, largest first.
-pub fn group(kernels: &mut [KernelFile]) -> Vec<NameGroup> {
-    let words_of = |k: &KernelFile| -> Vec<String> {
-        let mut words: Vec<String> = tokens(stem(&k.path))
-            .into_iter()
-            .filter(|t| t.len() >= 2 && !t.bytes().all(|b| b.is_ascii_digit()))
-            .collect();
-        words.sort_unstable();
-        words.dedup();
-        words
-    };
+/// A file name's words: tokens of two or more characters, not all digits.
+fn words_of(k: &KernelFile) -> Vec<String> {
+    let mut words: Vec<String> = tokens(stem(&k.path))
+        .into_iter()
+        .filter(|t| t.len() >= 2 && !t.bytes().all(|b| b.is_ascii_digit()))
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    words
+}
+
+/// Each unplaced file (its index in `kernels`) with the words it may share
+/// a family by: none a placed file's name has, none of how a file is
+/// written, and none that only this file has — dropped before any map is
+/// built (a tree of `k10000.cu` names has as many words as files and no
+/// family).
+fn shared_words(kernels: &[KernelFile]) -> Vec<(usize, Vec<String>)> {
     let placed: HashSet<String> = kernels
         .iter()
         .filter(|k| k.op.is_some())
         .flat_map(words_of)
         .collect();
-    // Each unplaced file's candidate words; a word only one file has is
-    // dropped before any map is built (a tree of `k10000.cu` names has as
-    // many words as files and no family).
     let mut own: Vec<(usize, Vec<String>)> = kernels
         .iter()
         .enumerate()
@@ -96,6 +96,15 @@ pub fn group(kernels: &mut [KernelFile]) -> Vec<NameGroup> {
     for (_, words) in &mut own {
         words.retain(|w| shared.contains(w));
     }
+    own
+}
+
+/// Group the files no op took (`op == None`) by a word their names share
+/// and no placed file's name carries, largest family first (ties: the word
+/// first in order). Each grouped file gets the family's custom op slug and
+/// [`Evidence::SharedName`]; the families are returned, largest first.
+pub fn group(kernels: &mut [KernelFile]) -> Vec<NameGroup> {
+    let own = shared_words(kernels);
     let mut members: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (at, (_, words)) in own.iter().enumerate() {
         for w in words {
