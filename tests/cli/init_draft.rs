@@ -220,22 +220,9 @@ fn unplaced_kernels_sharing_a_name_are_drafted_as_one_family_for_the_team() {
     let json = p
         .run(&["init", "--dry-run", "--json", "--today", TODAY])
         .json();
-    let op_of = |path: &str| {
-        json["kernels"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|k| k["path"] == path)
-            .map(|k| k["op"].clone())
-            .unwrap()
-    };
+    let op_of = |path: &str| entry(&json["kernels"], "path", path)["op"].clone();
     assert_eq!(op_of("kernels/kelp_sway.cu"), "x-kelp");
-    let family_json = json["ops"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|o| o["slug"] == "x-kelp")
-        .unwrap();
+    let family_json = entry(&json["ops"], "slug", "x-kelp");
     assert_eq!(family_json["family"], "kelp", "{family_json}");
     assert_eq!(family_json["check_entries"], 0, "{family_json}");
     assert_eq!(op_of("attn/flash_seal.cu"), "fused-attention");
@@ -255,11 +242,17 @@ fn unplaced_kernels_sharing_a_name_are_drafted_as_one_family_for_the_team() {
     lookup.success();
     assert!(lookup.stdout.contains("\"x-kelp\""), "{}", lookup.stdout);
     let cov = p.run(&["coverage", "--json", "--today", TODAY]).json();
-    let has_link = cov["kpis"]
+    let has_link = entry(&cov["kpis"], "name", "has_link");
+    assert_eq!(has_link["items"][0]["owner"], "x-kelp", "{has_link}");
+}
+
+/// The element of a JSON array whose `key` is `value`.
+#[track_caller]
+fn entry<'a>(array: &'a serde_json::Value, key: &str, value: &str) -> &'a serde_json::Value {
+    array
         .as_array()
         .unwrap()
         .iter()
-        .find(|k| k["name"] == "has_link")
-        .unwrap();
-    assert_eq!(has_link["items"][0]["owner"], "x-kelp", "{has_link}");
+        .find(|e| e[key] == value)
+        .unwrap_or_else(|| panic!("no {key} = {value} in {array}"))
 }

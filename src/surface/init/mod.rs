@@ -1426,8 +1426,7 @@ fn family_ops(
 
 /// The `sota` of a family's custom op: the field is required, and nothing
 /// is known to name yet.
-pub const FAMILY_SOTA: &str =
-    "undecided: no catalog op matched these files; name what to read first";
+const FAMILY_SOTA: &str = "undecided: no catalog op matched these files; name what to read first";
 
 /// The signals that placed an op's files, most frequent first, at most four.
 fn signal_tally(files: &[&KernelFile]) -> Vec<(String, usize)> {
