@@ -429,3 +429,53 @@ fn the_written_draft_covers_the_population_init_reports() {
     on_disk.sort();
     assert_eq!(on_disk, reported, "{}", cov.stdout);
 }
+
+/// Each drafted op's globs cover its own kernel files and no other op's,
+/// whatever the kernels' extension: `.cu.in` templates (XNNPACK's, a JIT
+/// library's) once drew `**/*.in` for every op that had two, so each
+/// template was in every op, the scorecard showed overlap on a fresh
+/// draft and the gate named two references for one file.
+#[test]
+fn templates_of_two_ops_get_globs_that_keep_them_apart() {
+    let mut p = Sota::new().git_init();
+    for (dir, name) in [
+        ("softmax", "softmax_fwd"),
+        ("softmax", "softmax_bwd"),
+        ("gemm", "gemm_tile"),
+        ("gemm", "gemm_splitk"),
+    ] {
+        p = p.file(
+            &format!("src/ops/{dir}/{name}.cu.in"),
+            &format!("__global__ void {name}(float* x) {{ x[threadIdx.x] = 0; }}\n"),
+        );
+    }
+    p.git(&["add", "-A"]).success();
+    p.run(&["init", "--today", TODAY]).success();
+    let cov = p.run(&["coverage", "--today", TODAY, "--json"]);
+    let json = cov.json();
+    let kpi = |name: &str| {
+        json["kpis"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {}", cov.stdout))
+            .clone()
+    };
+    assert_eq!(kpi("overlap")["debt"], 0, "{}", kpi("overlap"));
+    assert_eq!(kpi("tree_coverage")["debt"], 0, "{}", kpi("tree_coverage"));
+    for (file, op, other) in [
+        ("src/ops/gemm/gemm_tile.cu.in", "dense-gemm", "softmax"),
+        ("src/ops/softmax/softmax_bwd.cu.in", "softmax", "dense-gemm"),
+    ] {
+        let lookup = p.run(&[file]);
+        lookup.success();
+        assert!(
+            lookup.stdout.contains("covered by 1 op"),
+            "{}",
+            lookup.stdout
+        );
+        assert!(lookup.stdout.contains(op), "{}", lookup.stdout);
+        assert!(!lookup.stdout.contains(other), "{}", lookup.stdout);
+    }
+}

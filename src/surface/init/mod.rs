@@ -1172,8 +1172,9 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
     }
     let ((include, exclude), ops) = std::thread::scope(|s| {
         let population = s.spawn(|| population(&tree, &kernels, &paths, &roles, &vendored));
-        let mut ops = planned_ops(catalog, &signals, &tree, &kernels, input);
-        ops.extend(family_ops(&families, &tree, &kernels));
+        let cover = OpCover::new(&tree, &kernels);
+        let mut ops = planned_ops(catalog, &signals, &cover, &kernels, input);
+        ops.extend(family_ops(&families, &cover, &kernels));
         (population.join().expect("init population thread"), ops)
     });
     let ladders = planned_ladders(catalog, &ops);
@@ -1324,7 +1325,7 @@ fn kernel_files(found: Vec<Found>, signals: &Signals) -> Vec<KernelFile> {
 fn planned_ops(
     catalog: &Matrix,
     signals: &Signals,
-    tree: &globs::Tree,
+    cover: &OpCover<'_>,
     kernels: &[KernelFile],
     input: &Input<'_>,
 ) -> Vec<PlannedOp> {
@@ -1344,7 +1345,7 @@ fn planned_ops(
         ops.push(PlannedOp {
             slug: sig.slug.clone(),
             title: cat.title.clone(),
-            files: op_globs(tree, files),
+            files: cover.globs(files),
             at: at_entries(files),
             sota: reference.sota,
             link: reference.link,
@@ -1365,20 +1366,39 @@ fn planned_ops(
     ops
 }
 
-/// An op's `files` globs: they match none of the tree's other source files
-/// (other ops' kernels, host code; build files and docs beside the kernels
-/// do not count).
-fn op_globs(tree: &globs::Tree, files: &[&KernelFile]) -> Vec<String> {
-    let code = |ext: &str| detect::is_code_ext(ext);
-    let targets: Vec<&str> = files.iter().map(|k| k.path.as_str()).collect();
-    tree.cover(
-        &targets,
-        globs::Options {
-            whole_dirs: true,
-            ext_globs: true,
-            counts: &code,
-        },
-    )
+/// How an op's `files` globs are drafted: they match none of the tree's
+/// other source files (other ops' kernels, host code; build files and docs
+/// beside the kernels do not count) — and no other file with a kernel's
+/// extension, for a kernel is code whatever its extension says: without
+/// that, PyFR's `**/*.mako` or XNNPACK's `**/*.in` would put every other
+/// op's templates in each op that has two of them.
+struct OpCover<'a> {
+    tree: &'a globs::Tree,
+    kernel_exts: std::collections::HashSet<&'a str>,
+}
+
+impl<'a> OpCover<'a> {
+    fn new(tree: &'a globs::Tree, kernels: &'a [KernelFile]) -> Self {
+        let kernel_exts = kernels
+            .iter()
+            .map(|k| detect::extension(&k.path).unwrap_or(""))
+            .collect();
+        OpCover { tree, kernel_exts }
+    }
+
+    /// The globs of an op whose kernel files are `files`.
+    fn globs(&self, files: &[&KernelFile]) -> Vec<String> {
+        let counts = |ext: &str| detect::is_code_ext(ext) || self.kernel_exts.contains(ext);
+        let targets: Vec<&str> = files.iter().map(|k| k.path.as_str()).collect();
+        self.tree.cover(
+            &targets,
+            globs::Options {
+                whole_dirs: true,
+                ext_globs: true,
+                counts: &counts,
+            },
+        )
+    }
 }
 
 /// One custom op per family of unplaced files that share a name (see
@@ -1386,7 +1406,7 @@ fn op_globs(tree: &globs::Tree, files: &[&KernelFile]) -> Vec<String> {
 /// the family and says what to read; until then it is debt.
 fn family_ops(
     families: &[name_groups::NameGroup],
-    tree: &globs::Tree,
+    cover: &OpCover<'_>,
     kernels: &[KernelFile],
 ) -> Vec<PlannedOp> {
     let mut by_family: BTreeMap<&str, Vec<&KernelFile>> = BTreeMap::new();
@@ -1405,7 +1425,7 @@ fn family_ops(
                     "Files named *{}* (a family no catalog op names)",
                     family.word
                 ),
-                files: op_globs(tree, &files),
+                files: cover.globs(&files),
                 at: at_entries(&files),
                 sota: FAMILY_SOTA.to_owned(),
                 link: None,
