@@ -61,6 +61,7 @@ import time
 
 TODAY = "2026-11-30"
 TMP_NAME = "sota-init-corpus-op.toml"
+DRAFT_NAME = "sota-init-corpus-draft.toml"
 SETS = ("fit", "held-out", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8", "held-out-9", "held-out-10", "held-out-11", "held-out-12", "held-out-13", "held-out-14", "held-out-15", "held-out-16", "held-out-17", "held-out-18", "held-out-19", "held-out-20", "held-out-21", "held-out-22", "held-out-23", "held-out-24", "held-out-25", "held-out-26", "held-out-27", "held-out-28", "held-out-29", "held-out-30", "held-out-31", "held-out-32", "held-out-33", "held-out-34", "held-out-35", "held-out-36", "held-out-37", "held-out-38", "held-out-39", "held-out-40", "held-out-41", "held-out-42", "held-out-43", "held-out-44", "held-out-45", "held-out-46", "held-out-47", "held-out-48", "held-out-49", "held-out-50", "held-out-51", "held-out-52", "held-out-53", "held-out-54", "held-out-55", "held-out-56", "held-out-57", "held-out-58", "held-out-59", "held-out-60", "held-out-61", "held-out-62", "held-out-63", "held-out-64", "held-out-65", "held-out-66", "held-out-67", "held-out-68", "held-out-69", "held-out-70", "held-out-71", "held-out-72", "held-out-73", "held-out-74", "held-out-75", "held-out-76", "held-out-77", "held-out-78", "held-out-79", "held-out-80", "held-out-81", "held-out-82", "held-out-83", "held-out-84", "held-out-85", "held-out-86", "held-out-87", "held-out-88", "held-out-89", "held-out-90", "held-out-91", "held-out-92", "held-out-93", "held-out-94", "held-out-95", "held-out-96", "held-out-97", "held-out-98", "held-out-99", "held-out-100", "held-out-101")  # each set's mean is printed on its own line
 
 
@@ -129,6 +130,26 @@ def coverage_files(sota, checkout, include, exclude=()):
         os.unlink(tmp)
 
 
+def draft_scorecard(sota, checkout, toml_text):
+    """The soft KPIs of init's own draft that say its op globs are wrong:
+    kernel files two ops cover, globs the scorecard calls broad."""
+    tmp = os.path.join(checkout, ".git", DRAFT_NAME)
+    text = toml_text.replace("[project]\n", '[project]\nroot = ".."\n', 1)
+    with open(tmp, "w") as fh:
+        fh.write(text)
+    try:
+        r = subprocess.run([sota, "coverage", "--json", "--today", TODAY, "--matrix", tmp], cwd=checkout,
+                           capture_output=True, text=True)
+        try:
+            out = json.loads(r.stdout)
+        except json.JSONDecodeError:
+            raise SystemExit(f"sota coverage of the draft failed in {checkout}: {r.stderr.strip()[:400]}")
+        kpis = {k["name"]: k for k in out["kpis"]}
+        return {name: kpis[name]["debt"] for name in ("overlap", "broad_glob")}
+    finally:
+        os.unlink(tmp)
+
+
 def run_init(sota, checkout):
     t0 = time.perf_counter()
     r = subprocess.run([sota, "init", "--dry-run", "--json", "--today", TODAY], cwd=checkout,
@@ -172,6 +193,8 @@ def measure(entry, corpus, checkouts, sota):
     # The draft on disk: its [kernels] globs must give back the population
     # the JSON lists (a directory exclude once took out kernels below it).
     on_disk = coverage_files(sota, checkout, init["include"], init.get("exclude", []))
+    # Its op globs: no kernel file in two ops, no glob the scorecard calls broad.
+    scorecard = draft_scorecard(sota, checkout, init["toml"])
     placed = {f for f, o in init_op.items() if o}
     agree_num = agree_den = 0
     per_op = {}
@@ -210,6 +233,7 @@ def measure(entry, corpus, checkouts, sota):
         "init_ops": len(init["ops"]), "hand_ops": len(hand_ops), "init_ms": round(ms),
         "hand_kernels_vs_ops": {"declared_not_in_op": sorted(declared - hand), "in_op_not_declared": sorted(hand - declared)},
         "draft_globs_vs_population": {"population_only": sorted(pop - on_disk), "globs_only": sorted(on_disk - pop)},
+        "draft_scorecard": scorecard,
         "missed": sorted(hand - pop), "extra": sorted(pop - hand), "unplaced": sorted(pop - placed),
         "unplaced_hand_ops": {f: sorted(hand_of[f]) for f in sorted((pop - placed) & hand)},
         "per_op": per_op,
@@ -330,6 +354,11 @@ def main():
         if g["population_only"] or g["globs_only"]:
             print(f"WARNING {r['name']}: the draft's [kernels] globs give {len(g['population_only'])} kernel files fewer "
                   f"and {len(g['globs_only'])} more than init's population (e.g. {(g['population_only'] + g['globs_only'])[0]})")
+        d = r["draft_scorecard"]
+        if d["overlap"]:
+            print(f"WARNING {r['name']}: the draft's op globs put {d['overlap']} kernel files in two or more ops")
+        if d["broad_glob"]:
+            print(f"note {r['name']}: the scorecard calls {d['broad_glob']} of the draft's op globs broad")
         w = r["hand_kernels_vs_ops"]
         if w["declared_not_in_op"] or w["in_op_not_declared"]:
             print(f"note {r['name']}: hand [kernels] and op globs differ: {len(w['declared_not_in_op'])} declared only, "
