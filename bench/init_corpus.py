@@ -107,47 +107,42 @@ def catalog_slugs():
 CATALOG = None
 
 
-def coverage_files(sota, checkout, include, exclude=()):
-    """Tracked files the globs match, as `sota coverage` sees them."""
-    tmp = os.path.join(checkout, ".git", TMP_NAME)
-    body = ['[project]', 'name = "corpus-op"', f'reviewed = {TODAY}', 'root = ".."', '', '[kernels]',
-            'include = [' + ", ".join(toml_str(g) for g in include) + ']']
-    if exclude:
-        body.append('exclude = [' + ", ".join(toml_str(g) for g in exclude) + ']')
+def coverage_of(sota, checkout, matrix_text, name):
+    """`sota coverage --json` of a matrix written under the checkout's .git/
+    (its [project] reading `root = ".."`), the file removed after."""
+    tmp = os.path.join(checkout, ".git", name)
     with open(tmp, "w") as fh:
-        fh.write("\n".join(body) + "\n")
+        fh.write(matrix_text)
     try:
         r = subprocess.run([sota, "coverage", "--json", "--today", TODAY, "--matrix", tmp], cwd=checkout,
                            capture_output=True, text=True)
         try:
             out = json.loads(r.stdout)
         except json.JSONDecodeError:
-            raise SystemExit(f"sota coverage failed in {checkout}: {r.stderr.strip()[:400]}")
+            raise SystemExit(f"sota coverage failed in {checkout} ({name}): {r.stderr.strip()[:400]}")
         if out.get("schema") != "sota.coverage/v1":
-            raise SystemExit(f"sota coverage error in {checkout}: {json.dumps(out)[:400]}")
-        return set(out["population"]["kernel_files"])
+            raise SystemExit(f"sota coverage error in {checkout} ({name}): {json.dumps(out)[:400]}")
+        return out
     finally:
         os.unlink(tmp)
+
+
+def coverage_files(sota, checkout, include, exclude=()):
+    """Tracked files the globs match, as `sota coverage` sees them."""
+    body = ['[project]', 'name = "corpus-op"', f'reviewed = {TODAY}', 'root = ".."', '', '[kernels]',
+            'include = [' + ", ".join(toml_str(g) for g in include) + ']']
+    if exclude:
+        body.append('exclude = [' + ", ".join(toml_str(g) for g in exclude) + ']')
+    out = coverage_of(sota, checkout, "\n".join(body) + "\n", TMP_NAME)
+    return set(out["population"]["kernel_files"])
 
 
 def draft_scorecard(sota, checkout, toml_text):
     """The soft KPIs of init's own draft that say its op globs are wrong:
     kernel files two ops cover, globs the scorecard calls broad."""
-    tmp = os.path.join(checkout, ".git", DRAFT_NAME)
     text = toml_text.replace("[project]\n", '[project]\nroot = ".."\n', 1)
-    with open(tmp, "w") as fh:
-        fh.write(text)
-    try:
-        r = subprocess.run([sota, "coverage", "--json", "--today", TODAY, "--matrix", tmp], cwd=checkout,
-                           capture_output=True, text=True)
-        try:
-            out = json.loads(r.stdout)
-        except json.JSONDecodeError:
-            raise SystemExit(f"sota coverage of the draft failed in {checkout}: {r.stderr.strip()[:400]}")
-        kpis = {k["name"]: k for k in out["kpis"]}
-        return {name: kpis[name]["debt"] for name in ("overlap", "broad_glob")}
-    finally:
-        os.unlink(tmp)
+    kpis = {k["name"]: k for k in coverage_of(sota, checkout, text, DRAFT_NAME)["kpis"]}
+    return {name: kpis[name]["debt"] for name in ("overlap", "broad_glob")}
 
 
 def run_init(sota, checkout):
