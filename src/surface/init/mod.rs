@@ -1381,7 +1381,7 @@ impl<'a> OpCover<'a> {
     fn new(tree: &'a globs::Tree, kernels: &'a [KernelFile]) -> Self {
         let kernel_exts = kernels
             .iter()
-            .map(|k| detect::extension(&k.path).unwrap_or(""))
+            .filter_map(|k| detect::extension(&k.path))
             .collect();
         OpCover { tree, kernel_exts }
     }
