@@ -34,7 +34,8 @@ fn tree(extra: &str) -> Sota {
     p
 }
 
-fn kpi(v: &serde_json::Value, name: &str) -> serde_json::Value {
+/// The scorecard KPI `name` of a `sota coverage --json` payload.
+pub(crate) fn kpi(v: &serde_json::Value, name: &str) -> serde_json::Value {
     v["kpis"]
         .as_array()
         .unwrap()

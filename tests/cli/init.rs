@@ -2,6 +2,7 @@
 //! repositories: the draft loads and scores, init refuses to overwrite,
 //! `--force`, `--dry-run`, and `suggest --write` keeping comments.
 
+use crate::coverage_spread::kpi;
 use crate::harness::Sota;
 
 /// A small kernel repository of several styles, staged in git.
@@ -453,17 +454,10 @@ fn templates_of_two_ops_get_globs_that_keep_them_apart() {
     p.run(&["init", "--today", TODAY]).success();
     let cov = p.run(&["coverage", "--today", TODAY, "--json"]);
     let json = cov.json();
-    let kpi = |name: &str| {
-        json["kpis"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|k| k["name"] == name)
-            .unwrap_or_else(|| panic!("no {name} in {}", cov.stdout))
-            .clone()
-    };
-    assert_eq!(kpi("overlap")["debt"], 0, "{}", kpi("overlap"));
-    assert_eq!(kpi("tree_coverage")["debt"], 0, "{}", kpi("tree_coverage"));
+    let overlap = kpi(&json, "overlap");
+    let uncovered = kpi(&json, "tree_coverage");
+    assert_eq!(overlap["debt"], 0, "{overlap}");
+    assert_eq!(uncovered["debt"], 0, "{uncovered}");
     for (file, op, other) in [
         ("src/ops/gemm/gemm_tile.cu.in", "dense-gemm", "softmax"),
         ("src/ops/softmax/softmax_bwd.cu.in", "softmax", "dense-gemm"),
