@@ -504,6 +504,8 @@ fn repo_prefix(git: &Git) -> String {
 }
 
 /// A user-given path, relative to the matrix root (`None` outside it).
+/// Symlinks on the way are followed, the file itself never: a tracked
+/// symlink is a path of its own, to git, to lookups and to the matrix.
 fn root_relative(path: &str, cwd: &Path, root: &Path) -> Option<String> {
     let given = Path::new(&path.replace('\\', "/")).to_path_buf();
     let full = if given.is_absolute() {
@@ -511,7 +513,11 @@ fn root_relative(path: &str, cwd: &Path, root: &Path) -> Option<String> {
     } else {
         cwd.join(given)
     };
-    let full = std::fs::canonicalize(&full).unwrap_or_else(|_| crate::lexical::lexical(&full));
+    let canonical = match (full.parent(), full.file_name()) {
+        (Some(dir), Some(name)) => std::fs::canonicalize(dir).map(|dir| dir.join(name)),
+        _ => std::fs::canonicalize(&full),
+    };
+    let full = canonical.unwrap_or_else(|_| crate::lexical::lexical(&full));
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let rel = full.strip_prefix(&root).ok()?;
     let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();

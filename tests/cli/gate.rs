@@ -623,3 +623,37 @@ fn a_repository_with_no_commits_and_a_detached_head_work() {
         serde_json::json!(["fused-attention"])
     );
 }
+
+#[test]
+fn a_tracked_symlink_is_gated_under_its_own_path_as_lookups_see_it() {
+    // warp-ctc keeps `src/ctc_entrypoint.cu -> ctc_entrypoint.cpp`: the
+    // matrix names the `.cu` link; its target is in no op.
+    let p = repo().file("src/impl/flash_impl.cpp", "// body\n");
+    std::os::unix::fs::symlink(
+        "../../src/impl/flash_impl.cpp",
+        p.path().join("kernels/attn/paged.cu"),
+    )
+    .unwrap();
+    p.git(&[
+        "add",
+        "--",
+        "kernels/attn/paged.cu",
+        "src/impl/flash_impl.cpp",
+    ])
+    .success();
+    let lookup = p.run(&["kernels/attn/paged.cu"]);
+    lookup.success();
+    assert!(
+        lookup.stdout.contains("covered by 1 op"),
+        "{}",
+        lookup.stdout
+    );
+    let gated = p.run(&["gate", "kernels/attn/paged.cu", "--json"]).json();
+    assert_eq!(gated["touched"], serde_json::json!(["fused-attention"]));
+    // From a subdirectory, and through a symlinked directory on the way.
+    std::os::unix::fs::symlink("kernels/attn", p.path().join("attn-link")).unwrap();
+    let via_dir = p.run(&["gate", "attn-link/flash.cu", "--json"]).json();
+    assert_eq!(via_dir["touched"], serde_json::json!(["fused-attention"]));
+    let target = p.run(&["gate", "src/impl/flash_impl.cpp", "--json"]).json();
+    assert_eq!(target["touched"], serde_json::json!([]));
+}
