@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Every surface on `sota init`'s draft of each corpus tree (issue 30, items 4-6).
+
+    bench/draft_surfaces.py CORPUS_DIR CHECKOUTS_DIR [--sota PATH] [--only NAME[,NAME]]
+                            [--set SET] [--jobs N]
+
+For each repository of CORPUS_DIR/repos.json whose checkout is under
+CHECKOUTS_DIR, the draft (`sota init --dry-run --json`, its `toml` with
+`[project] root = ".."`) is written inside the checkout's `.git/` and removed
+afterwards. Then, with that draft as the matrix:
+
+  surfaces  `milestones`, `audit --max-count 300`, `report --html`, `coverage`
+            exit as documented (coverage 0 or 1), and four seeded-random
+            drafted kernel files each look up as "covered by 1 op", exit 0;
+  moves     three seeded-random kernel files are moved to another of the
+            draft's ops with `suggest FILE --op B --write`; after each, the
+            op of every population file (read from `gate --json` over the
+            whole population) is what it was, except FILE, now in B only,
+            and the population itself is unchanged;
+  mcp       for three drafted kernel files and three new paths beside them
+            (`new_<name>`, not in the tree), the MCP tools `ops_for_paths`
+            and `suggest` name the same op(s) as `sota suggest --json` and,
+            for the tracked files, as `gate --json` (a new path may get no op:
+            nothing in the catalog fits its name).
+
+A line per failing check, then the totals. Nothing of the checkouts changes
+(the draft lives under .git/ and is removed).
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+
+TODAY = "2026-12-07"
+
+
+class Tree:
+    """One checkout with init's draft written under its .git/."""
+
+    def __init__(self, sota, checkout, name):
+        self.sota, self.cwd, self.name = sota, checkout, name
+        self.matrix = os.path.join(".git", "sota-draft-surfaces.toml")
+        self.failures, self.counts = [], {"surfaces": 0, "moves": 0, "mcp": 0}
+
+    def run(self, *args, stdin=None):
+        return subprocess.run([self.sota, *args], cwd=self.cwd, input=stdin, capture_output=True, text=True,
+                              timeout=300)
+
+    def fail(self, check, text):
+        self.failures.append(f"{self.name}: {check}: {text}")
+
+    def write_draft(self):
+        r = self.run("init", "--dry-run", "--json", "--today", TODAY)
+        draft = json.loads(r.stdout)
+        with open(os.path.join(self.cwd, self.matrix), "w") as fh:
+            fh.write(draft["toml"].replace("[project]\n", '[project]\nroot = ".."\n', 1))
+        return draft
+
+    def op_map(self):
+        """(population, {path: [ops]}) as coverage and the gate see the draft now."""
+        cov = json.loads(self.run("coverage", "--json", "--today", TODAY, "--matrix", self.matrix).stdout)
+        population = cov["population"]["kernel_files"]
+        ops = {}
+        if population:
+            gate = json.loads(self.run("gate", "--json", "--matrix", self.matrix, *population).stdout)
+            for advisory in gate["advisories"]:
+                for path in advisory["paths"]:
+                    ops.setdefault(path, []).append(advisory["slug"])
+        return population, ops
+
+
+def check_surfaces(tree, kernels, rng):
+    expected = {"milestones": (0,), "audit": (0,), "report": (0,), "coverage": (0, 1)}
+    runs = {
+        "milestones": ("milestones", "--matrix", tree.matrix),
+        "audit": ("audit", "--matrix", tree.matrix, "--max-count", "300"),
+        "report": ("report", "--html", os.path.join(".git", "sota-draft-surfaces.html"), "--matrix", tree.matrix,
+                   "--today", TODAY),
+        "coverage": ("coverage", "--matrix", tree.matrix, "--today", TODAY),
+    }
+    for name, args in runs.items():
+        r = tree.run(*args)
+        tree.counts["surfaces"] += 1
+        if r.returncode not in expected[name]:
+            tree.fail(name, f"exit {r.returncode}: {r.stderr.strip()[:200]}")
+    html = os.path.join(tree.cwd, ".git", "sota-draft-surfaces.html")
+    if os.path.exists(html):
+        os.unlink(html)
+    for path in rng.sample(kernels, min(4, len(kernels))):
+        r = tree.run("--matrix", tree.matrix, path)
+        tree.counts["surfaces"] += 1
+        if r.returncode != 0 or not re.search(r"is covered by 1 op\b", r.stdout):
+            tree.fail("lookup", f"{path}: exit {r.returncode}: {(r.stdout or r.stderr).strip()[:200]}")
+
+
+def check_moves(tree, slugs, rng):
+    population, ops = tree.op_map()
+    for _ in range(3):
+        placed = sorted(p for p in ops if len(ops[p]) == 1)
+        if not placed or len(slugs) < 2:
+            return
+        path = rng.choice(placed)
+        target = rng.choice([s for s in slugs if s not in ops[path]])
+        r = tree.run("suggest", path, "--op", target, "--write", "--matrix", tree.matrix)
+        tree.counts["moves"] += 1
+        if r.returncode != 0:
+            tree.fail("move", f"{path} -> {target}: exit {r.returncode}: {r.stderr.strip()[:200]}")
+            return
+        after_population, after = tree.op_map()
+        wanted = dict(ops, **{path: [target]})
+        changed = sorted(p for p in set(wanted) | set(after) if sorted(wanted.get(p, [])) != sorted(after.get(p, [])))
+        if after_population != population:
+            tree.fail("move", f"{path} -> {target}: the population changed ({len(population)} -> {len(after_population)})")
+        if changed:
+            tree.fail("move", f"{path} -> {target}: {len(changed)} files changed op, e.g. {changed[:3]}")
+        ops = after
+
+
+def proposed_ops(payload):
+    """The op(s) a gate or suggest payload names for its paths."""
+    if payload.get("schema") == "sota.suggest/v1":
+        named = {(s.get("proposal") or {}).get("op") for s in payload.get("suggestions", [])} - {None}
+        covered = {c for s in payload.get("suggestions", []) for c in s.get("covered_by", [])}
+        return sorted(named or covered)
+    return sorted({a.get("slug") for a in payload.get("advisories", [])})
+
+
+def check_mcp(tree, kernels, rng):
+    tracked = rng.sample(kernels, min(3, len(kernels)))
+    fresh = [os.path.join(os.path.dirname(p), "new_" + os.path.basename(p)) for p in tracked]
+    fresh = [p for p in fresh if not os.path.exists(os.path.join(tree.cwd, p))]
+    paths = tracked + fresh
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]
+    for i, path in enumerate(paths):
+        for base, tool in ((10, "ops_for_paths"), (100, "suggest")):
+            messages.append({"jsonrpc": "2.0", "id": base + i, "method": "tools/call",
+                             "params": {"name": tool, "arguments": {"paths": [path]}}})
+    r = tree.run("mcp", "--matrix", tree.matrix, stdin="".join(json.dumps(m) + "\n" for m in messages))
+    replies = {reply.get("id"): reply for reply in map(json.loads, r.stdout.splitlines())}
+    for i, path in enumerate(paths):
+        tree.counts["mcp"] += 1
+        answers = []
+        for base, tool in ((10, "ops_for_paths"), (100, "suggest")):
+            reply = replies.get(base + i, {})
+            result = reply.get("result")
+            if not result or result.get("isError"):
+                tree.fail("mcp", f"{tool} {path}: {json.dumps(reply)[:200]}")
+                break
+            answers.append(proposed_ops(result.get("structuredContent", {})))
+        else:
+            cli = proposed_ops(json.loads(tree.run("suggest", path, "--json", "--matrix", tree.matrix).stdout))
+            gate = proposed_ops(json.loads(tree.run("gate", "--json", "--matrix", tree.matrix, path).stdout))
+            if not answers[0] == answers[1] == cli or (path in tracked and (answers[0] != gate or not gate)):
+                tree.fail("mcp", f"{path}: ops_for_paths {answers[0]}, mcp suggest {answers[1]}, cli suggest {cli}, gate {gate}")
+
+
+def measure(sota, checkout, name):
+    tree = Tree(sota, checkout, name)
+    try:
+        draft = tree.write_draft()
+    except (json.JSONDecodeError, KeyError, subprocess.TimeoutExpired) as err:
+        tree.fail("init", f"no draft ({err})")
+        return tree
+    try:
+        kernels = sorted(k["path"] for k in draft["kernels"] if k.get("op"))
+        rng = random.Random(name)
+        check_surfaces(tree, kernels, rng)
+        if kernels:
+            check_mcp(tree, kernels, rng)
+        check_moves(tree, [o["slug"] for o in draft["ops"]], rng)
+    except (json.JSONDecodeError, KeyError, subprocess.TimeoutExpired) as err:
+        tree.fail("run", f"{type(err).__name__}: {err}")
+    finally:
+        os.unlink(os.path.join(tree.cwd, tree.matrix))
+    return tree
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("corpus")
+    ap.add_argument("checkouts")
+    ap.add_argument("--sota", default="sota")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--set")
+    ap.add_argument("--jobs", type=int, default=2)
+    a = ap.parse_args()
+    sota = os.path.abspath(a.sota) if os.sep in a.sota else a.sota
+    with open(os.path.join(a.corpus, "repos.json")) as fh:
+        entries = json.load(fh)["repos"]
+    only = set(filter(None, a.only.split(",")))
+    todo = [(os.path.join(a.checkouts, e["checkout"]), e["name"]) for e in entries
+            if (not only or e["name"] in only) and (not a.set or e["set"] == a.set)
+            and os.path.isdir(os.path.join(a.checkouts, e["checkout"], ".git"))]
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+        trees = list(pool.map(lambda t: measure(sota, *t), todo))
+    for tree in trees:
+        for line in tree.failures:
+            print(line)
+    totals = {k: sum(t.counts[k] for t in trees) for k in ("surfaces", "moves", "mcp")}
+    failed = sum(1 for t in trees if t.failures)
+    print(f"{len(trees)} drafts: {totals['surfaces']} surface runs, {totals['moves']} moves, "
+          f"{totals['mcp']} MCP paths checked; {failed} drafts with a failure")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
