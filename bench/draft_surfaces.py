@@ -26,7 +26,6 @@ afterwards. Then, with that draft as the matrix:
 A line per failing check, then the totals. Nothing of the checkouts changes
 (the draft lives under .git/ and is removed).
 """
-import argparse
 import concurrent.futures
 import json
 import os
@@ -34,6 +33,8 @@ import random
 import re
 import subprocess
 import sys
+
+from init_corpus import SETS, corpus_parser
 
 TODAY = "2026-12-07"
 
@@ -184,12 +185,8 @@ def measure(sota, checkout, name):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("corpus")
-    ap.add_argument("checkouts")
-    ap.add_argument("--sota", default="sota")
-    ap.add_argument("--only", default="")
-    ap.add_argument("--set")
+    ap = corpus_parser(__doc__)
+    ap.add_argument("--set", choices=SETS)
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
     sota = os.path.abspath(a.sota) if os.sep in a.sota else a.sota

@@ -296,12 +296,18 @@ def print_compare(results, baseline_path):
             print(f"{'mean ' + s:24} {'':8} " + " ".join(f"{cell(mean_of(bs, k), mean_of(rs, k), k):>16}" for k in TARGETS))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def corpus_parser(doc):
+    """The arguments every corpus script takes: CORPUS_DIR CHECKOUTS_DIR --sota --only."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("corpus")
     ap.add_argument("checkouts")
     ap.add_argument("--sota", default="sota")
     ap.add_argument("--only", default="")
+    return ap
+
+
+def main():
+    ap = corpus_parser(__doc__)
     ap.add_argument("--set", choices=SETS)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--details", type=int, default=0)
