@@ -21,7 +21,17 @@ afterwards. Then, with that draft as the matrix:
             (`new_<name>`, not in the tree), the MCP tools `ops_for_paths`
             and `suggest` name the same op(s) as `sota suggest --json` and,
             for the tracked files, as `gate --json` (a new path may get no op:
-            nothing in the catalog fits its name).
+            nothing in the catalog fits its name);
+  refills   two of the draft's ops (the largest, and one more at random) are
+            deleted in turn, the row whole, and `suggest --uncovered --write`
+            places what they held again: afterwards every tracked file
+            outside the deleted op has the op(s) it had (read from
+            `gate --json` over every tracked file: item 4's "a glob matches
+            only its targets and files the same op already covers", on real
+            directory shapes), each target (the op's files, and the kernel
+            files the draft left in no op) is in one op at most, and the
+            population is unchanged. How many files went back, and into their old op, is
+            counted, not judged.
 
 A line per failing check, then the totals. Nothing of the checkouts changes
 (the draft lives under .git/ and is removed).
@@ -45,7 +55,8 @@ class Tree:
     def __init__(self, sota, checkout, name):
         self.sota, self.cwd, self.name = sota, checkout, name
         self.matrix = os.path.join(".git", "sota-draft-surfaces.toml")
-        self.failures, self.counts = [], {"surfaces": 0, "moves": 0, "mcp": 0}
+        self.failures, self.counts = [], {"surfaces": 0, "moves": 0, "mcp": 0, "refills": 0,
+                                          "refilled": 0, "refilled_home": 0, "refill_left": 0}
 
     def run(self, *args, stdin=None):
         return subprocess.run([self.sota, *args], cwd=self.cwd, input=stdin, capture_output=True, text=True,
@@ -72,6 +83,16 @@ class Tree:
                 for path in advisory["paths"]:
                     ops.setdefault(path, []).append(advisory["slug"])
         return population, ops
+
+    def tracked_ops(self, tracked):
+        """{path: [ops]} the gate names for every tracked file (in chunks: argv stays short)."""
+        ops = {}
+        for i in range(0, len(tracked), 2000):
+            gate = json.loads(self.run("gate", "--json", "--matrix", self.matrix, *tracked[i:i + 2000]).stdout)
+            for advisory in gate["advisories"]:
+                for path in advisory["paths"]:
+                    ops.setdefault(path, []).append(advisory["slug"])
+        return {p: sorted(o) for p, o in ops.items()}
 
 
 def check_surfaces(tree, kernels, rng):
@@ -119,6 +140,57 @@ def check_moves(tree, slugs, rng):
         if changed:
             tree.fail("move", f"{path} -> {target}: {len(changed)} files changed op, e.g. {changed[:3]}")
         ops = after
+
+
+def without_op(text, slug):
+    """TEXT with the `[[op]]` row of SLUG deleted whole (up to the next table header)."""
+    lines = text.splitlines(keepends=True)
+    starts = [i for i, line in enumerate(lines) if line.startswith("[")] + [len(lines)]
+    for begin, end in zip(starts, starts[1:]):
+        if lines[begin].startswith("[[op]]") and f'slug = "{slug}"\n' in lines[begin:end]:
+            return "".join(lines[:begin] + lines[end:])
+    raise KeyError(f"no [[op]] row for {slug}")
+
+
+def check_refills(tree, draft, rng):
+    path = os.path.join(tree.cwd, tree.matrix)
+    with open(path) as fh:
+        original = fh.read()
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=tree.cwd, capture_output=True, check=True)
+    tracked = sorted(p for p in listed.stdout.decode("utf-8", "surrogateescape").split("\0") if p)
+    population, _ = tree.op_map()
+    before = tree.tracked_ops(tracked)
+    sized = sorted((o for o in draft["ops"] if o["file_count"] >= 2), key=lambda o: (-o["file_count"], o["slug"]))
+    if not sized:
+        return
+    chosen = [sized[0]] + rng.sample(sized[1:], min(1, len(sized) - 1))
+    for op in chosen:
+        slug = op["slug"]
+        with open(path, "w") as fh:
+            fh.write(without_op(original, slug))
+        held = sorted(p for p, o in before.items() if slug in o)
+        r = tree.run("suggest", "--uncovered", "--write", "--matrix", tree.matrix)
+        tree.counts["refills"] += 1
+        if r.returncode not in (0, 1):
+            tree.fail("refill", f"{slug}: exit {r.returncode}: {r.stderr.strip()[:200]}")
+            continue
+        after = tree.tracked_ops(tracked)
+        after_population, _ = tree.op_map()
+        # `--uncovered` also places the kernel files init left for the team:
+        # those are targets too, and may gain one op.
+        targets = set(held) | {p for p in population if not before.get(p)}
+        moved = sorted(p for p in set(before) | set(after)
+                       if before.get(p, []) != after.get(p, []) and (p not in targets or len(after.get(p, [])) > 1))
+        if moved:
+            tree.fail("refill", f"{slug}: {len(moved)} files not its targets changed op (or are in two), e.g. "
+                      f"{[(p, before.get(p, []), after.get(p, [])) for p in moved[:2]]}")
+        if after_population != population:
+            tree.fail("refill", f"{slug}: the population changed ({len(population)} -> {len(after_population)})")
+        tree.counts["refilled"] += sum(1 for p in held if after.get(p))
+        tree.counts["refilled_home"] += sum(1 for p in held if after.get(p) == [slug])
+        tree.counts["refill_left"] += sum(1 for p in held if not after.get(p))
+    with open(path, "w") as fh:
+        fh.write(original)
 
 
 def proposed_ops(payload):
@@ -177,6 +249,7 @@ def measure(sota, checkout, name):
         if kernels:
             check_mcp(tree, kernels, rng)
         check_moves(tree, [o["slug"] for o in draft["ops"]], rng)
+        check_refills(tree, draft, rng)
     except (json.JSONDecodeError, KeyError, subprocess.TimeoutExpired) as err:
         tree.fail("run", f"{type(err).__name__}: {err}")
     finally:
@@ -201,10 +274,12 @@ def main():
     for tree in trees:
         for line in tree.failures:
             print(line)
-    totals = {k: sum(t.counts[k] for t in trees) for k in ("surfaces", "moves", "mcp")}
+    totals = {k: sum(t.counts[k] for t in trees) for k in trees[0].counts} if trees else {}
     failed = sum(1 for t in trees if t.failures)
-    print(f"{len(trees)} drafts: {totals['surfaces']} surface runs, {totals['moves']} moves, "
-          f"{totals['mcp']} MCP paths checked; {failed} drafts with a failure")
+    print(f"{len(trees)} drafts: {totals.get('surfaces', 0)} surface runs, {totals.get('moves', 0)} moves, "
+          f"{totals.get('mcp', 0)} MCP paths checked, {totals.get('refills', 0)} ops refilled "
+          f"({totals.get('refilled', 0)} files placed again, {totals.get('refilled_home', 0)} of them in "
+          f"their old op alone, {totals.get('refill_left', 0)} left uncovered); {failed} drafts with a failure")
     sys.exit(1 if failed else 0)
 
 
