@@ -206,7 +206,13 @@ fn propose(
     for (order, c) in signals.rank(file, kind, prefix).into_iter().enumerate() {
         scores.insert(signals.ops[c.op].slug.clone(), (c.score, c.evidence, order));
     }
-    // A row that covers a file beside this one with the same first name token.
+    // A row that covers a file beside this one with the same first name
+    // token strengthens an op the file's own evidence names; alone it
+    // proposes nothing. A first token is as often a project's prefix
+    // (`rocrand_`, `bli_`, `Simd`) as a kernel's name: on the files
+    // `init` left for the team, neighbours alone chose the op the hand
+    // matrix groups them in for 208 of 1,092 (fit trees) and put scalar C
+    // in SIMD backend ops.
     if let Some(index) = index {
         let stem_tokens = signals::tokens(signals::stem(file));
         if let Some(first) = stem_tokens.first() {
@@ -216,8 +222,9 @@ fn propose(
                     continue;
                 }
                 for m in index.matches(sib) {
-                    let slug = matrix.ops[m.op].slug.value.clone();
-                    let e = scores.entry(slug).or_insert((0, Vec::new(), usize::MAX));
+                    let Some(e) = scores.get_mut(&matrix.ops[m.op].slug.value) else {
+                        continue;
+                    };
                     if !e.1.iter().any(|x| matches!(x, Evidence::Neighbour(_))) {
                         e.0 += 40;
                         e.1.push(Evidence::Neighbour(sib.to_owned()));

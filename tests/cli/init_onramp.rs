@@ -2654,3 +2654,88 @@ fn a_portable_kernel_language_is_read_through_the_macros_its_gpu_sources_define(
         "{header}"
     );
 }
+
+/// What `init` leaves for the team (too little evidence for any op),
+/// `suggest --uncovered` — the next step the draft names — leaves too: a
+/// file beside a covered one with the same first name word is not placed
+/// by that alone. libFLAC's scalar `fixed.c` beside `fixed_intrin_avx2.c`
+/// was proposed for the x86 SIMD backend op; a first word is as often a
+/// project's prefix (`rocrand_`, `bli_`) as a kernel's name. Beside its
+/// own evidence a neighbour still counts, and is shown.
+#[test]
+fn suggest_leaves_for_the_team_what_init_left_and_a_neighbour_alone_places_nothing() {
+    let simd = |isa: &str, vec: &str, pre: &str, lanes: usize| {
+        format!(
+            "#include <immintrin.h>\nvoid fixed_pick_order_{isa}(const int *d, int n, int *o) {{\n  \
+             for (int i = 0; i + {lanes} <= n; i += {lanes}) {{\n    \
+             {vec} a = {pre}_loadu_si{bits}(({vec} *)(d + i));\n    \
+             {pre}_storeu_si{bits}(({vec} *)(o + i), {pre}_sub_epi32(a, a));\n  }}\n}}\n",
+            bits = lanes * 32,
+        )
+    };
+    let p = Sota::new()
+        .git_init()
+        .file(
+            "src/fixed_intrin_avx2.c",
+            &simd("avx2", "__m256i", "_mm256", 8),
+        )
+        .file(
+            "src/fixed_intrin_sse2.c",
+            &simd("sse2", "__m128i", "_mm", 4),
+        )
+        .file(
+            "src/fixed.c",
+            "void fixed_pick_order(const int *d, int n, int *o) {\n  \
+             for (int i = 1; i < n; i++) o[i] = d[i] - d[i - 1];\n}\n",
+        );
+    p.git(&["add", "-A"]).success();
+    p.run(&["init", "--today", TODAY]).success();
+    let draft = std::fs::read_to_string(p.path().join("sota.toml")).unwrap();
+    assert!(
+        draft.contains("\"src/fixed_intrin_avx2.c\"") && draft.contains("too little evidence"),
+        "init places the SIMD twins and leaves fixed.c for the team:\n{draft}"
+    );
+
+    let run = p.run(&["suggest", "--uncovered", "--json"]);
+    assert_eq!(run.code, 1, "a file left uncovered: {}", run.stdout);
+    let v = run.json();
+    let fixed = v["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["file"] == "src/fixed.c")
+        .unwrap_or_else(|| panic!("fixed.c is uncovered: {v}"));
+    assert!(fixed["proposal"].is_null(), "{fixed}");
+    assert_eq!(v["edits"], serde_json::json!([]), "{v}");
+    p.run(&["suggest", "--uncovered", "--write"]);
+    assert_eq!(
+        std::fs::read_to_string(p.path().join("sota.toml")).unwrap(),
+        draft,
+        "--write has nothing to write"
+    );
+
+    // A file with a name of its own evidence still gets its neighbour's
+    // word as evidence beside it.
+    let attn = "__global__ void flash_attn_fwd() { /* online softmax */ }\n";
+    let q = Sota::new()
+        .git_init()
+        .file(
+            "sota.toml",
+            "[project]\nname = \"demo\"\nreviewed = 2026-06-26\n\n[kernels]\ninclude = [\"k/**\"]\n\n\
+             [[op]]\nslug = \"fused-attention\"\ntitle = \"Fused attention\"\nsota = \"FlashAttention\"\nfiles = [\"k/flash_fwd.cu\"]\n",
+        )
+        .file("k/flash_fwd.cu", attn)
+        .file("k/flash_bwd.cu", attn);
+    q.git(&["add", "-A"]).success();
+    let v = q.run(&["suggest", "k/flash_bwd.cu", "--json"]).json();
+    let proposal = &v["suggestions"][0]["proposal"];
+    assert_eq!(proposal["op"], "fused-attention", "{v}");
+    assert!(
+        proposal["evidence"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["signal"] == "neighbour" && e["matched"] == "k/flash_fwd.cu"),
+        "{v}"
+    );
+}
