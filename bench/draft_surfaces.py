@@ -31,7 +31,12 @@ afterwards. Then, with that draft as the matrix:
             directory shapes), each target (the op's files, and the kernel
             files the draft left in no op) is in one op at most, and the
             population is unchanged. How many files went back, and into their old op, is
-            counted, not judged.
+            counted, not judged;
+  proofs    every op of the draft with a `check` list (the catalog's) judges a
+            candidate equal to the reference as passing (exit 0) and one of the
+            opposite sign as failing (exit 1), in f32 and f16 (.npy) and bf16
+            (.safetensors), 8x128 values; an op with no `check` list (a custom
+            family) exits 2 naming the missing list.
 
 A line per failing check, then the totals. Nothing of the checkouts changes
 (the draft lives under .git/ and is removed).
@@ -41,6 +46,7 @@ import json
 import os
 import random
 import re
+import struct
 import subprocess
 import sys
 
@@ -56,7 +62,8 @@ class Tree:
         self.sota, self.cwd, self.name = sota, checkout, name
         self.matrix = os.path.join(".git", "sota-draft-surfaces.toml")
         self.failures, self.counts = [], {"surfaces": 0, "moves": 0, "mcp": 0, "refills": 0,
-                                          "refilled": 0, "refilled_home": 0, "refill_left": 0}
+                                          "refilled": 0, "refilled_home": 0, "refill_left": 0,
+                                          "proofs": 0}
 
     def run(self, *args, stdin=None):
         return subprocess.run([self.sota, *args], cwd=self.cwd, input=stdin, capture_output=True, text=True,
@@ -193,6 +200,65 @@ def check_refills(tree, draft, rng):
         fh.write(original)
 
 
+ROWS, COLS = 8, 128
+
+
+def tensor_values(sign):
+    """ROWS x COLS seeded values in [-1, 1), times SIGN."""
+    rng = random.Random(7)
+    return [sign * rng.uniform(-1.0, 1.0) for _ in range(ROWS * COLS)]
+
+
+def npy_bytes(values, code, descr):
+    header = f"{{'descr': '{descr}', 'fortran_order': False, 'shape': ({ROWS}, {COLS}), }}"
+    header += " " * (63 - (len(header) + 10) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + struct.pack(
+        f"<{len(values)}{code}", *values)
+
+
+def bf16_safetensors_bytes(values):
+    data = b"".join(struct.pack("<I", struct.unpack("<I", struct.pack("<f", v))[0])[2:] for v in values)
+    header = json.dumps({"t": {"dtype": "BF16", "shape": [ROWS, COLS], "data_offsets": [0, len(data)]}})
+    header += " " * (-len(header) % 8)
+    return struct.pack("<Q", len(header)) + header.encode() + data
+
+
+def write_tensors(cwd):
+    """(reference, equal, opposite) file pairs per dtype, under .git/."""
+    files = {}
+    for dtype, ext, make in (("f32", "npy", lambda v: npy_bytes(v, "f", "<f4")),
+                             ("f16", "npy", lambda v: npy_bytes(v, "e", "<f2")),
+                             ("bf16", "safetensors", bf16_safetensors_bytes)):
+        names = []
+        for role, sign in (("reference", 1.0), ("equal", 1.0), ("opposite", -1.0)):
+            name = os.path.join(".git", f"sota-draft-{role}-{dtype}.{ext}")
+            with open(os.path.join(cwd, name), "wb") as fh:
+                fh.write(make(tensor_values(sign)))
+            names.append(name)
+        files[dtype] = names
+    return files
+
+
+def check_proofs(tree, draft):
+    files = write_tensors(tree.cwd)
+    try:
+        for op in draft["ops"]:
+            for dtype, (reference, equal, opposite) in files.items():
+                for candidate, wanted in ((equal, 0), (opposite, 1)) if op["check_entries"] else ((equal, 2),):
+                    r = tree.run("prove", op["slug"], "--matrix", tree.matrix, "-r", reference, "-c", candidate)
+                    tree.counts["proofs"] += 1
+                    missing = wanted != 2 or "has no `check` list" in r.stderr
+                    if r.returncode != wanted or not missing:
+                        tree.fail("prove", f"{op['slug']} {dtype} {os.path.basename(candidate)}: exit {r.returncode} "
+                                  f"(wanted {wanted}): {(r.stdout + r.stderr).strip()[-200:]}")
+                if not op["check_entries"]:
+                    break
+    finally:
+        for names in files.values():
+            for name in names:
+                os.unlink(os.path.join(tree.cwd, name))
+
+
 def proposed_ops(payload):
     """The op(s) a gate or suggest payload names for its paths."""
     if payload.get("schema") == "sota.suggest/v1":
@@ -250,6 +316,7 @@ def measure(sota, checkout, name):
             check_mcp(tree, kernels, rng)
         check_moves(tree, [o["slug"] for o in draft["ops"]], rng)
         check_refills(tree, draft, rng)
+        check_proofs(tree, draft)
     except (json.JSONDecodeError, KeyError, subprocess.TimeoutExpired) as err:
         tree.fail("run", f"{type(err).__name__}: {err}")
     finally:
@@ -279,7 +346,8 @@ def main():
     print(f"{len(trees)} drafts: {totals.get('surfaces', 0)} surface runs, {totals.get('moves', 0)} moves, "
           f"{totals.get('mcp', 0)} MCP paths checked, {totals.get('refills', 0)} ops refilled "
           f"({totals.get('refilled', 0)} files placed again, {totals.get('refilled_home', 0)} of them in "
-          f"their old op alone, {totals.get('refill_left', 0)} left uncovered); {failed} drafts with a failure")
+          f"their old op alone, {totals.get('refill_left', 0)} left uncovered), {totals.get('proofs', 0)} proofs; "
+          f"{failed} drafts with a failure")
     sys.exit(1 if failed else 0)
 
 
