@@ -2661,9 +2661,10 @@ fn a_portable_kernel_language_is_read_through_the_macros_its_gpu_sources_define(
 /// by that alone. libFLAC's scalar `fixed.c` beside `fixed_intrin_avx2.c`
 /// was proposed for the x86 SIMD backend op; a first word is as often a
 /// project's prefix (`rocrand_`, `bli_`) as a kernel's name. Beside its
-/// own evidence a neighbour still counts, and is shown.
+/// own evidence a neighbour still counts, and is shown; alone it places a
+/// file only in a row the team has decided.
 #[test]
-fn suggest_leaves_for_the_team_what_init_left_and_a_neighbour_alone_places_nothing() {
+fn suggest_leaves_for_the_team_what_init_left_and_only_a_decided_neighbour_places_alone() {
     let simd = |isa: &str, vec: &str, pre: &str, lanes: usize| {
         format!(
             "#include <immintrin.h>\nvoid fixed_pick_order_{isa}(const int *d, int n, int *o) {{\n  \
@@ -2738,4 +2739,54 @@ fn suggest_leaves_for_the_team_what_init_left_and_a_neighbour_alone_places_nothi
             .any(|e| e["signal"] == "neighbour" && e["matched"] == "k/flash_fwd.cu"),
         "{v}"
     );
+
+    // A row the team has decided (its `route` set) is the team's grouping:
+    // its neighbour alone places a file beside it, even in a custom op no
+    // signal can name; an undecided (drafted) row's does not; neither puts
+    // plain C in the x86 SIMD op.
+    let matrix = |route: &str| {
+        format!(
+            "[project]\nname = \"demo\"\nreviewed = 2026-06-26\n\n[kernels]\ninclude = [\"k/**\"]\n\n\
+             [[op]]\nslug = \"x-kelp\"\ntitle = \"Kelp\"\nsota = \"ours\"\nfiles = [\"k/kelp_fwd.cu\"]\n{route}\n\
+             [[op]]\nslug = \"x86-avx512-amx\"\ntitle = \"x86 SIMD\"\nsota = \"oneDNN\"\n\
+             files = [\"k/fixed_intrin_avx2.c\"]\n{route}"
+        )
+    };
+    for (route, wanted) in [("", None), ("route = \"stay-minimal\"\n", Some("x-kelp"))] {
+        let t = Sota::new()
+            .git_init()
+            .file("sota.toml", &matrix(route))
+            .file(
+                "k/kelp_fwd.cu",
+                "__global__ void kelp_fwd(float* x) { x[0] = 1.f; }\n",
+            )
+            .file(
+                "k/kelp_bwd.cu",
+                "__global__ void kelp_bwd(float* x) { x[0] = 2.f; }\n",
+            )
+            .file(
+                "k/fixed_intrin_avx2.c",
+                &simd("avx2", "__m256i", "_mm256", 8),
+            )
+            .file(
+                "k/fixed.c",
+                "void fixed_pick_order(const int *d, int n, int *o) {\n  \
+                 for (int i = 1; i < n; i++) o[i] = d[i] - d[i - 1];\n}\n",
+            );
+        t.git(&["add", "-A"]).success();
+        let v = t
+            .run(&["suggest", "k/kelp_bwd.cu", "k/fixed.c", "--json"])
+            .json();
+        let op_for = |file: &str| {
+            v["suggestions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["file"] == file)
+                .map(|s| s["proposal"]["op"].as_str().map(str::to_owned))
+                .unwrap_or_else(|| panic!("{file}: {v}"))
+        };
+        assert_eq!(op_for("k/kelp_bwd.cu").as_deref(), wanted, "{route}: {v}");
+        assert_eq!(op_for("k/fixed.c"), None, "{route}: {v}");
+    }
 }

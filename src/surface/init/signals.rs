@@ -1193,8 +1193,17 @@ impl Signals {
     /// Whether the op may hold a file of this kind (an op bound to kinds
     /// holds only those: a MIPS file is never the x86 backend's).
     pub fn admits(&self, slug: &str, kind: Kind) -> bool {
-        self.position(slug)
-            .is_none_or(|i| self.ops[i].kinds.is_empty() || self.ops[i].kinds.contains(&kind))
+        self.holds(slug, Some(kind))
+    }
+
+    /// [`Signals::admits`] for a file whose kind may be unknown: an op
+    /// bound to kinds holds no file of none (plain C beside SIMD kernels
+    /// is not the x86 backend's), as [`Signals::rank`] ranks it.
+    pub fn holds(&self, slug: &str, kind: Option<Kind>) -> bool {
+        self.position(slug).is_none_or(|i| {
+            let kinds = &self.ops[i].kinds;
+            kinds.is_empty() || kind.is_some_and(|k| kinds.contains(&k))
+        })
     }
 
     /// Which ops' name and directory patterns may match, by first token.
