@@ -2655,6 +2655,20 @@ fn a_portable_kernel_language_is_read_through_the_macros_its_gpu_sources_define(
     );
 }
 
+/// libFLAC's scalar predictor beside its SIMD twins: no signal of its own.
+const SCALAR_FIXED: &str = "void fixed_pick_order(const int *d, int n, int *o) {\n  \
+    for (int i = 1; i < n; i++) o[i] = d[i] - d[i - 1];\n}\n";
+
+/// The op a `sota.suggest/v1` payload proposes for `file` (None: no proposal).
+#[track_caller]
+fn proposed_op<'a>(v: &'a serde_json::Value, file: &str) -> Option<&'a str> {
+    let suggestion = v["suggestions"]
+        .as_array()
+        .and_then(|all| all.iter().find(|s| s["file"] == file))
+        .unwrap_or_else(|| panic!("no suggestion for {file}: {v}"));
+    suggestion["proposal"]["op"].as_str()
+}
+
 /// What `init` leaves for the team (too little evidence for any op),
 /// `suggest --uncovered` — the next step the draft names — leaves too: a
 /// file beside a covered one with the same first name word is not placed
@@ -2684,11 +2698,7 @@ fn suggest_leaves_for_the_team_what_init_left_and_only_a_decided_neighbour_place
             "src/fixed_intrin_sse2.c",
             &simd("sse2", "__m128i", "_mm", 4),
         )
-        .file(
-            "src/fixed.c",
-            "void fixed_pick_order(const int *d, int n, int *o) {\n  \
-             for (int i = 1; i < n; i++) o[i] = d[i] - d[i - 1];\n}\n",
-        );
+        .file("src/fixed.c", SCALAR_FIXED);
     p.git(&["add", "-A"]).success();
     p.run(&["init", "--today", TODAY]).success();
     let draft = std::fs::read_to_string(p.path().join("sota.toml")).unwrap();
@@ -2700,13 +2710,7 @@ fn suggest_leaves_for_the_team_what_init_left_and_only_a_decided_neighbour_place
     let run = p.run(&["suggest", "--uncovered", "--json"]);
     assert_eq!(run.code, 1, "a file left uncovered: {}", run.stdout);
     let v = run.json();
-    let fixed = v["suggestions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["file"] == "src/fixed.c")
-        .unwrap_or_else(|| panic!("fixed.c is uncovered: {v}"));
-    assert!(fixed["proposal"].is_null(), "{fixed}");
+    assert_eq!(proposed_op(&v, "src/fixed.c"), None, "{v}");
     assert_eq!(v["edits"], serde_json::json!([]), "{v}");
     p.run(&["suggest", "--uncovered", "--write"]);
     assert_eq!(
@@ -2768,25 +2772,12 @@ fn suggest_leaves_for_the_team_what_init_left_and_only_a_decided_neighbour_place
                 "k/fixed_intrin_avx2.c",
                 &simd("avx2", "__m256i", "_mm256", 8),
             )
-            .file(
-                "k/fixed.c",
-                "void fixed_pick_order(const int *d, int n, int *o) {\n  \
-                 for (int i = 1; i < n; i++) o[i] = d[i] - d[i - 1];\n}\n",
-            );
+            .file("k/fixed.c", SCALAR_FIXED);
         t.git(&["add", "-A"]).success();
         let v = t
             .run(&["suggest", "k/kelp_bwd.cu", "k/fixed.c", "--json"])
             .json();
-        let op_for = |file: &str| {
-            v["suggestions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|s| s["file"] == file)
-                .map(|s| s["proposal"]["op"].as_str().map(str::to_owned))
-                .unwrap_or_else(|| panic!("{file}: {v}"))
-        };
-        assert_eq!(op_for("k/kelp_bwd.cu").as_deref(), wanted, "{route}: {v}");
-        assert_eq!(op_for("k/fixed.c"), None, "{route}: {v}");
+        assert_eq!(proposed_op(&v, "k/kelp_bwd.cu"), wanted, "{route}: {v}");
+        assert_eq!(proposed_op(&v, "k/fixed.c"), None, "{route}: {v}");
     }
 }
