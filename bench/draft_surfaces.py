@@ -30,8 +30,8 @@ afterwards. Then, with that draft as the matrix:
             only its targets and files the same op already covers", on real
             directory shapes), each target (the op's files, and the kernel
             files the draft left in no op) is in one op at most, and the
-            population is unchanged. How many files went back, and into their old op, is
-            counted, not judged;
+            population is unchanged. How many files went back, and into
+            their old op, is counted, not judged;
   proofs    every op of the draft with a `check` list (the catalog's) judges a
             candidate equal to the reference as passing (exit 0) and one of the
             opposite sign as failing (exit 1), in f32 and f16 (.npy) and bf16
@@ -247,8 +247,8 @@ def check_proofs(tree, draft):
                 for candidate, wanted in ((equal, 0), (opposite, 1)) if op["check_entries"] else ((equal, 2),):
                     r = tree.run("prove", op["slug"], "--matrix", tree.matrix, "-r", reference, "-c", candidate)
                     tree.counts["proofs"] += 1
-                    missing = wanted != 2 or "has no `check` list" in r.stderr
-                    if r.returncode != wanted or not missing:
+                    says_why = wanted != 2 or "has no `check` list" in r.stderr
+                    if r.returncode != wanted or not says_why:
                         tree.fail("prove", f"{op['slug']} {dtype} {os.path.basename(candidate)}: exit {r.returncode} "
                                   f"(wanted {wanted}): {(r.stdout + r.stderr).strip()[-200:]}")
                 if not op["check_entries"]:
