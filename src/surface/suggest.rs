@@ -201,52 +201,28 @@ fn propose(
     kind: Option<Kind>,
     prefix: &[u8],
 ) -> Option<Proposal> {
-    // slug → (score, evidence)
-    let mut scores: BTreeMap<String, (u32, Vec<Evidence>, usize)> = BTreeMap::new();
+    let mut weighed: BTreeMap<String, Weighed> = BTreeMap::new();
     for (order, c) in signals.rank(file, kind, prefix).into_iter().enumerate() {
-        scores.insert(signals.ops[c.op].slug.clone(), (c.score, c.evidence, order));
+        let w = Weighed {
+            score: c.score,
+            evidence: c.evidence,
+            order,
+            decided_neighbour: false,
+        };
+        weighed.insert(signals.ops[c.op].slug.clone(), w);
     }
-    // A row that covers a file beside this one with the same first name
-    // token strengthens an op the file's own evidence names. Alone it
-    // proposes only a row the team has decided (its `route` set) that may
-    // hold the file's kind: a team's grouping is evidence, a draft's is
-    // not yet. On the files `init` left for the team, a drafted row's
-    // neighbour alone chose the hand matrix's grouping for 208 of 1,092
-    // (fit trees: a first token is as often a project's prefix, `rocrand_`,
-    // `bli_`, as a kernel's name) and put scalar C in SIMD backend ops;
-    // in hand matrices, a file taken out of a custom op went back to it
-    // by its neighbour for 147 of 174 such proposals.
     if let Some(index) = index {
-        let stem_tokens = signals::tokens(signals::stem(file));
-        if let Some(first) = stem_tokens.first() {
-            let dir = file.rfind('/').map_or("", |i| &file[..=i]);
-            for sib in siblings(tracked, dir) {
-                if sib == file || signals::tokens(signals::stem(sib)).first() != Some(first) {
-                    continue;
-                }
-                for m in index.matches(sib) {
-                    let row = &matrix.ops[m.op];
-                    let slug = &row.slug.value;
-                    if !scores.contains_key(slug)
-                        && (row.route.is_none() || !signals.holds(slug, kind))
-                    {
-                        continue;
-                    }
-                    let e = scores
-                        .entry(slug.clone())
-                        .or_insert((0, Vec::new(), usize::MAX));
-                    if !e.1.iter().any(|x| matches!(x, Evidence::Neighbour(_))) {
-                        e.0 += 40;
-                        e.1.push(Evidence::Neighbour(sib.to_owned()));
-                    }
-                }
-            }
-        }
+        weigh_neighbours(matrix, signals, index, tracked, file, kind, &mut weighed);
     }
-    let (slug, (score, evidence, _)) = scores
+    let (
+        slug,
+        Weighed {
+            score, evidence, ..
+        },
+    ) = weighed
         .into_iter()
-        .filter(|(_, (s, _, _))| *s >= signals::THRESHOLD)
-        .max_by(|a, b| a.1 .0.cmp(&b.1 .0).then(b.1 .2.cmp(&a.1 .2)))?;
+        .filter(|(_, w)| w.score >= signals::THRESHOLD)
+        .max_by_key(|(_, w)| (w.decided_neighbour, w.score, std::cmp::Reverse(w.order)))?;
     let (title, existing_row, from) = match matrix.op(&slug) {
         Some(op) => (op.title.clone(), true, None),
         None => {
@@ -269,6 +245,72 @@ fn propose(
         asked: false,
         custom: false,
     })
+}
+
+/// One op a file might go to, as [`propose`] weighs it.
+struct Weighed {
+    score: u32,
+    evidence: Vec<Evidence>,
+    /// Its place in the signals' ranking (`usize::MAX`: not ranked).
+    order: usize,
+    /// A row the team has decided covers a file beside this one.
+    decided_neighbour: bool,
+}
+
+/// A row that covers a file beside `file` with the same first name token
+/// is a neighbour. A drafted row's neighbour strengthens an op the file's
+/// own evidence names and proposes nothing alone: on the files `init`
+/// left for the team, it chose the hand matrix's grouping for 208 of
+/// 1,092 (fit trees; a first token is as often a project's prefix,
+/// `rocrand_`, `bli_`, as a kernel's name) and put scalar C in SIMD
+/// backend ops. A row the team has decided (its `route` set) is the
+/// team's grouping: its neighbour places the file there (when the row
+/// may hold the file's kind) ahead of the catalog's signals. A file
+/// taken out of a hand matrix with every route set went back to its op
+/// for 947 of 1,821 (fit) and 551 of 1,082 (held out) this way; for 731
+/// and 450 when a decided neighbour only added to the score.
+fn weigh_neighbours(
+    matrix: &Matrix,
+    signals: &Signals,
+    index: &mut OpIndex<'_>,
+    tracked: &PathList,
+    file: &str,
+    kind: Option<Kind>,
+    weighed: &mut BTreeMap<String, Weighed>,
+) {
+    let stem_tokens = signals::tokens(signals::stem(file));
+    let Some(first) = stem_tokens.first() else {
+        return;
+    };
+    let dir = file.rfind('/').map_or("", |i| &file[..=i]);
+    for sib in siblings(tracked, dir) {
+        if sib == file || signals::tokens(signals::stem(sib)).first() != Some(first) {
+            continue;
+        }
+        for m in index.matches(sib) {
+            let row = &matrix.ops[m.op];
+            let slug = &row.slug.value;
+            let decided = row.route.is_some() && signals.holds(slug, kind);
+            if !decided && !weighed.contains_key(slug) {
+                continue;
+            }
+            let w = weighed.entry(slug.clone()).or_insert(Weighed {
+                score: 0,
+                evidence: Vec::new(),
+                order: usize::MAX,
+                decided_neighbour: false,
+            });
+            w.decided_neighbour |= decided;
+            if !w
+                .evidence
+                .iter()
+                .any(|x| matches!(x, Evidence::Neighbour(_)))
+            {
+                w.score += 40;
+                w.evidence.push(Evidence::Neighbour(sib.to_owned()));
+            }
+        }
+    }
 }
 
 /// The proposal `--op` asked for: no signals weighed.

@@ -2675,8 +2675,8 @@ fn proposed_op<'a>(v: &'a serde_json::Value, file: &str) -> Option<&'a str> {
 /// by that alone. libFLAC's scalar `fixed.c` beside `fixed_intrin_avx2.c`
 /// was proposed for the x86 SIMD backend op; a first word is as often a
 /// project's prefix (`rocrand_`, `bli_`) as a kernel's name. Beside its
-/// own evidence a neighbour still counts, and is shown; alone it places a
-/// file only in a row the team has decided.
+/// own evidence a neighbour still counts, and is shown; a row the team has
+/// decided places the files beside it, ahead of the catalog's signals.
 #[test]
 fn suggest_leaves_for_the_team_what_init_left_and_only_a_decided_neighbour_places_alone() {
     let simd = |isa: &str, vec: &str, pre: &str, lanes: usize| {
@@ -2745,9 +2745,9 @@ fn suggest_leaves_for_the_team_what_init_left_and_only_a_decided_neighbour_place
     );
 
     // A row the team has decided (its `route` set) is the team's grouping:
-    // its neighbour alone places a file beside it, even in a custom op no
-    // signal can name; an undecided (drafted) row's does not; neither puts
-    // plain C in the x86 SIMD op.
+    // its neighbour places a file beside it, even in a custom op no signal
+    // can name, ahead of the signals; an undecided (drafted) row's does
+    // not; neither puts plain C in the x86 SIMD op.
     let matrix = |route: &str| {
         format!(
             "[project]\nname = \"demo\"\nreviewed = 2026-06-26\n\n[kernels]\ninclude = [\"k/**\"]\n\n\
@@ -2756,7 +2756,8 @@ fn suggest_leaves_for_the_team_what_init_left_and_only_a_decided_neighbour_place
              files = [\"k/fixed_intrin_avx2.c\"]\n{route}"
         )
     };
-    for (route, wanted) in [("", None), ("route = \"stay-minimal\"\n", Some("x-kelp"))] {
+    let decided = "route = \"stay-minimal\"\n";
+    for (route, wanted, softmax) in [("", None, "softmax"), (decided, Some("x-kelp"), "x-kelp")] {
         let t = Sota::new()
             .git_init()
             .file("sota.toml", &matrix(route))
@@ -2769,15 +2770,32 @@ fn suggest_leaves_for_the_team_what_init_left_and_only_a_decided_neighbour_place
                 "__global__ void kelp_bwd(float* x) { x[0] = 2.f; }\n",
             )
             .file(
+                "k/kelp_softmax.cu",
+                "__global__ void kelp_softmax(float* x) { x[0] = expf(x[0]); }\n",
+            )
+            .file(
                 "k/fixed_intrin_avx2.c",
                 &simd("avx2", "__m256i", "_mm256", 8),
             )
             .file("k/fixed.c", SCALAR_FIXED);
         t.git(&["add", "-A"]).success();
         let v = t
-            .run(&["suggest", "k/kelp_bwd.cu", "k/fixed.c", "--json"])
+            .run(&[
+                "suggest",
+                "k/kelp_bwd.cu",
+                "k/kelp_softmax.cu",
+                "k/fixed.c",
+                "--json",
+            ])
             .json();
         assert_eq!(proposed_op(&v, "k/kelp_bwd.cu"), wanted, "{route}: {v}");
         assert_eq!(proposed_op(&v, "k/fixed.c"), None, "{route}: {v}");
+        // The team's grouping outranks the catalog's signals (the name says
+        // softmax); a drafted row's does not.
+        assert_eq!(
+            proposed_op(&v, "k/kelp_softmax.cu"),
+            Some(softmax),
+            "{route}: {v}"
+        );
     }
 }
