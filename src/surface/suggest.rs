@@ -260,7 +260,7 @@ struct Weighed {
 /// A row that covers a file beside `file` with the same first name token
 /// is a neighbour. A drafted row's neighbour strengthens an op the file's
 /// own evidence names and proposes nothing alone: on the files `init`
-/// left for the team, it chose the hand matrix's grouping for 208 of
+/// left for the team, it chose the hand matrix's grouping for 233 of
 /// 1,092 (fit trees; a first token is as often a project's prefix,
 /// `rocrand_`, `bli_`, as a kernel's name) and put scalar C in SIMD
 /// backend ops. A row the team has decided (its `route` set) is the
@@ -268,7 +268,8 @@ struct Weighed {
 /// may hold the file's kind) ahead of the catalog's signals. A file
 /// taken out of a hand matrix with every route set went back to its op
 /// for 947 of 1,821 (fit) and 551 of 1,082 (held out) this way; for 731
-/// and 450 when a decided neighbour only added to the score.
+/// and 450 when a decided neighbour only added to the score
+/// (`bench/suggest_corpus.py`).
 fn weigh_neighbours(
     matrix: &Matrix,
     signals: &Signals,
