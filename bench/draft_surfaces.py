@@ -50,7 +50,7 @@ import struct
 import subprocess
 import sys
 
-from init_corpus import SETS, corpus_parser
+from init_corpus import SETS, chosen_checkouts, corpus_parser
 
 TODAY = "2026-12-07"
 
@@ -329,13 +329,8 @@ def main():
     ap.add_argument("--set", choices=SETS)
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
-    sota = os.path.abspath(a.sota) if os.sep in a.sota else a.sota
-    with open(os.path.join(a.corpus, "repos.json")) as fh:
-        entries = json.load(fh)["repos"]
-    only = set(filter(None, a.only.split(",")))
-    todo = [(os.path.join(a.checkouts, e["checkout"]), e["name"]) for e in entries
-            if (not only or e["name"] in only) and (not a.set or e["set"] == a.set)
-            and os.path.isdir(os.path.join(a.checkouts, e["checkout"], ".git"))]
+    sota, chosen = chosen_checkouts(a)
+    todo = [(checkout, e["name"]) for checkout, e in chosen]
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         trees = list(pool.map(lambda t: measure(sota, *t), todo))
     for tree in trees:

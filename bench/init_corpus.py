@@ -306,6 +306,19 @@ def corpus_parser(doc):
     return ap
 
 
+def chosen_checkouts(a):
+    """(sota, [(checkout path, repos.json entry)]) for parsed corpus arguments:
+    the entries `--only` and `--set` keep whose checkout is there."""
+    sota = os.path.abspath(a.sota) if os.sep in a.sota else a.sota
+    with open(os.path.join(a.corpus, "repos.json")) as fh:
+        entries = json.load(fh)["repos"]
+    only = set(filter(None, a.only.split(",")))
+    wanted_set = getattr(a, "set", None)
+    return sota, [(os.path.join(a.checkouts, e["checkout"]), e) for e in entries
+                  if (not only or e["name"] in only) and (not wanted_set or e["set"] == wanted_set)
+                  and os.path.isdir(os.path.join(a.checkouts, e["checkout"], ".git"))]
+
+
 def main():
     ap = corpus_parser(__doc__)
     ap.add_argument("--set", choices=SETS)

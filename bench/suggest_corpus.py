@@ -28,7 +28,7 @@ import os
 import random
 import subprocess
 
-from init_corpus import SETS, TODAY, corpus_parser, coverage_files, toml_str
+from init_corpus import SETS, TODAY, chosen_checkouts, corpus_parser, coverage_files, toml_str
 
 
 def run_json(sota, cwd, *args):
@@ -118,13 +118,7 @@ def main():
     ap.add_argument("--undecided", action="store_true", help="leave-one-out with no route set")
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
-    sota = os.path.abspath(a.sota) if os.sep in a.sota else a.sota
-    with open(os.path.join(a.corpus, "repos.json")) as fh:
-        entries = json.load(fh)["repos"]
-    only = set(filter(None, a.only.split(",")))
-    todo = [(os.path.join(a.checkouts, e["checkout"]), e) for e in entries
-            if (not only or e["name"] in only) and (not a.set or e["set"] == a.set)
-            and os.path.isdir(os.path.join(a.checkouts, e["checkout"], ".git"))]
+    sota, todo = chosen_checkouts(a)
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         results = list(pool.map(lambda t: measure(sota, a.corpus, t[0], t[1], not a.undecided), todo))
     for side, is_fit in (("fit", True), ("held out", False)):
