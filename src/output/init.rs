@@ -57,7 +57,7 @@ pub fn init_human(plan: &Plan, written: Option<&str>) -> String {
     if !plan.unclassified.is_empty() {
         let _ = writeln!(
             out,
-            "  sota suggest --uncovered   an op for each kernel file left uncovered"
+            "  sota suggest --uncovered   the kernel files left uncovered; place each with --op SLUG"
         );
     }
     if !plan.ladders.is_empty() {
@@ -473,7 +473,7 @@ pub fn suggest_human(report: &Report, matrix_name: &str) -> String {
             None => {
                 let _ = writeln!(
                     out,
-                    "  no op has enough evidence; add it to a row by hand or leave it as debt"
+                    "  no op has enough evidence: place it with `sota suggest FILE --op SLUG`, or leave it as debt"
                 );
             }
         }

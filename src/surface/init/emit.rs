@@ -104,7 +104,7 @@ fn header(out: &mut String, plan: &Plan) {
         let _ = writeln!(
             out,
             "# {} kernel file{} had too little evidence for any op: left for the team\n\
-             # (uncovered until placed; `sota suggest --uncovered`).",
+             # (uncovered until placed: `sota suggest FILE --op SLUG`).",
             plan.unclassified.len(),
             if plan.unclassified.len() == 1 {
                 ""
