@@ -21,7 +21,7 @@ Examples:
   sota audit --since 2026-01-01     which kernel commits recorded their prior art
   sota render docs/kernels.md       Markdown tables from the matrix, between markers
   sota init                         draft sota.toml from the tracked kernel files and the catalog
-  sota suggest --uncovered          the op and the glob edit for each uncovered kernel file
+  sota suggest --uncovered          an op and glob edit for each uncovered file the evidence places
   sota prove OP -r ref.npy -c out.npy   run the op's oracle checks on two tensors
   sota coverage --format sarif      findings for GitHub code scanning (also: github)
   sota report --html sota.html      one self-contained page: matrix, ladders, scorecard
