@@ -70,7 +70,11 @@ pub fn suggest(ctx: &Context, report: &SuggestReport) -> Result<(), Failure> {
         ))?;
         return Ok(());
     }
-    print::out(&render::suggest_human(&report.report, &report.matrix))?;
+    print::out(&render::suggest_human(
+        &report.report,
+        &report.matrix,
+        "apply with --write",
+    ))?;
     if report.written {
         let n = report.report.edits.len() + report.report.ladders.len();
         print::out(&format!(

@@ -353,10 +353,20 @@ fn suggest_result(
     paths: Vec<String>,
     intro: &str,
 ) -> Result<CallToolResult, Failure> {
+    // The tool writes nothing, and an agent cannot pass a CLI flag to it:
+    // name the command that writes the same edits.
+    let apply = if paths.is_empty() {
+        "this tool writes nothing: edit by hand, or run `sota suggest --uncovered --write`"
+    } else {
+        "this tool writes nothing: edit by hand, or run `sota suggest --write` with the same paths"
+    };
     let r = command::init::suggest_read_only(ctx, paths)?;
     let payload: Value = serde_json::from_str(&init_out::suggest_json(&r.report, &r.matrix, false))
         .expect("the suggest payload is JSON");
-    let text = format!("{intro}{}", init_out::suggest_human(&r.report, &r.matrix));
+    let text = format!(
+        "{intro}{}",
+        init_out::suggest_human(&r.report, &r.matrix, apply)
+    );
     Ok(result(&payload, text, false))
 }
 

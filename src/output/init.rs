@@ -421,7 +421,9 @@ fn ladder_text(ladder: &crate::matrix::Ladder) -> String {
     )
 }
 
-pub fn suggest_human(report: &Report, matrix_name: &str) -> String {
+/// `apply` says how the edits get into the matrix: the CLI's flag, or for
+/// a read-only front end (MCP) the command to run.
+pub fn suggest_human(report: &Report, matrix_name: &str, apply: &str) -> String {
     let mut out = String::new();
     if report.suggestions.is_empty() && report.ladders.is_empty() {
         let _ = writeln!(
@@ -479,7 +481,7 @@ pub fn suggest_human(report: &Report, matrix_name: &str) -> String {
         }
     }
     if !report.edits.is_empty() || !report.ladders.is_empty() {
-        let _ = writeln!(out, "\nEdits to {matrix_name} (apply with --write):");
+        let _ = writeln!(out, "\nEdits to {matrix_name} ({apply}):");
         let texts = report.edits.iter().map(edit_text);
         for text in texts.chain(report.ladders.iter().map(ladder_text)) {
             for line in text.lines() {

@@ -731,3 +731,49 @@ fn ops_for_paths_answers_for_files_not_created_yet() {
         "the suggest tool never writes"
     );
 }
+
+/// The suggest tool writes nothing and an agent cannot pass it a CLI flag:
+/// its text names the command that writes the same edit, and that command,
+/// run as named, covers the file.
+#[test]
+fn the_suggest_tool_names_the_command_that_writes_its_edit() {
+    let s = project();
+    let path = "csrc/paged_attention.cu";
+    std::fs::create_dir_all(s.path().join("csrc")).unwrap();
+    std::fs::write(
+        s.path().join(path),
+        "__global__ void paged_attention_decode(float* out, const float* k_cache) {}\n",
+    )
+    .unwrap();
+    s.git(&["add", "-A"]).success();
+    rt().block_on(async {
+        let c = connect(s.path()).await;
+        let r = call(&c, "suggest", json!({"paths": [path]})).await;
+        let t = text(&r);
+        assert!(!t.contains("apply with --write"), "{t}");
+        assert!(
+            t.contains("this tool writes nothing: edit by hand, or run `sota suggest --write` with the same paths"),
+            "{t}"
+        );
+        let r = call(&c, "suggest", json!({})).await;
+        assert!(
+            text(&r).contains("run `sota suggest --uncovered --write`"),
+            "{}",
+            text(&r)
+        );
+        c.cancel().await.unwrap();
+    });
+    let before = s.run(&["suggest", path, "--json"]).json();
+    let op = before["suggestions"][0]["proposal"]["op"].clone();
+    assert!(op.is_string(), "{before}");
+    s.run(&["suggest", "--write", path]).success();
+    let after = s.run(&["suggest", path, "--json"]).json();
+    assert_eq!(
+        after["suggestions"][0]["covered_by"],
+        json!([op]),
+        "{after}"
+    );
+    s.run(&["suggest", "--uncovered", "--write"]).success();
+    let left = s.run(&["suggest", "--uncovered", "--json"]).json();
+    assert_eq!(left["edits"], json!([]), "{left}");
+}
