@@ -2669,12 +2669,14 @@ fn proposed_op<'a>(v: &'a serde_json::Value, file: &str) -> Option<&'a str> {
     suggestion["proposal"]["op"].as_str()
 }
 
-/// What `init` leaves for the team (too little evidence for any op),
+/// What a draft leaves for the team (too little evidence for any op),
 /// `suggest --uncovered` — the next step the draft names — leaves too: a
 /// file beside a covered one with the same first name word is not placed
 /// by that alone. libFLAC's scalar `fixed.c` beside `fixed_intrin_avx2.c`
 /// was proposed for the x86 SIMD backend op; a first word is as often a
-/// project's prefix (`rocrand_`, `bli_`) as a kernel's name. Beside its
+/// project's prefix (`rocrand_`, `bli_`) as a kernel's name. (`init` now
+/// drafts that scalar file with its SIMD ports as one family: the
+/// instruction-set ops alone had placed the ports.) Beside its
 /// own evidence a neighbour still counts, and is shown; a row the team has
 /// decided places the files beside it, ahead of the catalog's signals.
 #[test]
@@ -2700,13 +2702,21 @@ fn suggest_leaves_for_the_team_what_init_left_and_only_a_decided_neighbour_place
         )
         .file("src/fixed.c", SCALAR_FIXED);
     p.git(&["add", "-A"]).success();
+    // init drafts the scalar default with its SIMD ports as one family:
+    // one computation written per instruction set, not the x86 op's.
     p.run(&["init", "--today", TODAY]).success();
-    let draft = std::fs::read_to_string(p.path().join("sota.toml")).unwrap();
-    assert!(
-        draft.contains("\"src/fixed_intrin_avx2.c\"") && draft.contains("too little evidence"),
-        "init places the SIMD twins and leaves fixed.c for the team:\n{draft}"
+    let v = p.run(&["suggest", "src/fixed.c", "--json"]).json();
+    assert_eq!(
+        v["suggestions"][0]["covered_by"],
+        serde_json::json!(["x-fixed"]),
+        "{v}"
     );
-
+    // A drafted (undecided) x86 row beside it, the scalar file uncovered:
+    // suggest does not place it there by the shared first word alone.
+    let draft = "[project]\nname = \"demo\"\nreviewed = 2026-06-26\n\n[kernels]\ninclude = [\"src/**\"]\n\n\
+                 [[op]]\nslug = \"x86-avx512-amx\"\ntitle = \"x86 SIMD\"\nsota = \"oneDNN\"\n\
+                 files = [\"src/fixed_intrin_*\"]\n";
+    std::fs::write(p.path().join("sota.toml"), draft).unwrap();
     let run = p.run(&["suggest", "--uncovered", "--json"]);
     assert_eq!(run.code, 1, "a file left uncovered: {}", run.stdout);
     let v = run.json();
@@ -2798,4 +2808,91 @@ fn suggest_leaves_for_the_team_what_init_left_and_only_a_decided_neighbour_place
             "{route}: {v}"
         );
     }
+}
+
+/// One computation written per instruction set, that only the backend ops
+/// placed (base64's `lib/arch/{avx2,neon64}/dec_loop.c`): one family of
+/// the tree's own, not its x86 half in the x86 op and its Arm half in the
+/// Arm op. Ports all in one op, and files their own evidence placed, stay.
+#[test]
+fn ports_of_one_computation_to_two_instruction_sets_are_one_family() {
+    let x86 = |f: &str| {
+        format!(
+            "#include <immintrin.h>\nvoid {f}(const unsigned char *s, unsigned char *o, int n) {{\n  \
+             for (int i = 0; i + 32 <= n; i += 32) {{\n    \
+             __m256i v = _mm256_loadu_si256((const __m256i *)(s + i));\n    \
+             _mm256_storeu_si256((__m256i *)(o + i), _mm256_add_epi8(v, v));\n  }}\n}}\n"
+        )
+    };
+    let arm = |f: &str| {
+        format!(
+            "#include <arm_neon.h>\nvoid {f}(const unsigned char *s, unsigned char *o, int n) {{\n  \
+             for (int i = 0; i + 16 <= n; i += 16) {{\n    \
+             uint8x16_t v = vld1q_u8(s + i);\n    vst1q_u8(o + i, vaddq_u8(v, v));\n  }}\n}}\n"
+        )
+    };
+    let p = Sota::new()
+        .git_init()
+        .file("lib/arch/avx2/dec_loop.c", &x86("dec_loop_avx2"))
+        .file("lib/arch/neon64/dec_loop.c", &arm("dec_loop_neon64"))
+        .file("lib/arch/avx2/enc_loop.c", &x86("enc_loop_avx2"))
+        .file("lib/arch/ssse3/enc_loop.c", &x86("enc_loop_ssse3"))
+        .file("lib/arch/avx2/softmax.c", &x86("softmax_avx2"))
+        .file("lib/arch/neon64/softmax.c", &arm("softmax_neon64"));
+    p.git(&["add", "-A"]).success();
+    let v = plan(&p);
+    let op = |path: &str| kind_and_op(&v, path).1;
+    assert_eq!(
+        op("lib/arch/avx2/dec_loop.c").as_deref(),
+        Some("x-dec"),
+        "{v}"
+    );
+    assert_eq!(
+        op("lib/arch/neon64/dec_loop.c").as_deref(),
+        Some("x-dec"),
+        "{v}"
+    );
+    // All x86: one op already holds both ports.
+    assert_eq!(
+        op("lib/arch/avx2/enc_loop.c").as_deref(),
+        Some("x86-avx512-amx"),
+        "{v}"
+    );
+    assert_eq!(
+        op("lib/arch/ssse3/enc_loop.c").as_deref(),
+        Some("x86-avx512-amx"),
+        "{v}"
+    );
+    // Their names place them: not a family's.
+    assert_eq!(
+        op("lib/arch/avx2/softmax.c").as_deref(),
+        Some("softmax"),
+        "{v}"
+    );
+    assert_eq!(
+        op("lib/arch/neon64/softmax.c").as_deref(),
+        Some("softmax"),
+        "{v}"
+    );
+    let dec = v["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["path"] == "lib/arch/neon64/dec_loop.c")
+        .unwrap();
+    assert_eq!(dec["evidence"][0]["signal"], "per-isa", "{dec}");
+    // The draft says what the family is, and the gate names it for a port.
+    p.run(&["init", "--today", TODAY]).success();
+    let draft = std::fs::read_to_string(p.path().join("sota.toml")).unwrap();
+    assert!(
+        draft.contains("slug = \"x-dec\"") && draft.contains("written per instruction set"),
+        "{draft}"
+    );
+    let gate = p.run(&["gate", "--json", "--paths", "lib/arch/neon64/dec_loop.c"]);
+    assert_eq!(
+        gate.json()["touched"],
+        serde_json::json!(["x-dec"]),
+        "{}",
+        gate.stdout
+    );
 }

@@ -2346,7 +2346,7 @@ pub fn tokens(name: &str) -> Vec<String> {
 
 /// Element types written glued to the word they qualify (QNNPACK's
 /// `q8gemm/`, `u8maxpool/`, `x8zip/`): the type and the word are two tokens.
-const DTYPE_PREFIXES: &[&str] = &[
+pub(super) const DTYPE_PREFIXES: &[&str] = &[
     "bf16", "fp16", "fp32", "fp8", "f16", "f32", "f64", "int4", "int8", "q4", "q8", "u8", "s8",
     "i8", "x8", "u16", "s16", "x16", "u32", "s32", "x32",
 ];

@@ -17,6 +17,7 @@ mod device_macros;
 pub mod emit;
 pub mod globs;
 mod host_units;
+mod isa_families;
 mod lanes;
 mod macro_defs;
 pub mod name_groups;
@@ -1165,7 +1166,13 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         .into_iter()
         .filter(|k| !left_out.contains(k.path.as_str()))
         .collect();
-    let families = name_groups::group(&mut kernels);
+    let mut families = name_groups::group(&mut kernels);
+    isa_families::group(&mut kernels, &mut families, |slug| {
+        signals
+            .ops
+            .iter()
+            .any(|o| o.slug == slug && o.is_isa_backend())
+    });
     let mut kinds = BTreeMap::new();
     for k in &kernels {
         *kinds.entry(k.kind).or_insert(0) += 1;
@@ -1411,7 +1418,7 @@ fn family_ops(
 ) -> Vec<PlannedOp> {
     let mut by_family: BTreeMap<&str, Vec<&KernelFile>> = BTreeMap::new();
     for k in kernels {
-        if let [Evidence::SharedName(word)] = k.evidence.as_slice() {
+        if let [Evidence::SharedName(word) | Evidence::PerIsa(word)] = k.evidence.as_slice() {
             by_family.entry(word.as_str()).or_default().push(k);
         }
     }
@@ -1420,11 +1427,21 @@ fn family_ops(
         .map(|family| {
             let slug = family.slug();
             let files = by_family.remove(family.word.as_str()).unwrap_or_default();
+            let per_isa = files
+                .iter()
+                .any(|k| matches!(k.evidence.as_slice(), [Evidence::PerIsa(_)]));
             PlannedOp {
-                title: format!(
-                    "Files named *{}* (a family no catalog op names)",
-                    family.word
-                ),
+                title: if per_isa {
+                    format!(
+                        "Files named *{}*, written per instruction set (a family no catalog op names)",
+                        family.word
+                    )
+                } else {
+                    format!(
+                        "Files named *{}* (a family no catalog op names)",
+                        family.word
+                    )
+                },
                 files: cover.globs(&files),
                 at: at_entries(&files),
                 sota: FAMILY_SOTA.to_owned(),

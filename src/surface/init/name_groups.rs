@@ -46,7 +46,7 @@ const HOW_WRITTEN: &[&str] = &[
     "cpu", "device", "host", "riscv", "scalar", "generic",
 ];
 
-fn says_how_written(word: &str) -> bool {
+pub(super) fn says_how_written(word: &str) -> bool {
     HOW_WRITTEN.contains(&word) || ISA_WORDS.contains(&word)
 }
 

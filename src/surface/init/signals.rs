@@ -301,6 +301,15 @@ pub struct OpSignals {
 }
 
 impl OpSignals {
+    /// An instruction-set backend op (x86, Arm): the default for CPU SIMD
+    /// files only.
+    pub fn is_isa_backend(&self) -> bool {
+        self.backend
+            && !self.general
+            && !self.fallback.is_empty()
+            && self.fallback.iter().all(|k| k.is_cpu_simd())
+    }
+
     /// Whether this op's name, directory and qualifier tokens count on a
     /// file of this kind (see `gpu_names`).
     fn names_count_on(&self, kind: Option<Kind>) -> bool {
@@ -378,6 +387,11 @@ pub enum Evidence {
     /// files, and no placed file's name carries it: a family of the tree's
     /// own, drafted as a custom op (see `name_groups`).
     SharedName(String),
+    /// Only an instruction-set backend op, or none, took the file; its
+    /// name leads with this word, as do its ports to the other
+    /// instruction sets beside it: one computation, drafted as one custom
+    /// op (see `isa_families`).
+    PerIsa(String),
 }
 
 impl std::fmt::Display for Evidence {
@@ -399,6 +413,9 @@ impl std::fmt::Display for Evidence {
             Evidence::Narrows(s) => write!(f, "narrows {s}, which the name also says"),
             Evidence::Twin(s) => write!(f, "its twin {s} is in this op"),
             Evidence::SharedName(s) => write!(f, "a name sharing `{s}` with files no op took"),
+            Evidence::PerIsa(s) => {
+                write!(f, "`{s}` written per instruction set, split by backend")
+            }
         }
     }
 }

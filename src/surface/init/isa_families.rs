@@ -1,0 +1,284 @@
+//! One computation written once per instruction set, that nothing but its
+//! backend placed: its x86 files in the x86 op, its Arm files in the Arm
+//! op and its other ports in none (XNNPACK's `f32-vcmul/gen/*-neon-*.c`
+//! beside `*-sse2-*.c` and `*-wasmsimd-*.c`; base64's
+//! `lib/arch/{avx2,neon64,generic}/dec_loop.c`; OpenBLAS's
+//! `kernel/x86/dot_sse2.S` beside `kernel/arm/dot.c`). A backend op says
+//! how a file is written, not what it computes: split by it, one
+//! computation reads as two ops and a list of uncovered ports.
+//!
+//! The files the draft left in an instruction-set backend op, or in none,
+//! are grouped by their directory less its instruction-set parts
+//! (`lib/arch/avx2/` → `lib/arch/`) and the first word of their name that
+//! says neither an instruction set, how a file is written nor an element
+//! type (`precise-sse4.c` → `precise`, `f32-vcmul-neon-u8.c` → `vcmul`).
+//! A group holding files of both instruction-set ops, or of one and files
+//! no op took, becomes one family of this tree's own (`x-vcmul`), drafted
+//! as a custom op as [`super::name_groups`]'s families are: the team names
+//! what it computes and what to read. A group inside one op changes
+//! nothing, nor does a file any other evidence placed.
+
+use std::collections::BTreeMap;
+
+use super::detect::{tokens, DTYPE_PREFIXES};
+use super::name_groups::{says_how_written, NameGroup};
+use super::scalar_defaults::ISA_WORDS;
+use super::signals::{stem, Evidence};
+use super::KernelFile;
+
+/// Processor names written with a width or version glued on (`neon64`,
+/// `mips32`, `riscv64`, `sse41`): with its digits dropped, a word of one
+/// of these or of [`ISA_WORDS`] names an instruction set.
+const ISA_STEMS: &[&str] = &[
+    "mips",
+    "riscv",
+    "rv",
+    "ppc",
+    "power",
+    "arm",
+    "neon",
+    "x86",
+    "sse",
+    "avx",
+    "loongarch",
+];
+
+/// Element types a name may lead with (`f32-vcmul`, `q15`), beyond the
+/// glued prefixes tokens already split off.
+const ELEMENT_TYPES: &[&str] = &[
+    "float", "double", "half", "bfloat16", "float16", "float32", "q7", "q15", "q31", "f64",
+];
+
+/// Whether a word names an instruction set: one of [`ISA_WORDS`] or
+/// [`ISA_STEMS`], with a width or version glued on (`neon64`, `mips32`),
+/// or several glued together (`arm64simd`, `armv7neon`, `arm64fp16` — an
+/// element type may follow an instruction set).
+fn is_isa_word(word: &str) -> bool {
+    let mut rest = word;
+    let mut isa = false;
+    while !rest.is_empty() {
+        let longest = |list: &[&'static str]| {
+            list.iter()
+                .filter(|p| rest.starts_with(**p))
+                .max_by_key(|p| p.len())
+                .map(|p| p.len())
+        };
+        let at = match longest(ISA_WORDS).max(longest(ISA_STEMS)) {
+            Some(n) => {
+                isa = true;
+                n
+            }
+            None if isa => match longest(DTYPE_PREFIXES) {
+                Some(n) => n,
+                None => return false,
+            },
+            None => return false,
+        };
+        rest = rest[at..].trim_start_matches(|c: char| c.is_ascii_digit() || c == '_');
+    }
+    isa
+}
+
+/// A directory that holds one instruction set's port (`avx2`, `neon64`,
+/// `x86_64`, `generic/32`): every word of its name says an instruction
+/// set, a width, or that the code is the portable one.
+fn is_isa_dir(name: &str) -> bool {
+    let words = tokens(name);
+    !words.is_empty()
+        && words.iter().all(|w| {
+            is_isa_word(w)
+                || w.bytes().all(|b| b.is_ascii_digit())
+                || w == "generic"
+                || w == "scalar"
+        })
+}
+
+/// The word a file's name leads with once instruction sets, element
+/// types and how it is written are dropped; `None` when nothing is left.
+fn leading_word(path: &str) -> Option<String> {
+    tokens(stem(path)).into_iter().find(|w| {
+        w.len() >= 2
+            && !w.bytes().all(|b| b.is_ascii_digit())
+            && !is_isa_word(w)
+            && !says_how_written(w)
+            && !DTYPE_PREFIXES.contains(&w.as_str())
+            && !ELEMENT_TYPES.contains(&w.as_str())
+    })
+}
+
+/// The directory less its instruction-set parts.
+fn common_dir(path: &str) -> String {
+    let mut dirs: Vec<&str> = path.split('/').collect();
+    dirs.pop();
+    dirs.retain(|d| !is_isa_dir(d));
+    dirs.join("/")
+}
+
+/// Group the files of the instruction-set backend ops (`isa_op`) and the
+/// files no op took into per-instruction-set families (see the module
+/// doc). Each grouped file gets the family's slug and
+/// [`Evidence::PerIsa`]; a family whose word is already one of `families`
+/// joins it. The new families are appended to `families`.
+pub fn group(
+    kernels: &mut [KernelFile],
+    families: &mut Vec<NameGroup>,
+    isa_op: impl Fn(&str) -> bool,
+) {
+    let mut groups: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
+    for (i, k) in kernels.iter().enumerate() {
+        if !k.op.as_deref().is_none_or(&isa_op) {
+            continue;
+        }
+        if let Some(word) = leading_word(&k.path) {
+            groups
+                .entry((common_dir(&k.path), word))
+                .or_default()
+                .push(i);
+        }
+    }
+    for ((_, word), members) in groups {
+        if members.len() < 2 {
+            continue;
+        }
+        let mut ops: Vec<Option<&str>> =
+            members.iter().map(|&i| kernels[i].op.as_deref()).collect();
+        ops.sort_unstable();
+        ops.dedup();
+        let isa_ops = ops.iter().filter(|o| o.is_some()).count();
+        if !(isa_ops >= 2 || (isa_ops == 1 && ops.contains(&None))) {
+            continue;
+        }
+        let slug = format!("x-{word}");
+        match families.iter_mut().find(|f| f.word == word) {
+            Some(f) => f.files += members.len(),
+            None => families.push(NameGroup {
+                word: word.clone(),
+                files: members.len(),
+            }),
+        }
+        for i in members {
+            let k = &mut kernels[i];
+            k.op = Some(slug.clone());
+            k.evidence = vec![Evidence::PerIsa(word.clone())];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::init::detect::Kind;
+
+    fn file(path: &str, op: Option<&str>) -> KernelFile {
+        KernelFile {
+            path: path.to_owned(),
+            kind: Kind::SimdX86,
+            op: op.map(str::to_owned),
+            evidence: Vec::new(),
+        }
+    }
+
+    const X86: &str = "x86-avx512-amx";
+    const ARM: &str = "arm-neon-sve";
+
+    fn run(kernels: &mut [KernelFile]) -> Vec<NameGroup> {
+        let mut families = Vec::new();
+        group(kernels, &mut families, |op| op == X86 || op == ARM);
+        families
+    }
+
+    fn ops(kernels: &[KernelFile]) -> Vec<Option<&str>> {
+        kernels.iter().map(|k| k.op.as_deref()).collect()
+    }
+
+    #[test]
+    fn ports_split_between_the_isa_ops_become_one_family() {
+        let mut kernels = vec![
+            file("lib/arch/avx2/dec_loop.c", Some(X86)),
+            file("lib/arch/neon64/dec_loop.c", Some(ARM)),
+            file("lib/arch/generic/32/dec_loop.c", None),
+            file("lib/arch/avx2/enc_loop.c", Some(X86)),
+            file("lib/arch/ssse3/enc_loop.c", Some(X86)),
+        ];
+        let families = run(&mut kernels);
+        assert_eq!(
+            families,
+            vec![NameGroup {
+                word: "dec".into(),
+                files: 3
+            }]
+        );
+        // The enc ports are all x86: one op already holds them.
+        assert_eq!(
+            ops(&kernels),
+            vec![
+                Some("x-dec"),
+                Some("x-dec"),
+                Some("x-dec"),
+                Some(X86),
+                Some(X86)
+            ]
+        );
+        assert_eq!(kernels[2].evidence, vec![Evidence::PerIsa("dec".into())]);
+    }
+
+    #[test]
+    fn the_word_skips_element_types_and_instruction_sets() {
+        assert_eq!(
+            leading_word("src/f32-vcmul/gen/f32-vcmul-neon-u8.c").as_deref(),
+            Some("vcmul")
+        );
+        assert_eq!(
+            leading_word("src/requantization/precise-sse4.c").as_deref(),
+            Some("precise")
+        );
+        assert_eq!(
+            leading_word("kernel/x86/dot_sse2.S").as_deref(),
+            Some("dot")
+        );
+        assert_eq!(leading_word("avx2_neon64.c"), None);
+        assert_eq!(
+            leading_word("arm64simd_mmm_f32_8x8_core.S").as_deref(),
+            Some("mmm")
+        );
+        assert_eq!(leading_word("armature_pose.c").as_deref(), Some("armature"));
+        assert_eq!(leading_word("vector_add.c").as_deref(), Some("vector"));
+        assert_eq!(common_dir("lib/arch/neon64/x.c"), "lib/arch");
+        assert_eq!(common_dir("linalg/x86_64/fma/x.S"), "linalg");
+        assert_eq!(common_dir("src/dsp/x.c"), "src/dsp");
+    }
+
+    #[test]
+    fn files_other_evidence_placed_and_groups_in_one_op_stay() {
+        let mut kernels = vec![
+            file("src/softmax_avx2.c", Some("softmax")),
+            file("src/softmax_neon.c", Some(ARM)),
+            file("src/pack_avx2.c", Some(X86)),
+            file("src/pack_sse2.c", Some(X86)),
+            file("src/lone_neon.c", Some(ARM)),
+        ];
+        assert!(run(&mut kernels).is_empty());
+        assert_eq!(
+            ops(&kernels),
+            vec![Some("softmax"), Some(ARM), Some(X86), Some(X86), Some(ARM)]
+        );
+    }
+
+    #[test]
+    fn a_family_of_the_same_word_is_joined() {
+        let mut kernels = vec![file("a/rot_sse2.S", Some(X86)), file("a/rot.c", None)];
+        let mut families = vec![NameGroup {
+            word: "rot".into(),
+            files: 2,
+        }];
+        group(&mut kernels, &mut families, |op| op == X86);
+        assert_eq!(
+            families,
+            vec![NameGroup {
+                word: "rot".into(),
+                files: 4
+            }]
+        );
+        assert_eq!(ops(&kernels), vec![Some("x-rot"), Some("x-rot")]);
+    }
+}
