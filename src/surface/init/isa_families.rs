@@ -124,6 +124,11 @@ pub fn group(
     families: &mut Vec<NameGroup>,
     isa_op: impl Fn(&str) -> bool,
 ) {
+    // A tree with no file in an ISA op pays nothing (a GPU tree's
+    // unplaced files are never read here).
+    if !kernels.iter().any(|k| k.op.as_deref().is_some_and(&isa_op)) {
+        return;
+    }
     let mut groups: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
     for (i, k) in kernels.iter().enumerate() {
         if !k.op.as_deref().is_none_or(&isa_op) {
