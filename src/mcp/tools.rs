@@ -355,7 +355,9 @@ fn suggest_result(
 ) -> Result<CallToolResult, Failure> {
     // The tool writes nothing, and an agent cannot pass a CLI flag to it:
     // name the command that writes the same edits.
-    let apply = if paths.is_empty() {
+    let apply = if matches!(ctx.source, sota::context::Source::Catalog(_)) {
+        "this tool writes nothing, and there is no sota.toml yet: `sota init` drafts one"
+    } else if paths.is_empty() {
         "this tool writes nothing: edit by hand, or run `sota suggest --uncovered --write`"
     } else {
         "this tool writes nothing: edit by hand, or run `sota suggest --write` with the same paths"

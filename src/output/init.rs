@@ -184,7 +184,7 @@ fn ops(out: &mut String, plan: &Plan) {
     }
     let _ = writeln!(
         out,
-        "    and {files} files in {} famil{} of this tree's own, grouped by a shared name (no catalog op; name each in the draft): {}",
+        "    and {files} files in {} famil{} of this tree's own, grouped by a shared name or as one computation's ports to several instruction sets (no catalog op; name each in the draft): {}",
         families.len(),
         if families.len() == 1 { "y" } else { "ies" },
         shown.join(", ")

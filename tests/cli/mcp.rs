@@ -776,4 +776,24 @@ fn the_suggest_tool_names_the_command_that_writes_its_edit() {
     s.run(&["suggest", "--uncovered", "--write"]).success();
     let left = s.run(&["suggest", "--uncovered", "--json"]).json();
     assert_eq!(left["edits"], json!([]), "{left}");
+    // No sota.toml yet: `sota suggest --write` would refuse; init drafts one.
+    let bare = Sota::new()
+        .git_init()
+        .file(path, "__global__ void paged_attention_decode() {}\n");
+    bare.commit("init");
+    rt().block_on(async {
+        let c = connect(bare.path()).await;
+        let r = call(&c, "suggest", json!({"paths": [path]})).await;
+        let t = text(&r);
+        assert!(
+            t.contains("there is no sota.toml yet: `sota init` drafts one"),
+            "{t}"
+        );
+        assert!(!t.contains("sota suggest --write"), "{t}");
+        c.cancel().await.unwrap();
+    });
+    assert!(!bare
+        .run(&["suggest", "--write", path])
+        .stdout
+        .contains("wrote"));
 }

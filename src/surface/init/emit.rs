@@ -119,9 +119,9 @@ fn header(out: &mut String, plan: &Plan) {
 /// Written once, before the first family of the tree's own.
 const FAMILIES_HEADING: &str = "\
 # Families of this tree's own: kernel files no catalog op took, grouped by a
-# word their names share that no placed file's name has, and one computation's
-# ports to several instruction sets that only a backend op (x86, Arm) took,
-# grouped by the word their names lead with. Each op is a
+# word their names share that no placed file's name has (ports of one
+# computation to several instruction sets that only a backend op took: by the
+# word their names lead with). Each op is a
 # proposal: rename it, say what to read first (`sota`), add `link`, route
 # and oracle — or move its files (`sota suggest FILE --op SLUG --write`).
 

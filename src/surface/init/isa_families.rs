@@ -18,7 +18,7 @@
 //! what it computes and what to read. A group inside one op changes
 //! nothing, nor does a file any other evidence placed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use super::detect::{tokens, DTYPE_PREFIXES};
 use super::name_groups::{says_how_written, NameGroup};
@@ -27,26 +27,35 @@ use super::signals::{stem, Evidence};
 use super::KernelFile;
 
 /// Processor names written with a width or version glued on (`neon64`,
-/// `mips32`, `riscv64`, `sse41`): with its digits dropped, a word of one
-/// of these or of [`ISA_WORDS`] names an instruction set.
+/// `mips32`, `riscv64`, `sse41`), beside [`ISA_WORDS`].
 const ISA_STEMS: &[&str] = &[
     "mips",
     "riscv",
     "rv",
     "ppc",
-    "power",
     "arm",
     "neon",
     "x86",
     "sse",
     "avx",
     "loongarch",
+    "amd64",
+    "s390x",
+    "zarch",
+    "armv8a",
+    "armv9a",
 ];
 
-/// Element types a name may lead with (`f32-vcmul`, `q15`), beyond the
-/// glued prefixes tokens already split off.
+/// What may follow an instruction set in one word (`ppc64le`,
+/// `neonfp16arith`, `avx512skx`, `wasmrelaxedsimd`), besides element types.
+const ISA_SUFFIXES: &[&str] = &["le", "arith", "skx", "gfni", "relaxedsimd"];
+
+/// Element types a name may lead with (`f32-vcmul`, `q15`, XNNPACK's
+/// `qs8-`), beyond the glued prefixes tokens already split off.
 const ELEMENT_TYPES: &[&str] = &[
-    "float", "double", "half", "bfloat16", "float16", "float32", "q7", "q15", "q31", "f64",
+    "float", "double", "half", "bfloat16", "float16", "float32", "q7", "q15", "q31", "f64", "qs8",
+    "qu8", "qd8", "qc8", "qp8", "qs16", "qc4w", "qb4w", "x24", "int16", "int32", "int64", "uint8",
+    "uint16", "uint32",
 ];
 
 /// Whether a word names an instruction set: one of [`ISA_WORDS`] or
@@ -68,7 +77,7 @@ fn is_isa_word(word: &str) -> bool {
                 isa = true;
                 n
             }
-            None if isa => match longest(DTYPE_PREFIXES) {
+            None if isa => match longest(DTYPE_PREFIXES).max(longest(ISA_SUFFIXES)) {
                 Some(n) => n,
                 None => return false,
             },
@@ -80,17 +89,15 @@ fn is_isa_word(word: &str) -> bool {
 }
 
 /// A directory that holds one instruction set's port (`avx2`, `neon64`,
-/// `x86_64`, `generic/32`): every word of its name says an instruction
-/// set, a width, or that the code is the portable one.
+/// `x86_64`, `generic`): every word of its name says an instruction set,
+/// a width, or that the code is the portable one, and one is not a width.
 fn is_isa_dir(name: &str) -> bool {
     let words = tokens(name);
-    !words.is_empty()
-        && words.iter().all(|w| {
-            is_isa_word(w)
-                || w.bytes().all(|b| b.is_ascii_digit())
-                || w == "generic"
-                || w == "scalar"
-        })
+    let width = |w: &String| w.bytes().all(|b| b.is_ascii_digit());
+    words.iter().any(|w| !width(w))
+        && words
+            .iter()
+            .all(|w| is_isa_word(w) || width(w) || w == "generic" || w == "scalar")
 }
 
 /// The word a file's name leads with once instruction sets, element
@@ -106,19 +113,30 @@ fn leading_word(path: &str) -> Option<String> {
     })
 }
 
-/// The directory less its instruction-set parts.
+/// The directory less its instruction-set parts, and a width directory
+/// right below one (`generic/32/`).
 fn common_dir(path: &str) -> String {
     let mut dirs: Vec<&str> = path.split('/').collect();
     dirs.pop();
-    dirs.retain(|d| !is_isa_dir(d));
-    dirs.join("/")
+    let mut kept = Vec::with_capacity(dirs.len());
+    let mut below_isa = false;
+    for d in dirs {
+        let width = below_isa && !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+        below_isa = is_isa_dir(d) || width;
+        if !below_isa {
+            kept.push(d);
+        }
+    }
+    kept.join("/")
 }
 
 /// Group the files of the instruction-set backend ops (`isa_op`) and the
 /// files no op took into per-instruction-set families (see the module
 /// doc). Each grouped file gets the family's slug and
-/// [`Evidence::PerIsa`]; a family whose word is already one of `families`
-/// joins it. The new families are appended to `families`.
+/// [`Evidence::PerIsa`]. Groups of one word in several directories are
+/// one family (XNNPACK's `f16-vcmul/gen/` and `f32-vcmul/gen/`), as is a
+/// name family of that word. `families` ends largest first (ties: the word
+/// first in order), as [`super::name_groups::group`] leaves it.
 pub fn group(
     kernels: &mut [KernelFile],
     families: &mut Vec<NameGroup>,
@@ -129,12 +147,19 @@ pub fn group(
     if !kernels.iter().any(|k| k.op.as_deref().is_some_and(&isa_op)) {
         return;
     }
+    // A word a file other evidence placed carries is that op's: the ports
+    // are its files the evidence missed, not a family (as in name_groups).
+    let placed: HashSet<String> = kernels
+        .iter()
+        .filter(|k| k.op.as_deref().is_some_and(|op| !isa_op(op)))
+        .flat_map(|k| tokens(stem(&k.path)))
+        .collect();
     let mut groups: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
     for (i, k) in kernels.iter().enumerate() {
         if !k.op.as_deref().is_none_or(&isa_op) {
             continue;
         }
-        if let Some(word) = leading_word(&k.path) {
+        if let Some(word) = leading_word(&k.path).filter(|w| !placed.contains(w)) {
             groups
                 .entry((common_dir(&k.path), word))
                 .or_default()
@@ -167,6 +192,7 @@ pub fn group(
             k.evidence = vec![Evidence::PerIsa(word.clone())];
         }
     }
+    families.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.word.cmp(&b.word)));
 }
 
 #[cfg(test)]
@@ -251,6 +277,10 @@ mod tests {
         assert_eq!(common_dir("lib/arch/neon64/x.c"), "lib/arch");
         assert_eq!(common_dir("linalg/x86_64/fma/x.S"), "linalg");
         assert_eq!(common_dir("src/dsp/x.c"), "src/dsp");
+        assert_eq!(common_dir("lib/arch/generic/32/x.c"), "lib/arch");
+        assert_eq!(common_dir("data/2024/x.c"), "data/2024");
+        assert_eq!(common_dir("src/power/x.c"), "src/power");
+        assert_eq!(leading_word("qs8-zork-avx2-u16.c").as_deref(), Some("zork"));
     }
 
     #[test]
@@ -270,20 +300,29 @@ mod tests {
     }
 
     #[test]
-    fn a_family_of_the_same_word_is_joined() {
-        let mut kernels = vec![file("a/rot_sse2.S", Some(X86)), file("a/rot.c", None)];
-        let mut families = vec![NameGroup {
-            word: "rot".into(),
-            files: 2,
-        }];
-        group(&mut kernels, &mut families, |op| op == X86);
+    fn one_word_in_two_directories_is_one_family_and_a_placed_files_word_none() {
+        let mut kernels = vec![
+            file("src/f32-vcmul/gen/f32-vcmul-neon-u8.c", Some(ARM)),
+            file("src/f32-vcmul/gen/f32-vcmul-sse2-u8.c", Some(X86)),
+            file("src/f16-vcmul/gen/f16-vcmul-neonfp16arith-u8.c", Some(ARM)),
+            file("src/f16-vcmul/gen/f16-vcmul-avx2-u8.c", Some(X86)),
+            file("conv/conv_direct.c", Some("convolution")),
+            file("conv/conv_avx2.c", Some(X86)),
+            file("conv/conv_neon.c", Some(ARM)),
+        ];
+        let families = run(&mut kernels);
         assert_eq!(
             families,
             vec![NameGroup {
-                word: "rot".into(),
+                word: "vcmul".into(),
                 files: 4
             }]
         );
-        assert_eq!(ops(&kernels), vec![Some("x-rot"), Some("x-rot")]);
+        // `conv` is the convolution op's word: its ports are convolutions
+        // the evidence missed, not a family.
+        assert_eq!(
+            ops(&kernels)[4..],
+            [Some("convolution"), Some(X86), Some(ARM)]
+        );
     }
 }
