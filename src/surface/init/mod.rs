@@ -1167,12 +1167,14 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         .filter(|k| !left_out.contains(k.path.as_str()))
         .collect();
     let mut families = name_groups::group(&mut kernels);
-    isa_families::group(&mut kernels, &mut families, |slug| {
-        signals
-            .ops
-            .iter()
-            .any(|o| o.slug == slug && o.is_isa_backend())
-    });
+    // The ISA backend ops' slugs, looked up once (the pass asks per file).
+    let isa_ops: Vec<&str> = signals
+        .ops
+        .iter()
+        .filter(|o| o.is_isa_backend())
+        .map(|o| o.slug.as_str())
+        .collect();
+    isa_families::group(&mut kernels, &mut families, |slug| isa_ops.contains(&slug));
     let mut kinds = BTreeMap::new();
     for k in &kernels {
         *kinds.entry(k.kind).or_insert(0) += 1;
@@ -1431,17 +1433,15 @@ fn family_ops(
                 .iter()
                 .any(|k| matches!(k.evidence.as_slice(), [Evidence::PerIsa(_)]));
             PlannedOp {
-                title: if per_isa {
-                    format!(
-                        "Files named *{}*, written per instruction set (a family no catalog op names)",
-                        family.word
-                    )
-                } else {
-                    format!(
-                        "Files named *{}* (a family no catalog op names)",
-                        family.word
-                    )
-                },
+                title: format!(
+                    "Files named *{}*{} (a family no catalog op names)",
+                    family.word,
+                    if per_isa {
+                        ", written per instruction set"
+                    } else {
+                        ""
+                    }
+                ),
                 files: cover.globs(&files),
                 at: at_entries(&files),
                 sota: FAMILY_SOTA.to_owned(),
