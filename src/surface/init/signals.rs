@@ -2148,6 +2148,47 @@ mod tests {
         // Words that say an op only on some code: each file, its kind, the
         // op and whether the file gets it.
         for (path, kind, op, gets) in [
+            // PyTorch's pointwise operators by their own names (functorch's
+            // table), less those that name something else in kernel trees:
+            // `ge` a general matrix, `le` little-endian, `eq` an equaliser,
+            // `multiply` a blend mode or a GEMM's epilogue.
+            (
+                "src/flag_gems/ops/xlogy.py",
+                Kind::Triton,
+                "elementwise",
+                true,
+            ),
+            (
+                "src/flag_gems/ops/logit.py",
+                Kind::Triton,
+                "elementwise",
+                true,
+            ),
+            ("kernels/hardtanh.cu", Kind::Cuda, "elementwise", true),
+            (
+                "FreqEQ/FreqEQCudaKernel.cu",
+                Kind::Cuda,
+                "elementwise",
+                false,
+            ),
+            (
+                "src/array/cuda/ge_spmm.cuh",
+                Kind::Cuda,
+                "elementwise",
+                false,
+            ),
+            (
+                "shader/cuzk/extract_word_from_bytes_le.metal",
+                Kind::Metal,
+                "elementwise",
+                false,
+            ),
+            (
+                "Operations/MultiplyBlend.metal",
+                Kind::Metal,
+                "elementwise",
+                false,
+            ),
             // Zero-knowledge kernels: MSM, NTT and the big-integer field and
             // curve arithmetic under them; a Jacobian matrix is not one.
             (
