@@ -108,6 +108,12 @@ struct RawSignal {
     /// [`Signals::part_of_its_directory`].
     #[serde(default)]
     step_of: Vec<String>,
+    /// Only a directory of the whole makes a file of this op part of it,
+    /// not the whole's name beside this op's: a copy named for its
+    /// consumer (XNNPACK's `packw-…-gemm`) is still a copy. See
+    /// [`Signals::whole_named_beside_its_step`].
+    #[serde(default)]
+    step_by_directory_only: bool,
 }
 
 /// A computation signature: what the code does, as groups of literal
@@ -298,6 +304,8 @@ pub struct OpSignals {
     gpu_names: bool,
     /// The ops this one is a step of (see `step_of` in signals.toml).
     step_of: Vec<usize>,
+    /// Its name beside a whole's does not make a file part of the whole.
+    step_by_directory_only: bool,
 }
 
 impl OpSignals {
@@ -974,6 +982,7 @@ impl Signals {
                 outranks: Vec::new(),
                 gpu_names: s.gpu_names,
                 step_of: Vec::new(),
+                step_by_directory_only: s.step_by_directory_only,
             });
         }
         let position = |ops: &[OpSignals], slug: &str| ops.iter().position(|o| o.slug == slug);
@@ -1091,7 +1100,32 @@ impl Signals {
                 .then(a.op.cmp(&b.op))
         });
         self.part_of_its_directory(&mut out);
+        self.whole_named_beside_its_step(&mut out);
         out
+    }
+
+    /// A name that says both a step and the op it is a step of
+    /// (`sgemm_4x12_deconv.S`, `attention_softmax.cu`) names the step
+    /// inside that op: the whole ranks first.
+    fn whole_named_beside_its_step(&self, out: &mut [Candidate]) {
+        let Some(first) = out.first() else { return };
+        if first.score < THRESHOLD
+            || first.name_score == 0
+            || first.backend
+            || self.ops[first.op].step_by_directory_only
+        {
+            return;
+        }
+        let whole = out.iter().position(|c| {
+            c.score >= THRESHOLD
+                && c.name_score > 0
+                && !c.backend
+                && c.compute_rank >= first.compute_rank
+                && self.ops[first.op].step_of.contains(&c.op)
+        });
+        if let Some(at) = whole {
+            out[..=at].rotate_right(1);
+        }
     }
 
     /// A step named in a directory of an op that computes it as a part
@@ -1993,6 +2027,15 @@ mod tests {
             ("quack/topk.py", Some("topk-selection")),
             ("dev/cuda/permute.cu", Some("copy-cast-layout")),
             ("ops/jsd.py", Some("fused-losses")),
+            // A name that says a step and the op it is a step of names the
+            // step inside that op (Tengine's deconvolution GEMMs); a copy
+            // named for what it feeds stays a copy (XNNPACK's packing).
+            ("kernels/sgemm_4x4_deconv_a72.cu", Some("convolution")),
+            ("ops/attention_softmax.cu", Some("fused-attention")),
+            (
+                "packw/x16-packw-x16-gemm-goi-scalar.cu",
+                Some("copy-cast-layout"),
+            ),
         ] {
             assert_eq!(best(path, Some(Kind::Cuda)).as_deref(), op, "{path}");
         }
