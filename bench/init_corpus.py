@@ -163,7 +163,7 @@ def ratio(a, b):
     return a / b if b else None
 
 
-def measure(entry, corpus, checkouts, sota):
+def measure(entry, corpus, checkouts, sota, hand_name="hand.toml"):
     name = entry["name"]
     checkout = os.path.join(checkouts, entry["checkout"])
     if not os.path.isdir(os.path.join(checkout, ".git")):
@@ -171,7 +171,7 @@ def measure(entry, corpus, checkouts, sota):
     problem = ensure_commit(checkout, entry["commit"])
     if problem:
         return {"name": name, "set": entry["set"], "error": problem}
-    ops, kernels = load_hand_ops(os.path.join(corpus, name, "hand.toml"))
+    ops, kernels = load_hand_ops(os.path.join(corpus, name, hand_name))
     hand_of = collections.defaultdict(set)  # file -> hand op slugs
     hand_ops = {}
     for op in ops:
@@ -327,6 +327,9 @@ def main():
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--seed", type=int, default=23)
     ap.add_argument("--baseline", help="a --json output of an earlier build: print before -> after")
+    ap.add_argument("--hand", default="hand.toml",
+                    help="the truth's file name in each tree's directory (hand-b.toml: the second engineer's "
+                         "matrix, see hand_agreement.py); trees without it are skipped")
     ap.add_argument("--by-evidence", action="store_true",
                     help="per kind of evidence, how often init's placement is the hand's op")
     a = ap.parse_args()
@@ -334,8 +337,9 @@ def main():
     with open(os.path.join(a.corpus, "repos.json")) as fh:
         entries = json.load(fh)["repos"]
     only = set(filter(None, a.only.split(",")))
-    results = [measure(e, a.corpus, a.checkouts, sota) for e in entries
-               if (not only or e["name"] in only) and (not a.set or e["set"] == a.set)]
+    results = [measure(e, a.corpus, a.checkouts, sota, a.hand) for e in entries
+               if (not only or e["name"] in only) and (not a.set or e["set"] == a.set)
+               and os.path.exists(os.path.join(a.corpus, e["name"], a.hand))]
     if a.baseline:
         print_compare(results, a.baseline)
         return
