@@ -129,11 +129,8 @@ def main():
         print(line)
     good = [r for r in rows if "error" not in r]
     if good:
-        def mean(k):
-            v = [r[k] for r in good if r[k] is not None]
-            return sum(v) / len(v) if v else None
-        print(f"{'mean':35} {'':14} {f(mean('recall')):>6} {f(mean('precision')):>6} {f(mean('agreement')):>6} "
-              f"{f(mean('purity')):>6} {f(mean('label')):>6}  {sum(meets(r) for r in good)} of {len(good)} meet")
+        means = " ".join(f"{f(ic.mean_of(good, k)):>6}" for k in ("recall", "precision", "agreement", "purity", "label"))
+        print(f"{'mean':35} {'':14} {means}  {sum(meets(r) for r in good)} of {len(good)} meet")
 
 
 if __name__ == "__main__":

@@ -241,6 +241,12 @@ def fmt(x):
     return "  —  " if x is None else f"{x:5.2f}"
 
 
+def mean_of(rows, key):
+    """The mean of a measure over rows, leaving out those it is None for."""
+    v = [r[key] for r in rows if r[key] is not None]
+    return sum(v) / len(v) if v else None
+
+
 TARGETS = {"recall": 0.95, "precision": 0.85, "in_op": 0.9, "agreement": 0.85}
 
 
@@ -361,8 +367,7 @@ def main():
         rs = [r for r in results if r.get("set") == s and "error" not in r]
         if rs:
             def mean(k):
-                v = [r[k] for r in rs if r[k] is not None]
-                return sum(v) / len(v) if v else None
+                return mean_of(rs, k)
             print(f"{'mean ' + s:24} {'':10} {'':5} {'':5} {fmt(mean('recall')):>6} {fmt(mean('precision')):>6} "
                   f"{fmt(mean('in_op')):>6} {fmt(mean('agreement')):>6} {fmt(mean('purity')):>6} {fmt(mean('label')):>6}")
     for r in results:
