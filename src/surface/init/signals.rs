@@ -105,13 +105,13 @@ struct RawSignal {
     /// its name places, in a directory of one of them, is part of that op
     /// (a softmax in `flash_attn/`, im2col's `sgemm` in `conv/`, a GEMM's
     /// packing in `matmul/pack/`). See
-    /// [`Signals::part_of_its_directory`].
+    /// [`Signals::whole_before_its_step`].
     #[serde(default)]
     step_of: Vec<String>,
     /// Only a directory of the whole makes a file of this op part of it,
     /// not the whole's name beside this op's: a copy named for its
     /// consumer (XNNPACK's `packw-…-gemm`) is still a copy. See
-    /// [`Signals::whole_named_beside_its_step`].
+    /// [`Signals::whole_before_its_step`].
     #[serde(default)]
     step_by_directory_only: bool,
 }
@@ -1099,55 +1099,43 @@ impl Signals {
                 .then(b.score.cmp(&a.score))
                 .then(a.op.cmp(&b.op))
         });
-        self.part_of_its_directory(&mut out);
-        self.whole_named_beside_its_step(&mut out);
+        self.whole_before_its_step(&mut out);
         out
     }
 
-    /// A name that says both a step and the op it is a step of
-    /// (`sgemm_4x12_deconv.S`, `attention_softmax.cu`) names the step
-    /// inside that op: the whole ranks first.
-    fn whole_named_beside_its_step(&self, out: &mut [Candidate]) {
-        let Some(first) = out.first() else { return };
-        if first.score < THRESHOLD
-            || first.name_score == 0
-            || first.backend
-            || self.ops[first.op].step_by_directory_only
-        {
-            return;
-        }
-        let whole = out.iter().position(|c| {
-            c.score >= THRESHOLD
-                && c.name_score > 0
-                && !c.backend
-                && c.compute_rank >= first.compute_rank
-                && self.ops[first.op].step_of.contains(&c.op)
-        });
-        if let Some(at) = whole {
-            out[..=at].rotate_right(1);
-        }
-    }
-
-    /// A step named in a directory of an op that computes it as a part
-    /// (flash attention's `flash_attn/src/softmax.h`, a sparse attention's
+    /// A step that names its whole's part (flash attention's
+    /// `flash_attn/src/softmax.h`, a sparse attention's
     /// `sparse_attention/softmax.py`, FlashFFTConv's `butterfly/…_fft.cu`,
-    /// an im2col `sgemm` in `conv/`) is a part of that op: the op the name
-    /// says lists the directory's in `step_of`, and only the directory
-    /// says it. A normalization is a layer beside attention, not a step
-    /// of it.
-    fn part_of_its_directory(&self, out: &mut [Candidate]) {
+    /// an im2col `sgemm` in `conv/`) is a part of that op: the op the file's
+    /// name says lists the whole in `step_of`, and either only a directory
+    /// nearer than the step's own says the whole, or the name says both
+    /// (`sgemm_4x4_deconv.S` is a deconvolution's GEMM,
+    /// `attention_softmax.cu` an attention's) and no computation signature
+    /// ranks the step higher. A copy named for what it feeds stays a copy
+    /// (`step_by_directory_only`). A normalization is a layer beside
+    /// attention, not a step of it.
+    fn whole_before_its_step(&self, out: &mut [Candidate]) {
         let Some(first) = out.first() else { return };
         if first.score < THRESHOLD || first.name_score == 0 || first.backend {
             return;
         }
-        let part_of = out.iter().position(|c| {
-            c.score >= THRESHOLD
-                && c.name_score == 0
-                && c.dir_rank > first.dir_rank
-                && !c.backend
-                && self.ops[first.op].step_of.contains(&c.op)
-        });
-        if let Some(at) = part_of {
+        let step = &self.ops[first.op];
+        let whole_where = |says_whole: &dyn Fn(&Candidate) -> bool| {
+            out.iter().position(|c| {
+                c.score >= THRESHOLD && !c.backend && step.step_of.contains(&c.op) && says_whole(c)
+            })
+        };
+        // The directory first: a name that says both is read only when
+        // no directory does.
+        let whole =
+            whole_where(&|c| c.name_score == 0 && c.dir_rank > first.dir_rank).or_else(|| {
+                whole_where(&|c| {
+                    c.name_score > 0
+                        && !step.step_by_directory_only
+                        && c.compute_rank >= first.compute_rank
+                })
+            });
+        if let Some(at) = whole {
             out[..=at].rotate_right(1);
         }
     }
