@@ -19,7 +19,9 @@ against B, so one direction says it all; recall and precision swap.
 
 Beside each tree it prints init's figures from an init_corpus.py
 `--json` output when one is given (--init), so the draft's shortfall
-can be read against the engineers' own.
+can be read against the engineers' own, and init's population against
+both readings: the recall of the files both engineers count (misses
+nobody disputes) and the precision against the files either counts.
 """
 import argparse
 import collections
@@ -71,6 +73,16 @@ def compare(truth, other, catalog):
     }
 
 
+def init_against_both(measured, a, b):
+    """Init's population (from an init_corpus.py --json row) against what
+    both engineers count (consensus recall: the misses nobody disputes)
+    and what either counts (lenient precision)."""
+    pop = {x["path"] for x in measured["assignments"]} | set(measured["unplaced"])
+    both, either = a & b, a | b
+    return {"init_consensus_recall": ic.ratio(len(pop & both), len(both)),
+            "init_lenient_precision": ic.ratio(len(pop & either), len(pop))}
+
+
 def meets(r):
     return all(r[k] is not None and r[k] >= t for k, t in TARGETS.items())
 
@@ -107,6 +119,8 @@ def main():
         truth = expand(sota, checkout, os.path.join(a.corpus, e["name"], "hand.toml"))
         other = expand(sota, checkout, second)
         row = {"name": e["name"], "set": e["set"], **compare(truth, other, catalog)}
+        if e["name"] in init:
+            row.update(init_against_both(init[e["name"]], set(truth), set(other)))
         rows.append(row)
     if a.json:
         json.dump({"schema": "sota.hand-agreement/v1", "sota": sota, "trees": rows}, sys.stdout, indent=1)
@@ -114,7 +128,7 @@ def main():
         return
     f = ic.fmt
     print(f"{'tree':22} {'set':12} {'A':>4} {'B':>4} {'opsA':>4} {'opsB':>4} {'recall':>6} {'prec':>6} "
-          f"{'agree':>6} {'purity':>6} {'label':>6}  B meets | init: recall prec agree, meets")
+          f"{'agree':>6} {'purity':>6} {'label':>6}  B meets | init: recall prec agree, meets | both-recall either-prec")
     for r in rows:
         if "error" in r:
             print(f"{r['name']:22} {r['set']:12} ERROR {r['error']}")
@@ -126,11 +140,17 @@ def main():
         if i:
             ok = meets(i) and i["in_op"] is not None and i["in_op"] >= 0.9
             line += f" | {f(i['recall'])} {f(i['precision'])} {f(i['agreement'])}, {'yes' if ok else 'no'}"
+            line += f" | {f(r['init_consensus_recall'])} {f(r['init_lenient_precision'])}"
         print(line)
     good = [r for r in rows if "error" not in r]
     if good:
         means = " ".join(f"{f(ic.mean_of(good, k)):>6}" for k in ("recall", "precision", "agreement", "purity", "label"))
         print(f"{'mean':35} {'':14} {means}  {sum(meets(r) for r in good)} of {len(good)} meet")
+        both = [r for r in good if "init_consensus_recall" in r]
+        if both:
+            print(f"init against both engineers, {len(both)} trees: recall of the files both count "
+                  f"{f(ic.mean_of(both, 'init_consensus_recall'))}, precision against the files either counts "
+                  f"{f(ic.mean_of(both, 'init_lenient_precision'))}")
 
 
 if __name__ == "__main__":
