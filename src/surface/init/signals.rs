@@ -108,12 +108,11 @@ struct RawSignal {
     /// [`Signals::whole_before_its_step`].
     #[serde(default)]
     step_of: Vec<String>,
-    /// Only a directory of the whole makes a file of this op part of it,
-    /// not the whole's name beside this op's: a copy named for its
-    /// consumer (XNNPACK's `packw-…-gemm`) is still a copy. See
-    /// [`Signals::whole_before_its_step`].
+    /// The wholes of `step_of` whose name beside this op's makes a file
+    /// part of them (`sgemm_4x4_deconv.S`); for the others only their
+    /// directory does. See [`Signals::whole_before_its_step`].
     #[serde(default)]
-    step_by_directory_only: bool,
+    step_of_by_name: Vec<String>,
 }
 
 /// A computation signature: what the code does, as groups of literal
@@ -304,8 +303,9 @@ pub struct OpSignals {
     gpu_names: bool,
     /// The ops this one is a step of (see `step_of` in signals.toml).
     step_of: Vec<usize>,
-    /// Its name beside a whole's does not make a file part of the whole.
-    step_by_directory_only: bool,
+    /// The wholes whose name beside this op's makes a file theirs (see
+    /// `step_of_by_name` in signals.toml).
+    step_of_by_name: Vec<usize>,
 }
 
 impl OpSignals {
@@ -982,13 +982,18 @@ impl Signals {
                 outranks: Vec::new(),
                 gpu_names: s.gpu_names,
                 step_of: Vec::new(),
-                step_by_directory_only: s.step_by_directory_only,
+                step_of_by_name: Vec::new(),
             });
         }
         let position = |ops: &[OpSignals], slug: &str| ops.iter().position(|o| o.slug == slug);
         for (i, s) in raw.iter().enumerate() {
             ops[i].refines = s.refines.as_deref().and_then(|p| position(&ops, p));
             ops[i].step_of = s.step_of.iter().filter_map(|p| position(&ops, p)).collect();
+            ops[i].step_of_by_name = s
+                .step_of_by_name
+                .iter()
+                .filter_map(|p| position(&ops, p))
+                .collect();
             ops[i].outranks = s
                 .outranks
                 .iter()
@@ -1103,38 +1108,35 @@ impl Signals {
         out
     }
 
-    /// A step that names its whole's part (flash attention's
-    /// `flash_attn/src/softmax.h`, a sparse attention's
+    /// A file its name places in a step of other ops (a softmax, a GEMM,
+    /// an FFT, a copy) is part of one of them, the whole, when a directory
+    /// of the whole nearer than any of the step's own holds it (flash
+    /// attention's `flash_attn/src/softmax.h`, a sparse attention's
     /// `sparse_attention/softmax.py`, FlashFFTConv's `butterfly/…_fft.cu`,
-    /// an im2col `sgemm` in `conv/`) is a part of that op: the op the file's
-    /// name says lists the whole in `step_of`, and either only a directory
-    /// nearer than the step's own says the whole, or the name says both
+    /// an im2col `sgemm` in `conv/`), or, when no directory says one, when
+    /// the name also says a whole the step lists in `step_of_by_name`
     /// (`sgemm_4x4_deconv.S` is a deconvolution's GEMM,
-    /// `attention_softmax.cu` an attention's) and no computation signature
-    /// ranks the step higher. A copy named for what it feeds stays a copy
-    /// (`step_by_directory_only`). A normalization is a layer beside
-    /// attention, not a step of it.
+    /// `softmax_focal_loss.cu` a loss) and no computation signature ranks
+    /// the step higher. The name rule ignores the step's own directory
+    /// (`gemm/sgemm_deconv.S` is the deconvolution's too). A normalization
+    /// is a layer beside attention, not a step of it.
     fn whole_before_its_step(&self, out: &mut [Candidate]) {
         let Some(first) = out.first() else { return };
         if first.score < THRESHOLD || first.name_score == 0 || first.backend {
             return;
         }
         let step = &self.ops[first.op];
-        let whole_where = |says_whole: &dyn Fn(&Candidate) -> bool| {
+        let whole_where = |wholes: &[usize], says_whole: &dyn Fn(&Candidate) -> bool| {
             out.iter().position(|c| {
-                c.score >= THRESHOLD && !c.backend && step.step_of.contains(&c.op) && says_whole(c)
+                c.score >= THRESHOLD && !c.backend && wholes.contains(&c.op) && says_whole(c)
             })
         };
-        // The directory first: a name that says both is read only when
-        // no directory does.
-        let whole =
-            whole_where(&|c| c.name_score == 0 && c.dir_rank > first.dir_rank).or_else(|| {
-                whole_where(&|c| {
-                    c.name_score > 0
-                        && !step.step_by_directory_only
-                        && c.compute_rank >= first.compute_rank
-                })
-            });
+        let by_directory = |c: &Candidate| c.name_score == 0 && c.dir_rank > first.dir_rank;
+        // Candidates are sorted by computation first: a whole ranked
+        // below the step by a signature never equals it here.
+        let by_name = |c: &Candidate| c.name_score > 0 && c.compute_rank == first.compute_rank;
+        let whole = whole_where(&step.step_of, &by_directory)
+            .or_else(|| whole_where(&step.step_of_by_name, &by_name));
         if let Some(at) = whole {
             out[..=at].rotate_right(1);
         }
@@ -1827,6 +1829,13 @@ mod tests {
                     s.op
                 );
             }
+            for whole in &s.step_of_by_name {
+                assert!(
+                    s.step_of.contains(whole),
+                    "signals.toml: {}: step_of_by_name `{whole}` is not in its step_of",
+                    s.op
+                );
+            }
             assert_eq!(
                 s.refines.is_some(),
                 !s.qualifiers.is_empty(),
@@ -2019,7 +2028,8 @@ mod tests {
             // step inside that op (Tengine's deconvolution GEMMs); a copy
             // named for what it feeds stays a copy (XNNPACK's packing).
             ("kernels/sgemm_4x4_deconv_a72.cu", Some("convolution")),
-            ("ops/attention_softmax.cu", Some("fused-attention")),
+            ("src/kernels/MIOpenSoftmaxAttn.cu", Some("fused-attention")),
+            ("ops/softmax_with_sinks.cu", Some("softmax")),
             (
                 "packw/x16-packw-x16-gemm-goi-scalar.cu",
                 Some("copy-cast-layout"),
