@@ -2,7 +2,7 @@
 """How far two hand matrices of one tree agree, in init_corpus.py's measures.
 
     bench/hand_agreement.py CORPUS_DIR CHECKOUTS_DIR [--sota BIN] [--json]
-                            [--second hand-b.toml] [--only A,B]
+                            [--second hand-b.toml] [--only A,B] [--init ALL.json]
 
 Issue 30 sets per-tree targets for `sota init` against a hand matrix
 (recall 0.95, precision 0.85, op agreement 0.85). A hand matrix is one
@@ -14,8 +14,9 @@ scores the second matrix exactly as init_corpus.py scores init's draft
 against the first (`hand.toml` = truth): recall, precision, agreement,
 purity and label, with the op globs expanded through `sota coverage`
 as there (a hand matrix places every file it lists, so `in_op` is 1 by
-construction and not printed). Agreement of B against A is purity of A
-against B, so one direction says it all; recall and precision swap.
+construction and not printed). When no file is in two ops, agreement
+of B against A is purity of A against B and recall and precision swap,
+so one direction says it all.
 
 Beside each tree it prints init's figures from an init_corpus.py
 `--json` output when one is given (--init), so the draft's shortfall
@@ -112,7 +113,8 @@ def main():
         if not os.path.exists(second) or (only and e["name"] not in only):
             continue
         checkout = os.path.join(a.checkouts, e["checkout"])
-        problem = ic.ensure_commit(checkout, e["commit"])
+        problem = (f"no git checkout at {checkout}" if not os.path.isdir(os.path.join(checkout, ".git"))
+                   else ic.ensure_commit(checkout, e["commit"]))
         if problem:
             rows.append({"name": e["name"], "set": e["set"], "error": problem})
             continue
@@ -145,7 +147,7 @@ def main():
     good = [r for r in rows if "error" not in r]
     if good:
         means = " ".join(f"{f(ic.mean_of(good, k)):>6}" for k in ("recall", "precision", "agreement", "purity", "label"))
-        print(f"{'mean':35} {'':14} {means}  {sum(meets(r) for r in good)} of {len(good)} meet")
+        print(f"{'mean':56} {means}  {sum(meets(r) for r in good)} of {len(good)} meet")
         both = [r for r in good if "init_consensus_recall" in r]
         if both:
             print(f"init against both engineers, {len(both)} trees: recall of the files both count "

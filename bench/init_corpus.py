@@ -4,6 +4,7 @@
     bench/init_corpus.py CORPUS_DIR CHECKOUTS_DIR [--sota PATH] [--only NAME[,NAME]]
                          [--set fit|held-out|held-out-2] [--json] [--details N]
                          [--sample N --seed S] [--baseline BEFORE.json] [--by-evidence]
+                         [--hand hand-b.toml]
 
 CORPUS_DIR holds repos.json (name, repo, commit, checkout directory, set: fit,
 held-out, or held-out-2, a second held-out set added later and reported on its
