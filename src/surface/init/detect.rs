@@ -1745,6 +1745,24 @@ const MARKERS: &[(Marker, &str)] = &[
     (Marker::AsmOther, "vle64.v"),
     (Marker::AsmOther, "xvmaddadp"),
     (Marker::AsmOther, "xvmaddasp"),
+    // POWER VSX loads, stores and arithmetic beyond the FMAs (OpenBLAS's
+    // `kernel/power/*_microk_power8.c` / `_power10.c` copy, swap, scale
+    // and asum kernels), and IBM Z vector-facility floating point
+    // (`kernel/zarch/*.c`): mnemonics no other ISA or prose spells so.
+    (Marker::AsmOther, "lxvd2x"),
+    (Marker::AsmOther, "stxvd2x"),
+    (Marker::AsmOther, "lxvp "),
+    (Marker::AsmOther, "xvmuldp"),
+    (Marker::AsmOther, "xvmulsp"),
+    (Marker::AsmOther, "xvadddp"),
+    (Marker::AsmOther, "xvaddsp"),
+    (Marker::AsmOther, "xxlxor"),
+    (Marker::AsmOther, "vfmadb"),
+    (Marker::AsmOther, "vfmasb"),
+    (Marker::AsmOther, "vfadb"),
+    (Marker::AsmOther, "vfasb"),
+    (Marker::AsmOther, "vflpdb"),
+    (Marker::AsmOther, "vlrepg"),
     // Espressif's SIMD extensions: ESP32-S3's Xtensa `ee.` and ESP32-P4's
     // RISC-V `esp.` vector loads, stores and multiply-accumulates.
     (Marker::AsmOther, "ee.vld."),
@@ -2477,7 +2495,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 101] = [
+        let cases: [(&str, &[u8], Option<Kind>); 103] = [
             // Armv7 NEON in armasm's capitals; a name that holds the
             // letters (NCCL's `NVLD144` NVLink domains) is no instruction.
             ("simd/arm/jsimd_neon.c", b"__asm__(\"VLD1.8 {d0, d1}, [r0]!\");\nvoid f(void) { for (;;) {} }\n", Some(Kind::SimdArm)),
@@ -2495,6 +2513,9 @@ mod tests {
             // SVE whose operands are aligned apart from the mnemonic.
             ("kernels/armsve/3/bli_gemm_armsve_asm_s2vx10_unindexed.c", b"__asm__ volatile(\" whilelo         p0.s, x0, x1 \\n\t\");", Some(Kind::SimdArm)),
             ("frame/include/asm_macros.h", b"#define VFMADD231PD(a, b, c) INSTR_(vfmadd231pd, a, b, c)", Some(Kind::SimdX86)),
+            // POWER VSX copies and IBM Z vector arithmetic in inline assembly.
+            ("kernel/power/dcopy_microk_power8.c", b"__asm__(\n  \"lxvd2x 40, 0, %2 \\n\\t\"\n  \"stxvd2x 40, 0, %3 \\n\\t\"\n);", Some(Kind::SimdOther)),
+            ("kernel/zarch/daxpy.c", b"__asm__(\"vlrepg %%v0,%3\\n\\t\"\n \"vfmadb %%v16,%%v0,%%v16,%%v20\\n\\t\");", Some(Kind::SimdOther)),
             ("src/util.c", b"int add(int a, int b) { return a + b; }", None),
             ("k/axpyv_penryn_int.c", b"__m128d y = _mm_load_pd(y1); y = _mm_add_pd(y, _mm_mul_pd(a, x));", Some(Kind::SimdX86)),
             ("k/spin.c", b"#include <immintrin.h>\nwhile (!f) _mm_pause();", None),
