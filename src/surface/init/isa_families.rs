@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, HashSet};
 use super::detect::{tokens, DTYPE_PREFIXES};
 use super::name_groups::{says_how_written, NameGroup};
 use super::scalar_defaults::ISA_WORDS;
-use super::signals::{stem, Evidence};
+use super::signals::{is_weak, stem, Evidence};
 use super::KernelFile;
 
 /// Processor names written with a width or version glued on (`neon64`,
@@ -130,6 +130,68 @@ fn common_dir(path: &str) -> String {
     kept.join("/")
 }
 
+/// A port's name less its instruction sets, element types and how it is
+/// written, with its directory less its instruction-set parts:
+/// `lib/arch/avx2/dec_loop.c` and `lib/arch/neon64/dec_loop.c` are both
+/// `lib/arch` `dec-loop`; `None` when no word is left.
+fn port_key(path: &str) -> Option<(String, String)> {
+    let words: Vec<String> = tokens(stem(path))
+        .into_iter()
+        .filter(|w| {
+            !w.bytes().all(|b| b.is_ascii_digit())
+                && !is_isa_word(w)
+                && !says_how_written(w)
+                && !DTYPE_PREFIXES.contains(&w.as_str())
+                && !ELEMENT_TYPES.contains(&w.as_str())
+        })
+        .collect();
+    (!words.is_empty()).then(|| (common_dir(path), words.join("-")))
+}
+
+/// The ports of a computation that other evidence placed: a file only an
+/// instruction-set op took whose [`port_key`] is that of files one other
+/// op holds on their own evidence (`src/softmax_neon.c` beside
+/// `src/softmax_avx2.c`, which its softmax computation placed) is the
+/// same computation for another instruction set, and joins that op with
+/// its placed port as (weak) evidence, [`Evidence::Twin`]. Keys placed in
+/// several ops stay put.
+fn join_placed_ports(kernels: &mut [KernelFile], isa_op: &impl Fn(&str) -> bool) {
+    // Per key: the one op (and the first file) other evidence placed it in,
+    // or `None` once two ops hold it.
+    let mut placed: BTreeMap<(String, String), Option<(String, String)>> = BTreeMap::new();
+    for k in kernels.iter() {
+        // Only a file its own name, content or computation placed speaks
+        // for its ports: one placed by its neighbours or a twin of its own
+        // would carry a guess further.
+        let Some(op) = k.op.as_deref().filter(|op| !isa_op(op)) else {
+            continue;
+        };
+        if is_weak(&k.evidence) {
+            continue;
+        }
+        if let Some(key) = port_key(&k.path) {
+            placed
+                .entry(key)
+                .and_modify(|held| {
+                    if held.as_ref().is_some_and(|(o, _)| o != op) {
+                        *held = None;
+                    }
+                })
+                .or_insert_with(|| Some((op.to_owned(), k.path.clone())));
+        }
+    }
+    for k in kernels.iter_mut() {
+        if !k.op.as_deref().is_some_and(isa_op) {
+            continue;
+        }
+        let Some(Some((op, twin))) = port_key(&k.path).and_then(|key| placed.get(&key)) else {
+            continue;
+        };
+        k.op = Some(op.clone());
+        k.evidence = vec![Evidence::Twin(twin.clone())];
+    }
+}
+
 /// Group the files of the instruction-set backend ops (`isa_op`) and the
 /// files no op took into per-instruction-set families (see the module
 /// doc). Each grouped file gets the family's slug and
@@ -154,6 +216,7 @@ pub fn group(
         .filter(|k| k.op.as_deref().is_some_and(|op| !isa_op(op)))
         .flat_map(|k| tokens(stem(&k.path)))
         .collect();
+    join_placed_ports(kernels, &isa_op);
     let mut groups: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
     for (i, k) in kernels.iter().enumerate() {
         if !k.op.as_deref().is_none_or(&isa_op) {
@@ -296,6 +359,66 @@ mod tests {
         assert_eq!(
             ops(&kernels),
             vec![Some("softmax"), Some(ARM), Some(X86), Some(X86), Some(ARM)]
+        );
+    }
+
+    #[test]
+    fn ports_join_the_op_their_own_evidence_placed_a_port_in() {
+        let placed = |path: &str, op: &str, evidence: Evidence| KernelFile {
+            evidence: vec![evidence],
+            ..file(path, Some(op))
+        };
+        let mut kernels = vec![
+            placed(
+                "src/softmax_avx2.c",
+                "softmax",
+                Evidence::Computes("softmax".into()),
+            ),
+            file("src/softmax_neon.c", Some(ARM)),
+            file("lib/arch/neon64/dec_loop.c", Some(ARM)),
+            placed(
+                "lib/arch/generic/dec_loop.c",
+                "x-codec",
+                Evidence::Name("loop".into()),
+            ),
+            // Placed by its neighbours only: its ports stay put.
+            placed(
+                "linalg/fma/dispatcher.j2",
+                "elementwise",
+                Evidence::Neighbours("3 of 3".into()),
+            ),
+            file("linalg/arm64/dispatcher.j2", Some(ARM)),
+            // A key two ops hold says nothing.
+            placed("src/pool_avx2.c", "pooling", Evidence::Name("pool".into())),
+            placed("src/pool_sse2.c", "x-pool", Evidence::Name("pool".into())),
+            file("src/pool_neon.c", Some(ARM)),
+        ];
+        run(&mut kernels);
+        assert_eq!(
+            ops(&kernels)[1..],
+            [
+                Some("softmax"),
+                Some("x-codec"),
+                Some("x-codec"),
+                Some("elementwise"),
+                Some(ARM),
+                Some("pooling"),
+                Some("x-pool"),
+                Some(ARM)
+            ]
+        );
+        // The other port is the evidence, and it is weak.
+        let twin = &kernels[1].evidence;
+        assert_eq!(twin, &vec![Evidence::Twin("src/softmax_avx2.c".into())]);
+        assert!(is_weak(twin));
+        // `dec_loop` and `dec_head` are two steps, not ports of one.
+        assert_eq!(
+            port_key("lib/arch/avx2/dec_loop.c"),
+            port_key("lib/arch/neon64/dec_loop.c")
+        );
+        assert_ne!(
+            port_key("lib/arch/avx2/dec_loop.c"),
+            port_key("lib/arch/generic/dec_head.c")
         );
     }
 
