@@ -1749,20 +1749,37 @@ const MARKERS: &[(Marker, &str)] = &[
     // `kernel/power/*_microk_power8.c` / `_power10.c` copy, swap, scale
     // and asum kernels), and IBM Z vector-facility floating point
     // (`kernel/zarch/*.c`): mnemonics no other ISA or prose spells so.
-    (Marker::AsmOther, "lxvd2x"),
-    (Marker::AsmOther, "stxvd2x"),
+    // Each spelled with the space or tab before its operands, so an
+    // emitter's `xxlxor(`, an emulator's `VSX_ADD_SUB(xvadddp, …)` or an
+    // identifier (`vfadbg_mode`) is none.
+    (Marker::AsmOther, "lxvd2x "),
+    (Marker::AsmOther, "lxvd2x\t"),
+    (Marker::AsmOther, "stxvd2x "),
+    (Marker::AsmOther, "stxvd2x\t"),
     (Marker::AsmOther, "lxvp "),
-    (Marker::AsmOther, "xvmuldp"),
-    (Marker::AsmOther, "xvmulsp"),
-    (Marker::AsmOther, "xvadddp"),
-    (Marker::AsmOther, "xvaddsp"),
-    (Marker::AsmOther, "xxlxor"),
-    (Marker::AsmOther, "vfmadb"),
-    (Marker::AsmOther, "vfmasb"),
-    (Marker::AsmOther, "vfadb"),
-    (Marker::AsmOther, "vfasb"),
-    (Marker::AsmOther, "vflpdb"),
-    (Marker::AsmOther, "vlrepg"),
+    (Marker::AsmOther, "lxvp\t"),
+    (Marker::AsmOther, "xvmuldp "),
+    (Marker::AsmOther, "xvmuldp\t"),
+    (Marker::AsmOther, "xvmulsp "),
+    (Marker::AsmOther, "xvmulsp\t"),
+    (Marker::AsmOther, "xvadddp "),
+    (Marker::AsmOther, "xvadddp\t"),
+    (Marker::AsmOther, "xvaddsp "),
+    (Marker::AsmOther, "xvaddsp\t"),
+    (Marker::AsmOther, "xxlxor "),
+    (Marker::AsmOther, "xxlxor\t"),
+    (Marker::AsmOther, "vfmadb "),
+    (Marker::AsmOther, "vfmadb\t"),
+    (Marker::AsmOther, "vfmasb "),
+    (Marker::AsmOther, "vfmasb\t"),
+    (Marker::AsmOther, "vfadb "),
+    (Marker::AsmOther, "vfadb\t"),
+    (Marker::AsmOther, "vfasb "),
+    (Marker::AsmOther, "vfasb\t"),
+    (Marker::AsmOther, "vflpdb "),
+    (Marker::AsmOther, "vflpdb\t"),
+    (Marker::AsmOther, "vlrepg "),
+    (Marker::AsmOther, "vlrepg\t"),
     // Espressif's SIMD extensions: ESP32-S3's Xtensa `ee.` and ESP32-P4's
     // RISC-V `esp.` vector loads, stores and multiply-accumulates.
     (Marker::AsmOther, "ee.vld."),
@@ -2495,7 +2512,7 @@ mod tests {
         // is none of them.
         let rvv: &[u8] =
             b"\tvsetvli t0, a0, e64, m4\n\tvle64.v v0, (a1)\n\tvfmacc.vf v8, ft0, v0\n";
-        let cases: [(&str, &[u8], Option<Kind>); 103] = [
+        let cases: [(&str, &[u8], Option<Kind>); 104] = [
             // Armv7 NEON in armasm's capitals; a name that holds the
             // letters (NCCL's `NVLD144` NVLink domains) is no instruction.
             ("simd/arm/jsimd_neon.c", b"__asm__(\"VLD1.8 {d0, d1}, [r0]!\");\nvoid f(void) { for (;;) {} }\n", Some(Kind::SimdArm)),
@@ -2516,6 +2533,7 @@ mod tests {
             // POWER VSX copies and IBM Z vector arithmetic in inline assembly.
             ("kernel/power/dcopy_microk_power8.c", b"__asm__(\n  \"lxvd2x 40, 0, %2 \\n\\t\"\n  \"stxvd2x 40, 0, %3 \\n\\t\"\n);", Some(Kind::SimdOther)),
             ("kernel/zarch/daxpy.c", b"__asm__(\"vlrepg %%v0,%3\\n\\t\"\n \"vfmadb %%v16,%%v0,%%v16,%%v20\\n\\t\");", Some(Kind::SimdOther)),
+            ("jit/ppc_emitter.cc", b"void xxlxor(int t, int a, int b) { emit(60, t, a, b); }\nVSX_ADD_SUB(xvadddp, add, 2)\nstatic int vfadbg_mode;\n", None),
             ("src/util.c", b"int add(int a, int b) { return a + b; }", None),
             ("k/axpyv_penryn_int.c", b"__m128d y = _mm_load_pd(y1); y = _mm_add_pd(y, _mm_mul_pd(a, x));", Some(Kind::SimdX86)),
             ("k/spin.c", b"#include <immintrin.h>\nwhile (!f) _mm_pause();", None),
