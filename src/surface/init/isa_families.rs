@@ -20,7 +20,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::detect::{tokens, DTYPE_PREFIXES};
+use super::detect::{tokens, Kind, DTYPE_PREFIXES};
 use super::name_groups::{says_how_written, NameGroup};
 use super::scalar_defaults::ISA_WORDS;
 use super::signals::{is_weak, stem, Evidence};
@@ -130,10 +130,19 @@ fn common_dir(path: &str) -> String {
     kept.join("/")
 }
 
+/// Stems that name no computation: a module root, a shared header, a
+/// driver (`mod.rs`, `common.h`, `utils.c`). Ports that share only one of
+/// these share a file layout, not a kernel.
+const GENERIC_STEMS: &[&str] = &[
+    "mod", "lib", "main", "common", "utils", "util", "helper", "helpers", "types", "defs",
+    "macros", "impl", "internal", "config", "init", "core", "misc", "api", "base",
+];
+
 /// A port's name less its instruction sets, element types and how it is
 /// written, with its directory less its instruction-set parts:
 /// `lib/arch/avx2/dec_loop.c` and `lib/arch/neon64/dec_loop.c` are both
-/// `lib/arch` `dec-loop`; `None` when no word is left.
+/// `lib/arch` `dec-loop`; `None` when no word is left, or only words of
+/// [`GENERIC_STEMS`].
 fn port_key(path: &str) -> Option<(String, String)> {
     let words: Vec<String> = tokens(stem(path))
         .into_iter()
@@ -145,17 +154,31 @@ fn port_key(path: &str) -> Option<(String, String)> {
                 && !ELEMENT_TYPES.contains(&w.as_str())
         })
         .collect();
-    (!words.is_empty()).then(|| (common_dir(path), words.join("-")))
+    let generic = words.iter().all(|w| GENERIC_STEMS.contains(&w.as_str()));
+    (!generic).then(|| (common_dir(path), words.join("-")))
+}
+
+/// CPU code: what an instruction-set port is written in (SIMD, plain C,
+/// assembly). A GPU, Triton or shader file of the same name is another
+/// programming model's kernel, not a port of this one.
+fn cpu_code(kind: Kind) -> bool {
+    kind.is_cpu_simd() || matches!(kind, Kind::Scalar | Kind::Asm | Kind::AsmScalar)
 }
 
 /// The ports of a computation that other evidence placed: a file only an
-/// instruction-set op took whose [`port_key`] is that of files one other
-/// op holds on their own evidence (`src/softmax_neon.c` beside
+/// instruction-set op took whose [`port_key`] is that of CPU files one
+/// other op holds on their own evidence (`src/softmax_neon.c` beside
 /// `src/softmax_avx2.c`, which its softmax computation placed) is the
 /// same computation for another instruction set, and joins that op with
-/// its placed port as (weak) evidence, [`Evidence::Twin`]. Keys placed in
-/// several ops stay put.
-fn join_placed_ports(kernels: &mut [KernelFile], isa_op: &impl Fn(&str) -> bool) {
+/// its placed port as (weak) evidence, [`Evidence::Twin`], when
+/// `joinable` says the op may hold a file of its kind and says what code
+/// computes (no backend op: a backend says how a file is written). Keys
+/// placed in several ops stay put.
+fn join_placed_ports(
+    kernels: &mut [KernelFile],
+    isa_op: &impl Fn(&str) -> bool,
+    joinable: &impl Fn(&str, Kind) -> bool,
+) {
     // Per key: the one op (and the first file) other evidence placed it in,
     // or `None` once two ops hold it.
     let mut placed: BTreeMap<(String, String), Option<(String, String)>> = BTreeMap::new();
@@ -166,7 +189,7 @@ fn join_placed_ports(kernels: &mut [KernelFile], isa_op: &impl Fn(&str) -> bool)
         let Some(op) = k.op.as_deref().filter(|op| !isa_op(op)) else {
             continue;
         };
-        if is_weak(&k.evidence) {
+        if is_weak(&k.evidence) || !cpu_code(k.kind) {
             continue;
         }
         if let Some(key) = port_key(&k.path) {
@@ -187,6 +210,9 @@ fn join_placed_ports(kernels: &mut [KernelFile], isa_op: &impl Fn(&str) -> bool)
         let Some(Some((op, twin))) = port_key(&k.path).and_then(|key| placed.get(&key)) else {
             continue;
         };
+        if !joinable(op, k.kind) {
+            continue;
+        }
         k.op = Some(op.clone());
         k.evidence = vec![Evidence::Twin(twin.clone())];
     }
@@ -203,6 +229,7 @@ pub fn group(
     kernels: &mut [KernelFile],
     families: &mut Vec<NameGroup>,
     isa_op: impl Fn(&str) -> bool,
+    joinable: impl Fn(&str, Kind) -> bool,
 ) {
     // A tree with no file in an ISA op pays nothing (a GPU tree's
     // unplaced files are never read here).
@@ -216,7 +243,7 @@ pub fn group(
         .filter(|k| k.op.as_deref().is_some_and(|op| !isa_op(op)))
         .flat_map(|k| tokens(stem(&k.path)))
         .collect();
-    join_placed_ports(kernels, &isa_op);
+    join_placed_ports(kernels, &isa_op, &joinable);
     let mut groups: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
     for (i, k) in kernels.iter().enumerate() {
         if !k.op.as_deref().is_none_or(&isa_op) {
@@ -261,7 +288,6 @@ pub fn group(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::surface::init::detect::Kind;
 
     fn file(path: &str, op: Option<&str>) -> KernelFile {
         KernelFile {
@@ -277,7 +303,12 @@ mod tests {
 
     fn run(kernels: &mut [KernelFile]) -> Vec<NameGroup> {
         let mut families = Vec::new();
-        group(kernels, &mut families, |op| op == X86 || op == ARM);
+        group(
+            kernels,
+            &mut families,
+            |op| op == X86 || op == ARM,
+            |op, _| op != "vulkan-compute",
+        );
         families
     }
 
@@ -392,6 +423,30 @@ mod tests {
             placed("src/pool_avx2.c", "pooling", Evidence::Name("pool".into())),
             placed("src/pool_sse2.c", "x-pool", Evidence::Name("pool".into())),
             file("src/pool_neon.c", Some(ARM)),
+            // A CUDA file of the same name is another model's kernel, not
+            // a port; a shared `common` is a layout, not a kernel; an op
+            // that may not hold the port (here a backend) takes nothing.
+            KernelFile {
+                kind: Kind::Cuda,
+                ..placed(
+                    "src/blur.cu",
+                    "image-filter",
+                    Evidence::Computes("blur".into()),
+                )
+            },
+            file("src/x86/blur.c", Some(X86)),
+            placed(
+                "src/common.c",
+                "softmax",
+                Evidence::Computes("softmax".into()),
+            ),
+            file("src/arm/common.c", Some(ARM)),
+            placed(
+                "shaders/blit.c",
+                "vulkan-compute",
+                Evidence::Name("blit".into()),
+            ),
+            file("shaders/neon/blit.c", Some(ARM)),
         ];
         run(&mut kernels);
         assert_eq!(
@@ -404,6 +459,12 @@ mod tests {
                 Some(ARM),
                 Some("pooling"),
                 Some("x-pool"),
+                Some(ARM),
+                Some("image-filter"),
+                Some(X86),
+                Some("softmax"),
+                Some(ARM),
+                Some("vulkan-compute"),
                 Some(ARM)
             ]
         );

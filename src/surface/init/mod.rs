@@ -1174,7 +1174,19 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         .filter(|o| o.is_isa_backend())
         .map(|o| o.slug.as_str())
         .collect();
-    isa_families::group(&mut kernels, &mut families, |slug| isa_ops.contains(&slug));
+    // A port joins an op that says what code computes and holds its kind.
+    // A general op (int-quant) says what a file computes; a backend only
+    // how it is written.
+    let joinable = |slug: &str, kind: Kind| {
+        let how_written = |i: usize| signals.ops[i].backend && !signals.ops[i].general;
+        signals.position(slug).is_none_or(|i| !how_written(i)) && signals.admits(slug, kind)
+    };
+    isa_families::group(
+        &mut kernels,
+        &mut families,
+        |slug| isa_ops.contains(&slug),
+        joinable,
+    );
     let mut kinds = BTreeMap::new();
     for k in &kernels {
         *kinds.entry(k.kind).or_insert(0) += 1;
