@@ -16,7 +16,8 @@ tree a rule moved:
 `drafts` writes each tree's `init --json` population: path -> [kind, op];
 `score` prints recall, precision, in-op and agreement means exactly as
 init_corpus.py computes them and, given a second draft, every tree whose
-figures moved. --set is `fit`, `held` (every held-out set) or `all`.
+figures moved. --set is `fit`, `held` (every held-out set, pooled into
+one mean as the held-out 311 figures of RESULTS.md are) or `all`.
 
 The four figures match init_corpus.py's on the same build (round 51: fit
 0.8326 / 0.8331 / 0.8626 / 0.7476, held-out 0.8230 / 0.8105 / 0.8121 /
@@ -43,21 +44,36 @@ def entries(corpus, which):
     return [r for r in repos if which == "all" or r["set"] == which or held(r["set"])]
 
 
-def hand_files(args, entry):
+def checkout_of(args, entry):
+    """The tree's checkout at its recorded commit, or an error string
+    (init_corpus.py's own check: a missing or dirty checkout is not moved)."""
     checkout = os.path.join(args.checkouts, entry["checkout"])
+    if not os.path.isdir(os.path.join(checkout, ".git")):
+        return None, f"no git checkout at {checkout}"
+    return checkout, init_corpus.ensure_commit(checkout, entry["commit"])
+
+
+def hand_files(args, entry):
+    checkout, problem = checkout_of(args, entry)
+    if problem:
+        return entry["name"], {"error": problem}
     ops, _ = init_corpus.load_hand_ops(os.path.join(args.corpus, entry["name"], "hand.toml"))
     return entry["name"], {op["slug"]: sorted(init_corpus.coverage_files(args.sota, checkout, op["files"]))
                            for op in ops}
 
 
 def draft(args, entry):
-    checkout = os.path.join(args.checkouts, entry["checkout"])
+    checkout, problem = checkout_of(args, entry)
+    if problem:
+        return entry["name"], {"error": problem}
     r = subprocess.run([args.sota, "init", "--dry-run", "--json", "--today", init_corpus.TODAY],
                        cwd=checkout, capture_output=True, text=True)
     try:
         out = json.loads(r.stdout)
     except json.JSONDecodeError:
         return entry["name"], {"error": r.stderr.strip()[-400:]}
+    if out.get("schema") != "sota.init/v1":
+        return entry["name"], {"error": json.dumps(out)[:400]}
     return entry["name"], {k["path"]: [k["kind"], k["op"]] for k in out["kernels"]}
 
 
@@ -66,7 +82,7 @@ def measures(hands, drafts):
     out = {}
     for name, ops in hands.items():
         d = drafts.get(name)
-        if d is None or "error" in d:
+        if "error" in ops or d is None or "error" in d:
             continue
         init_op = {p: v[1] for p, v in d.items()}
         pop = set(init_op)
@@ -95,10 +111,18 @@ def score(args):
     load = lambda p: json.load(open(p))  # noqa: E731
     hands = load(args.hands)
     a = measures(hands, load(args.start))
+    if args.exp:
+        # Both drafts' means over the same trees: one that failed in either
+        # draft is left out of both (and named).
+        b = measures(hands, load(args.exp))
+        lost = sorted(a.keys() ^ b.keys())
+        if lost:
+            print(f"left out, a draft failed: {', '.join(lost)}")
+        a = {n: r for n, r in a.items() if n in b}
+        b = {n: r for n, r in b.items() if n in a}
     summary("start", a)
     if not args.exp:
         return
-    b = measures(hands, load(args.exp))
     summary("exp", b)
     up = down = 0
     for name in sorted(a.keys() & b.keys()):
@@ -108,7 +132,8 @@ def score(args):
         delta = sum((y or 0) - (x or 0) for _, x, y in moved)
         up, down = up + (delta > 0), down + (delta < 0)
         sign = "+" if delta > 0 else "-" if delta < 0 else "="
-        print(f"  {sign} {name:24}", " ".join(f"{k} {x or 0:.3f}->{y or 0:.3f}" for k, x, y in moved))
+        shown = lambda v: "—" if v is None else f"{v:.3f}"  # noqa: E731
+        print(f"  {sign} {name:24}", " ".join(f"{k} {shown(x)}->{shown(y)}" for k, x, y in moved))
     print(f"trees up {up}, down {down} (sum of the four measures' changes)")
 
 
@@ -129,6 +154,8 @@ def main():
     args = ap.parse_args()
     if args.cmd == "score":
         return score(args)
+    # Run from each checkout: a relative path to the binary would not resolve.
+    args.sota = os.path.abspath(args.sota) if os.sep in args.sota else args.sota
     work = hand_files if args.cmd == "hands" else draft
     with ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         result = dict(pool.map(lambda e: work(args, e), entries(args.corpus, args.set)))
