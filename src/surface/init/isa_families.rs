@@ -18,7 +18,8 @@
 //! what it computes and what to read. A group inside one op changes
 //! nothing, nor does a file any other evidence placed.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
 
 use super::detect::{tokens, Kind, DTYPE_PREFIXES};
 use super::name_groups::{says_how_written, NameGroup};
@@ -143,19 +144,63 @@ const GENERIC_STEMS: &[&str] = &[
 /// `lib/arch/avx2/dec_loop.c` and `lib/arch/neon64/dec_loop.c` are both
 /// `lib/arch` `dec-loop`; `None` when no word is left, or only words of
 /// [`GENERIC_STEMS`].
+#[cfg(test)]
 fn port_key(path: &str) -> Option<(String, String)> {
-    let words: Vec<String> = tokens(stem(path))
-        .into_iter()
-        .filter(|w| {
-            !w.bytes().all(|b| b.is_ascii_digit())
-                && !is_isa_word(w)
-                && !says_how_written(w)
-                && !DTYPE_PREFIXES.contains(&w.as_str())
-                && !ELEMENT_TYPES.contains(&w.as_str())
-        })
-        .collect();
-    let generic = words.iter().all(|w| GENERIC_STEMS.contains(&w.as_str()));
-    (!generic).then(|| (common_dir(path), words.join("-")))
+    let mut keys = PortKeys::default();
+    let dir = keys.dir(path);
+    keys.key(path, dir)
+}
+
+/// Whether a word of a file's name may say what it computes: not a
+/// width, an instruction set, how it is written or an element type.
+fn names_a_computation(word: &str) -> bool {
+    !word.bytes().all(|b| b.is_ascii_digit())
+        && !is_isa_word(word)
+        && !says_how_written(word)
+        && !DTYPE_PREFIXES.contains(&word)
+        && !ELEMENT_TYPES.contains(&word)
+}
+
+/// Port keys with each word's and directory's verdict remembered: a
+/// tree's names repeat a few hundred words and directories (XNNPACK's
+/// 12,000 kernels), and each verdict reads several word lists.
+#[derive(Default)]
+struct PortKeys {
+    words: HashMap<String, bool>,
+    dirs: HashMap<String, Rc<str>>,
+}
+
+impl PortKeys {
+    /// The directory half of a port key (see [`common_dir`]).
+    fn dir(&mut self, path: &str) -> Rc<str> {
+        let parent = path.rfind('/').map_or("", |i| &path[..i]);
+        if let Some(dir) = self.dirs.get(parent) {
+            return dir.clone();
+        }
+        let dir: Rc<str> = common_dir(path).into();
+        self.dirs.insert(parent.to_owned(), dir.clone());
+        dir
+    }
+
+    /// The key of `path` in `dir` (its [`PortKeys::dir`]).
+    fn key(&mut self, path: &str, dir: Rc<str>) -> Option<(String, String)> {
+        let mut kept = Vec::new();
+        for word in tokens(stem(path)) {
+            let names = match self.words.get(&word) {
+                Some(&names) => names,
+                None => {
+                    let names = names_a_computation(&word);
+                    self.words.insert(word.clone(), names);
+                    names
+                }
+            };
+            if names {
+                kept.push(word);
+            }
+        }
+        let generic = kept.iter().all(|w| GENERIC_STEMS.contains(&w.as_str()));
+        (!generic).then(|| (dir.to_string(), kept.join("-")))
+    }
 }
 
 /// CPU code: what an instruction-set port is written in (SIMD, plain C,
@@ -179,20 +224,37 @@ fn join_placed_ports(
     isa_op: &impl Fn(&str) -> bool,
     joinable: &impl Fn(&str, Kind) -> bool,
 ) {
+    let mut keys = PortKeys::default();
+    // The ports first (usually the fewer): a placed file in a directory
+    // none of them shares is never read for its name.
+    let mut ports: Vec<(usize, (String, String))> = Vec::new();
+    for (i, k) in kernels.iter().enumerate() {
+        if k.op.as_deref().is_some_and(isa_op) {
+            let dir = keys.dir(&k.path);
+            if let Some(key) = keys.key(&k.path, dir) {
+                ports.push((i, key));
+            }
+        }
+    }
+    let port_dirs: HashSet<String> = ports.iter().map(|(_, (dir, _))| dir.clone()).collect();
     // Per key: the one op (and the first file) other evidence placed it in,
     // or `None` once two ops hold it.
     let mut placed: BTreeMap<(String, String), Option<(String, String)>> = BTreeMap::new();
     for k in kernels.iter() {
-        // Only a file its own name, content or computation placed speaks
-        // for its ports: one placed by its neighbours or a twin of its own
-        // would carry a guess further.
+        // Only a CPU file its own name, content or computation placed
+        // speaks for its ports: one placed by its neighbours or a twin of
+        // its own would carry a guess further.
         let Some(op) = k.op.as_deref().filter(|op| !isa_op(op)) else {
             continue;
         };
         if is_weak(&k.evidence) || !cpu_code(k.kind) {
             continue;
         }
-        if let Some(key) = port_key(&k.path) {
+        let dir = keys.dir(&k.path);
+        if !port_dirs.contains(&*dir) {
+            continue;
+        }
+        if let Some(key) = keys.key(&k.path, dir) {
             placed
                 .entry(key)
                 .and_modify(|held| {
@@ -203,18 +265,15 @@ fn join_placed_ports(
                 .or_insert_with(|| Some((op.to_owned(), k.path.clone())));
         }
     }
-    for k in kernels.iter_mut() {
-        if !k.op.as_deref().is_some_and(isa_op) {
-            continue;
-        }
-        let Some(Some((op, twin))) = port_key(&k.path).and_then(|key| placed.get(&key)) else {
+    for (i, key) in ports {
+        let Some(Some((op, twin))) = placed.get(&key) else {
             continue;
         };
-        if !joinable(op, k.kind) {
-            continue;
+        let k = &mut kernels[i];
+        if joinable(op, k.kind) {
+            k.op = Some(op.clone());
+            k.evidence = vec![Evidence::Twin(twin.clone())];
         }
-        k.op = Some(op.clone());
-        k.evidence = vec![Evidence::Twin(twin.clone())];
     }
 }
 
