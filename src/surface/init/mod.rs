@@ -1167,26 +1167,7 @@ pub fn plan(catalog: &Matrix, input: &Input<'_>) -> Plan {
         .filter(|k| !left_out.contains(k.path.as_str()))
         .collect();
     let mut families = name_groups::group(&mut kernels);
-    // The ISA backend ops' slugs, looked up once (the pass asks per file).
-    let isa_ops: Vec<&str> = signals
-        .ops
-        .iter()
-        .filter(|o| o.is_isa_backend())
-        .map(|o| o.slug.as_str())
-        .collect();
-    // A port joins an op that says what code computes and holds its kind.
-    // A general op (int-quant) says what a file computes; a backend only
-    // how it is written.
-    let joinable = |slug: &str, kind: Kind| {
-        let how_written = |i: usize| signals.ops[i].backend && !signals.ops[i].general;
-        signals.position(slug).is_none_or(|i| !how_written(i)) && signals.admits(slug, kind)
-    };
-    isa_families::group(
-        &mut kernels,
-        &mut families,
-        |slug| isa_ops.contains(&slug),
-        joinable,
-    );
+    group_isa_ports(&mut kernels, &mut families, &signals);
     let mut kinds = BTreeMap::new();
     for k in &kernels {
         *kinds.entry(k.kind).or_insert(0) += 1;
@@ -1649,6 +1630,30 @@ fn includes_system(text: &[u8]) -> bool {
 /// header (a layer's class declaration beside its SIMD sources).
 fn declaration_test_applies(kind: Kind, path: &str) -> bool {
     kind.marks_device_code() || (!kind.is_gpu() && detect::is_header(path))
+}
+
+/// One computation's ports to several instruction sets, grouped by
+/// [`isa_families::group`] with this catalog's ISA backend ops. A port
+/// joins an op that says what code computes and holds its kind: a
+/// general op (int-quant) says what a file computes, a backend only how
+/// it is written.
+fn group_isa_ports(
+    kernels: &mut [KernelFile],
+    families: &mut Vec<name_groups::NameGroup>,
+    signals: &Signals,
+) {
+    // The ISA backend ops' slugs, looked up once (the pass asks per file).
+    let isa_ops: Vec<&str> = signals
+        .ops
+        .iter()
+        .filter(|o| o.is_isa_backend())
+        .map(|o| o.slug.as_str())
+        .collect();
+    let joinable = |slug: &str, kind: Kind| {
+        let how_written = |i: usize| signals.ops[i].backend && !signals.ops[i].general;
+        signals.position(slug).is_none_or(|i| !how_written(i)) && signals.admits(slug, kind)
+    };
+    isa_families::group(kernels, families, |slug| isa_ops.contains(&slug), joinable);
 }
 
 /// A scalar backend (`src/scalar/` beside `src/neon/`, `src/psimd/`;
