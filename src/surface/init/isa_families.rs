@@ -17,6 +17,10 @@
 //! as a custom op as [`super::name_groups`]'s families are: the team names
 //! what it computes and what to read. A group inside one op changes
 //! nothing, nor does a file any other evidence placed.
+//!
+//! Before the groups are formed, a port whose computation other evidence
+//! placed follows it: QNNPACK's `precise-neon.c` joins the int-quant op
+//! its `precise-scalar.c` is in (see [`join_placed_ports`]).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
