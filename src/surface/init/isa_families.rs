@@ -108,14 +108,9 @@ fn is_isa_dir(name: &str) -> bool {
 /// The word a file's name leads with once instruction sets, element
 /// types and how it is written are dropped; `None` when nothing is left.
 fn leading_word(path: &str) -> Option<String> {
-    tokens(stem(path)).into_iter().find(|w| {
-        w.len() >= 2
-            && !w.bytes().all(|b| b.is_ascii_digit())
-            && !is_isa_word(w)
-            && !says_how_written(w)
-            && !DTYPE_PREFIXES.contains(&w.as_str())
-            && !ELEMENT_TYPES.contains(&w.as_str())
-    })
+    tokens(stem(path))
+        .into_iter()
+        .find(|w| w.len() >= 2 && names_a_computation(w))
 }
 
 /// The directory less its instruction-set parts, and a width directory
