@@ -26,7 +26,6 @@ draft's globs, its scorecard, purity and label, and writes the per-file
 JSON the other bench scripts read.
 """
 import argparse
-import collections
 import json
 import os
 import subprocess
@@ -88,12 +87,7 @@ def measures(hands, drafts):
         pop = set(init_op)
         placed = {p for p, o in init_op.items() if o}
         hand = {f for files in ops.values() for f in files}
-        num = den = 0
-        for files in ops.values():
-            listed = set(files) & pop
-            counts = collections.Counter(init_op[f] for f in sorted(listed) if init_op[f])
-            num += counts.most_common(1)[0][1] if counts else 0
-            den += len(listed)
+        _, num, den = init_corpus.agreement_per_hand_op(ops, init_op)
         ratio = init_corpus.ratio
         out[name] = {"recall": ratio(len(hand & pop), len(hand)), "precision": ratio(len(pop & hand), len(pop)),
                      "in_op": ratio(len(placed), len(pop)), "agreement": ratio(num, den)}

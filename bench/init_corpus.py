@@ -164,6 +164,24 @@ def ratio(a, b):
     return a / b if b else None
 
 
+def agreement_per_hand_op(hand_ops, init_op):
+    """Per hand op (slug -> set of files): its files, those init lists, the
+    init op holding most of them and how many; and agreement's numerator
+    and denominator over all hand ops. `init_op`: path -> op or None."""
+    agree_num = agree_den = 0
+    per_op = {}
+    for slug, files in hand_ops.items():
+        listed = set(files) & init_op.keys()
+        # Sorted: on a tie the first op met wins, the same in every run
+        # (a set's order of strings changes with Python's hash seed).
+        counts = collections.Counter(init_op[f] for f in sorted(listed) if init_op[f])
+        best, n = counts.most_common(1)[0] if counts else (None, 0)
+        per_op[slug] = {"files": len(files), "listed": len(listed), "best_init_op": best, "in_best": n}
+        agree_num += n
+        agree_den += len(listed)
+    return per_op, agree_num, agree_den
+
+
 def measure(entry, corpus, checkouts, sota, hand_name="hand.toml"):
     name = entry["name"]
     checkout = os.path.join(checkouts, entry["checkout"])
@@ -192,17 +210,7 @@ def measure(entry, corpus, checkouts, sota, hand_name="hand.toml"):
     # Its op globs: no kernel file in two ops, no glob the scorecard calls broad.
     scorecard = draft_scorecard(sota, checkout, init["toml"])
     placed = {f for f, o in init_op.items() if o}
-    agree_num = agree_den = 0
-    per_op = {}
-    for slug, files in hand_ops.items():
-        listed = files & pop
-        # Sorted: on a tie the first op met wins, the same in every run
-        # (a set's order of strings changes with Python's hash seed).
-        counts = collections.Counter(init_op[f] for f in sorted(listed) if init_op[f])
-        best, n = counts.most_common(1)[0] if counts else (None, 0)
-        per_op[slug] = {"files": len(files), "listed": len(listed), "best_init_op": best, "in_best": n}
-        agree_num += n
-        agree_den += len(listed)
+    per_op, agree_num, agree_den = agreement_per_hand_op(hand_ops, init_op)
     # Purity, agreement's mirror: per init op, of its placed files the hand
     # matrix counts, the share in the one hand op holding most of them.
     # Agreement cannot see one init op swallowing several hand ops; this can.
